@@ -1,0 +1,3 @@
+// placeholder, replaced by the cairo scene
+#pragma once
+int ccairo_scene_version(void);

@@ -1,0 +1,1 @@
+print("splashhud-bench: under construction")

@@ -1,0 +1,58 @@
+// swift-tools-version:6.0
+// SplashHUD: a progress HUD for Linux displays without a window system.
+// Layers point downward only: raster <- assets <- hud <- display/runtime <- executables.
+import PackageDescription
+
+let package = Package(
+    name: "SplashHUD",
+    products: [
+        .library(name: "Raster", targets: ["Raster"]),
+        .library(name: "Assets", targets: ["Assets"]),
+        .executable(name: "splashhud", targets: ["splashhud"]),
+        .executable(name: "splashhud-bench", targets: ["splashhud-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // C libraries, through pkg-config; apt names the Debian package that provides each.
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CSPNG", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
+        // Only what Swift cannot import: ioctl request numbers built by function-like macros.
+        .target(name: "CLinuxShim"),
+
+        // Pure Swift: fixed point, paths, stroker, scan converter, paints, surfaces, pixel formats.
+        .target(name: "Raster"),
+        // Fonts through FreeType and PNG through libspng, feeding the rasterizer.
+        .target(name: "Assets", dependencies: ["Raster", "CFreeType", "CSPNG", "CZlib"]),
+        // The reference frame and the primitive gallery, shared by the demo, tests and benchmark.
+        .target(name: "Gallery", dependencies: ["Raster", "Assets"]),
+
+        .executableTarget(
+            name: "splashhud",
+            dependencies: [
+                "Gallery", "Assets", "Raster",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+
+        // The benchmark compares against cairo through a C helper that exists only here.
+        .systemLibrary(name: "CCairo", path: "Benchmarks/CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        .target(name: "CCairoScene", dependencies: ["CCairo", "CFreeType"], path: "Benchmarks/CCairoScene"),
+        .executableTarget(
+            name: "splashhud-bench",
+            dependencies: [
+                "Gallery", "Assets", "Raster", "CCairoScene",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Benchmarks/splashhud-bench"),
+
+        .target(name: "GoldenSupport", dependencies: ["Raster", "Assets"], path: "Tests/GoldenSupport"),
+        .testTarget(name: "RasterTests", dependencies: ["Raster", "GoldenSupport"]),
+        .testTarget(name: "AssetsTests", dependencies: ["Assets", "Raster", "GoldenSupport"]),
+        .testTarget(name: "GalleryTests", dependencies: ["Gallery", "GoldenSupport", "CDRM", "CLinuxShim"]),
+        .testTarget(name: "splashhudTests", dependencies: ["splashhud"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

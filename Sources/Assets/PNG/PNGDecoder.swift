@@ -1,0 +1,158 @@
+// PNG decoding through libspng, into premultiplied ARGB `Pixmap`s.
+//
+// Every PNG colour type and bit depth is accepted (gray 1/2/4/8/16, gray+alpha 8/16, RGB 8/16,
+// RGBA 8/16, palette 1/2/4/8 with or without tRNS, Adam7 interlaced or not); libspng converts all
+// of them to straight-alpha RGBA8 (`SPNG_FMT_RGBA8`, tRNS applied with `SPNG_DECODE_TRNS`):
+//  - low bit depths are scaled to the full 0...255 range (1-bit 1 → 255, 4-bit 0xA → 0xAA);
+//  - 16-bit samples keep their high byte (0xABCD → 0xAB).
+// Colour management is deliberately not applied: gAMA, cHRM, iCCP and sBIT are ignored and the
+// stored values are taken as sRGB, which is what every image this project draws is authored in.
+//
+// Safety: the header is read and checked against `PNGLimits` before anything proportional to the
+// image size is allocated, and libspng's chunk limits bound what text / ICC chunks may inflate to.
+
+import CSPNG
+import Raster
+
+/// A decoded PNG before premultiplication: straight-alpha RGBA8, rows packed top to bottom.
+public struct PNGRawImage: Equatable, Sendable {
+    public let width: UInt32
+    public let height: UInt32
+    /// `width * height * 4` bytes: R, G, B, A per pixel.
+    public let rgba: [UInt8]
+    /// tEXt / zTXt / iTXt chunks in file order (keyword, text).
+    public let text: [PNGTextChunk]
+
+    public init(width: UInt32, height: UInt32, rgba: [UInt8], text: [PNGTextChunk] = []) {
+        precondition(rgba.count == Int(width) * Int(height) * 4, "rgba holds \(rgba.count) bytes, not \(width)x\(height)x4")
+        self.width = width; self.height = height; self.rgba = rgba; self.text = text
+    }
+
+    /// The value of the first text chunk named `keyword`, if any.
+    public func text(forKeyword keyword: String) -> String? {
+        text.first { $0.keyword == keyword }?.text
+    }
+
+    /// The image as premultiplied ARGB (each colour channel `mul255(c, a)`, exactly rounded).
+    public func premultiplied() -> Pixmap {
+        let pixmap = Pixmap(width: Int32(width), height: Int32(height))
+        rgba.withUnsafeBufferPointer { src in
+            var i = 0
+            for y in 0..<Int32(height) {
+                let row = pixmap.view.row(y)
+                for x in 0..<Int(width) {
+                    let a = src[i + 3]
+                    row[x] = PremultipliedColor(a: a, r: mul255(src[i], a), g: mul255(src[i + 1], a), b: mul255(src[i + 2], a)).argb
+                    i += 4
+                }
+            }
+        }
+        return pixmap
+    }
+}
+
+/// A PNG text chunk: a Latin-1 keyword (1–79 bytes) and its text.
+public struct PNGTextChunk: Equatable, Sendable {
+    public var keyword: String
+    public var text: String
+    public init(keyword: String, text: String) { self.keyword = keyword; self.text = text }
+}
+
+/// Decodes PNG files and buffers (the first frame of an APNG) with libspng.
+public enum PNGDecoder {
+    /// Decodes `bytes` into a premultiplied ARGB pixmap.
+    public static func decode(_ bytes: [UInt8], limits: PNGLimits = .default) throws -> Pixmap {
+        try decodeRaw(bytes, limits: limits).premultiplied()
+    }
+
+    /// Reads and decodes the PNG file at `path`.
+    public static func decode(contentsOf path: String, limits: PNGLimits = .default) throws -> Pixmap {
+        try decode(ImageFile.read(path, maxBytes: limits.maxFileBytes), limits: limits)
+    }
+
+    /// Reads and decodes the PNG file at `path` without premultiplying.
+    public static func decodeRaw(contentsOf path: String, limits: PNGLimits = .default) throws -> PNGRawImage {
+        try decodeRaw(ImageFile.read(path, maxBytes: limits.maxFileBytes), limits: limits)
+    }
+
+    /// Decodes `bytes` to straight-alpha RGBA8 plus the text chunks, without premultiplying.
+    /// Wraps `spng_set_png_buffer`, `spng_get_ihdr`, `spng_decoded_image_size` and
+    /// `spng_decode_image(…, SPNG_FMT_RGBA8, SPNG_DECODE_TRNS)`.
+    public static func decodeRaw(_ bytes: [UInt8], limits: PNGLimits = .default) throws -> PNGRawImage {
+        try checkSignature(bytes)
+        let spng = try SPNGContext(encoder: false)
+        let ctx = spng.ctx
+        // libspng rejects a chunk limit above the cache limit; keep the caller's intent (the smaller).
+        let cache = limits.maxChunkCacheBytes
+        let chunk = min(limits.maxChunkBytes, cache)
+        _ = spng_set_image_limits(ctx, min(limits.maxWidth, UInt32(Int32.max)), min(limits.maxHeight, UInt32(Int32.max)))
+        _ = spng_set_chunk_limits(ctx, Int(chunk), Int(cache))
+
+        return try bytes.withUnsafeBytes { buffer in
+            // The buffer must stay valid while libspng reads it: everything happens in this closure.
+            let header = { headerSize(bytes) }
+            try SPNGContext.checkDecode(spng_set_png_buffer(ctx, buffer.baseAddress, buffer.count), header: header)
+
+            var ihdr = spng_ihdr()
+            try SPNGContext.checkDecode(spng_get_ihdr(ctx, &ihdr), header: header)
+            let pixels = UInt64(ihdr.width) * UInt64(ihdr.height)
+            // Pixmap traps above 2^28 pixels; report that as too large rather than crashing.
+            if ihdr.width > limits.maxWidth || ihdr.height > limits.maxHeight
+                || pixels * 4 > limits.maxDecodedBytes || pixels > 1 << 28 {
+                throw ImageError.tooLarge(width: ihdr.width, height: ihdr.height)
+            }
+
+            let format = Int32(SPNG_FMT_RGBA8.rawValue)
+            var size = 0
+            try SPNGContext.checkDecode(spng_decoded_image_size(ctx, format, &size), header: header)
+            guard UInt64(size) == pixels * 4 else {
+                throw ImageError.corrupt(code: Int32(SPNG_EINTERNAL.rawValue), reason: "unexpected decoded size \(size)")
+            }
+            var rgba = [UInt8](repeating: 0, count: size)
+            let status = rgba.withUnsafeMutableBytes {
+                spng_decode_image(ctx, $0.baseAddress, $0.count, format, Int32(SPNG_DECODE_TRNS.rawValue))
+            }
+            try SPNGContext.checkDecode(status, header: header)
+            return PNGRawImage(width: ihdr.width, height: ihdr.height, rgba: rgba, text: textChunks(ctx))
+        }
+    }
+
+    private static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    /// Tells "not a PNG at all" from "a PNG cut short inside its signature".
+    private static func checkSignature(_ bytes: [UInt8]) throws {
+        let n = min(bytes.count, 8)
+        if !bytes.prefix(n).elementsEqual(signature.prefix(n)) { throw ImageError.notPNG }
+        if n < 8 { throw ImageError.truncated }
+    }
+
+    /// Width and height as the IHDR declares them (for `tooLarge` when libspng refused the header).
+    private static func headerSize(_ bytes: [UInt8]) -> (UInt32, UInt32) {
+        guard bytes.count >= 24 else { return (0, 0) }
+        func u32(_ i: Int) -> UInt32 {
+            UInt32(bytes[i]) << 24 | UInt32(bytes[i + 1]) << 16 | UInt32(bytes[i + 2]) << 8 | UInt32(bytes[i + 3])
+        }
+        return (u32(16), u32(20))
+    }
+
+    /// Copies the text chunks out of the context (`spng_get_text`) before it is freed.
+    private static func textChunks(_ ctx: OpaquePointer) -> [PNGTextChunk] {
+        var count: UInt32 = 0
+        guard spng_get_text(ctx, nil, &count) == 0, count > 0 else { return [] }
+        var chunks = [spng_text](repeating: spng_text(), count: Int(count))
+        guard spng_get_text(ctx, &chunks, &count) == 0 else { return [] }
+        return chunks.prefix(Int(count)).map { chunk in
+            var keywordTuple = chunk.keyword
+            let keyword = withUnsafeBytes(of: &keywordTuple) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            let text = chunk.text.map {
+                String(decoding: UnsafeRawBufferPointer(start: $0, count: chunk.length), as: UTF8.self)
+            } ?? ""
+            return PNGTextChunk(keyword: keyword, text: text)
+        }
+    }
+}
+
+/// The same decoder under the name `PNGImage.decode(_:limits:)`.
+public typealias PNGImage = PNGDecoder

@@ -1,0 +1,83 @@
+// Premultiplied ARGB32 surfaces: a view over memory somebody else owns (a RAM shadow buffer, a
+// test buffer, an mmap'd scanout buffer), and an owning pixmap for convenience.
+
+/// A view over premultiplied `0xAARRGGBB` pixels, one native-endian `UInt32` each, in caller-owned
+/// memory with any row stride (a multiple of 4 bytes). The view never frees the memory.
+public struct PixmapView: @unchecked Sendable {
+    public let base: UnsafeMutableRawPointer
+    public let width: Int32
+    public let height: Int32
+    /// Bytes from one row to the next.
+    public let rowBytes: Int
+
+    /// Wraps `base`; `rowBytes` must hold a row and be a multiple of 4.
+    public init(base: UnsafeMutableRawPointer, width: Int32, height: Int32, rowBytes: Int) {
+        precondition(width >= 0 && height >= 0, "negative pixmap size")
+        precondition(rowBytes >= Int(width) * 4 && rowBytes % 4 == 0, "bad row stride \(rowBytes) for width \(width)")
+        self.base = base; self.width = width; self.height = height; self.rowBytes = rowBytes
+    }
+
+    @inlinable public var bounds: IntRect { IntRect(x: 0, y: 0, width: width, height: height) }
+
+    /// The first pixel of row `y`.
+    @inlinable public func row(_ y: Int32) -> UnsafeMutablePointer<UInt32> {
+        (base + Int(y) * rowBytes).assumingMemoryBound(to: UInt32.self)
+    }
+    @inlinable public subscript(x: Int32, y: Int32) -> PremultipliedColor {
+        get {
+            precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel (\(x), \(y)) outside the pixmap")
+            return PremultipliedColor(argb: row(y)[Int(x)])
+        }
+        nonmutating set {
+            precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel (\(x), \(y)) outside the pixmap")
+            row(y)[Int(x)] = newValue.argb
+        }
+    }
+
+    /// Sets every pixel of `rect` (clipped to the pixmap) to `color`.
+    public func fill(_ rect: IntRect, with color: PremultipliedColor) {
+        let r = rect.intersection(bounds)
+        if r.isEmpty { return }
+        for y in r.y..<r.maxY {
+            (row(y) + Int(r.x)).update(repeating: color.argb, count: Int(r.width))
+        }
+    }
+
+    /// Copies `rect` from `source` (same size) into this view.
+    public func copy(_ rect: IntRect, from source: PixmapView) {
+        let r = rect.intersection(bounds).intersection(source.bounds)
+        if r.isEmpty { return }
+        for y in r.y..<r.maxY {
+            (row(y) + Int(r.x)).update(from: source.row(y) + Int(r.x), count: Int(r.width))
+        }
+    }
+}
+
+/// A pixmap that owns its memory (rows packed, zero-initialised: transparent black).
+public final class Pixmap: @unchecked Sendable {
+    public let view: PixmapView
+    private let storage: UnsafeMutableRawPointer
+
+    public init(width: Int32, height: Int32) {
+        precondition(width >= 0 && height >= 0 && Int64(width) * Int64(height) <= 1 << 28, "pixmap too large: \(width)x\(height)")
+        let bytes = Swift.max(1, Int(width) * Int(height) * 4)
+        storage = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
+        storage.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
+        view = PixmapView(base: storage, width: width, height: height, rowBytes: Int(width) * 4)
+    }
+    deinit { storage.deallocate() }
+
+    @inlinable public var width: Int32 { view.width }
+    @inlinable public var height: Int32 { view.height }
+    @inlinable public subscript(x: Int32, y: Int32) -> PremultipliedColor {
+        get { view[x, y] }
+        set { view[x, y] = newValue }
+    }
+    /// All pixels, row by row.
+    public var pixels: [UInt32] {
+        var out = [UInt32]()
+        out.reserveCapacity(Int(width) * Int(height))
+        for y in 0..<height { out.append(contentsOf: UnsafeBufferPointer(start: view.row(y), count: Int(width))) }
+        return out
+    }
+}

@@ -1,0 +1,1 @@
+// golden harness (being written)
