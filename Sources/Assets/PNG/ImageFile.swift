@@ -14,7 +14,7 @@ enum ImageFile {
     private static func errnoText(_ code: Int32) -> String { String(cString: strerror(code)) }
 
     /// Reads all of `path`, refusing files larger than `maxBytes` before reading them.
-    static func read(_ path: String, maxBytes: UInt64) throws -> [UInt8] {
+    static func readAll(_ path: String, maxBytes: UInt64) throws -> [UInt8] {
         var fd: Int32
         repeat { fd = open(path, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
         if fd < 0 { throw ImageError.unreadableFile(path: path, reason: errnoText(errno)) }
@@ -46,7 +46,7 @@ enum ImageFile {
     }
 
     /// Writes `bytes` to `path` atomically (temporary file + rename).
-    static func write(_ bytes: [UInt8], to path: String) throws {
+    static func writeAll(_ bytes: [UInt8], to path: String) throws {
         let temporary = path + ".tmp-\(getpid())"
         var fd: Int32
         repeat { fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) } while fd < 0 && errno == EINTR

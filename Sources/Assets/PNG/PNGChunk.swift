@@ -2,6 +2,7 @@
 //   length (u32 BE) | type (4 ASCII bytes) | data (length bytes) | CRC-32 of type+data (u32 BE).
 // Used to repack libspng's output into APNG chunks, and by tests to inspect what was written.
 
+import CSPNG
 import CZlib
 
 /// One PNG chunk.
@@ -38,8 +39,8 @@ public struct PNGChunk: Equatable, Sendable {
         return out
     }
 
-    /// Splits a PNG stream into its chunks, checking the signature, every length and every CRC.
-    /// Stops after IEND (anything following it is ignored).
+    /// Splits a PNG stream into its chunks, checking the signature, every length and every CRC
+    /// (errors use the matching libspng codes). Stops after IEND; anything after it is ignored.
     public static func parse(_ png: [UInt8]) throws -> [PNGChunk] {
         guard png.count >= 8, png.prefix(8).elementsEqual(signature) else { throw ImageError.notPNG }
         var chunks = [PNGChunk]()
@@ -47,16 +48,16 @@ public struct PNGChunk: Equatable, Sendable {
         while i < png.count {
             guard png.count - i >= 12 else { throw ImageError.truncated }
             let length = Int(png.bigEndianUInt32(at: i))
-            guard length <= Int(Int32.max) else { throw ImageError.corrupt(code: -1, reason: "chunk length \(length) over 2^31-1") }
+            guard length <= Int(Int32.max) else { throw ImageError.corrupt(code: Int32(SPNG_ECHUNK_STDLEN.rawValue), reason: "chunk length \(length) over 2^31-1") }
             guard png.count - i - 12 >= length else { throw ImageError.truncated }
             let typeBytes = png[(i + 4)..<(i + 8)]
             guard typeBytes.allSatisfy({ (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else {
-                throw ImageError.corrupt(code: -1, reason: "invalid chunk type at byte \(i + 4)")
+                throw ImageError.corrupt(code: Int32(SPNG_ECHUNK_TYPE.rawValue), reason: "invalid chunk type at byte \(i + 4)")
             }
             let chunk = PNGChunk(type: String(decoding: typeBytes, as: UTF8.self),
                                  data: Array(png[(i + 8)..<(i + 8 + length)]))
             guard chunk.crc == png.bigEndianUInt32(at: i + 8 + length) else {
-                throw ImageError.corrupt(code: -1, reason: "CRC mismatch in \(chunk.type) chunk at byte \(i)")
+                throw ImageError.corrupt(code: Int32(SPNG_ECHUNK_CRC.rawValue), reason: "CRC mismatch in \(chunk.type) chunk at byte \(i)")
             }
             chunks.append(chunk)
             i += 12 + length
@@ -75,19 +76,19 @@ public struct PNGChunk: Equatable, Sendable {
 
 extension Array where Element == UInt8 {
     /// Appends `value` most significant byte first (PNG's byte order, whatever the host's).
-    public mutating func appendBigEndian(_ value: UInt32) {
+    mutating func appendBigEndian(_ value: UInt32) {
         append(UInt8(truncatingIfNeeded: value >> 24)); append(UInt8(truncatingIfNeeded: value >> 16))
         append(UInt8(truncatingIfNeeded: value >> 8)); append(UInt8(truncatingIfNeeded: value))
     }
-    public mutating func appendBigEndian(_ value: UInt16) {
+    mutating func appendBigEndian(_ value: UInt16) {
         append(UInt8(truncatingIfNeeded: value >> 8)); append(UInt8(truncatingIfNeeded: value))
     }
     /// The big-endian `UInt32` at byte `offset`.
-    public func bigEndianUInt32(at offset: Int) -> UInt32 {
+    func bigEndianUInt32(at offset: Int) -> UInt32 {
         UInt32(self[offset]) << 24 | UInt32(self[offset + 1]) << 16 | UInt32(self[offset + 2]) << 8 | UInt32(self[offset + 3])
     }
     /// The big-endian `UInt16` at byte `offset`.
-    public func bigEndianUInt16(at offset: Int) -> UInt16 {
+    func bigEndianUInt16(at offset: Int) -> UInt16 {
         UInt16(self[offset]) << 8 | UInt16(self[offset + 1])
     }
 }

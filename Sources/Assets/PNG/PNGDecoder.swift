@@ -67,12 +67,12 @@ public enum PNGDecoder {
 
     /// Reads and decodes the PNG file at `path`.
     public static func decode(contentsOf path: String, limits: PNGLimits = .default) throws -> Pixmap {
-        try decode(ImageFile.read(path, maxBytes: limits.maxFileBytes), limits: limits)
+        try decode(ImageFile.readAll(path, maxBytes: limits.maxFileBytes), limits: limits)
     }
 
     /// Reads and decodes the PNG file at `path` without premultiplying.
     public static func decodeRaw(contentsOf path: String, limits: PNGLimits = .default) throws -> PNGRawImage {
-        try decodeRaw(ImageFile.read(path, maxBytes: limits.maxFileBytes), limits: limits)
+        try decodeRaw(ImageFile.readAll(path, maxBytes: limits.maxFileBytes), limits: limits)
     }
 
     /// Decodes `bytes` to straight-alpha RGBA8 plus the text chunks, without premultiplying.
@@ -117,12 +117,10 @@ public enum PNGDecoder {
         }
     }
 
-    private static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-
     /// Tells "not a PNG at all" from "a PNG cut short inside its signature".
     private static func checkSignature(_ bytes: [UInt8]) throws {
         let n = min(bytes.count, 8)
-        if !bytes.prefix(n).elementsEqual(signature.prefix(n)) { throw ImageError.notPNG }
+        if !bytes.prefix(n).elementsEqual(PNGChunk.signature.prefix(n)) { throw ImageError.notPNG }
         if n < 8 { throw ImageError.truncated }
     }
 

@@ -39,7 +39,7 @@ public enum PNGEncoder {
 
     /// Encodes `view` and writes it to `path` (atomically: temporary file, then rename).
     public static func write(_ view: PixmapView, to path: String, text: [PNGTextChunk] = []) throws {
-        try ImageFile.write(encode(view, text: text), to: path)
+        try ImageFile.writeAll(encode(view, text: text), to: path)
     }
 
     /// Encodes 8-bit samples as they are (no premultiplication logic): `samples` holds `width *
@@ -108,12 +108,12 @@ public enum PNGEncoder {
         return try body()
     }
 
-    /// Un-premultiplied samples of `view`, as RGB when every pixel is opaque.
-    static func straightSamples(_ view: PixmapView) throws -> ([UInt8], ColorType) {
+    /// Un-premultiplied samples of `view`, as RGB when every pixel is opaque (unless `forceAlpha`).
+    static func straightSamples(_ view: PixmapView, forceAlpha: Bool = false) throws -> ([UInt8], ColorType) {
         guard view.width > 0, view.height > 0 else {
             throw ImageError.unencodable("a PNG must be at least 1x1, not \(view.width)x\(view.height)")
         }
-        let opaque = isOpaque(view)
+        let opaque = !forceAlpha && isOpaque(view)
         let colorType: ColorType = opaque ? .rgb : .rgba
         var samples = [UInt8]()
         samples.reserveCapacity(Int(view.width) * Int(view.height) * colorType.bytesPerPixel)
