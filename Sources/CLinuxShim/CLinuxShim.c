@@ -1,4 +1,5 @@
 #include "CLinuxShim.h"
+#include <sys/ioctl.h>
 #include <linux/fb.h>
 #include <linux/kd.h>
 #include <linux/vt.h>
