@@ -1,0 +1,147 @@
+// One font file opened through FreeType, used only for what FreeType is good at here: the cmap,
+// the metrics, and unhinted outlines in font units. Scaling, placement and rasterization are ours
+// (integer math into 16.16, then our scan converter), so a glyph looks the same on every machine.
+//
+// Threading: every face owns its own FT_Library. FreeType allows different FT_Library instances
+// on different threads at once, but not concurrent use of one FT_Face (a face has one glyph slot
+// that FT_Load_Glyph overwrites), nor FT_New_Face/FT_Done_Face on one library from two threads.
+// A private library per face makes faces independent of each other without a lock; a face itself
+// is not thread-safe, so `FontFace` is deliberately not `Sendable`: create and use it on the thread
+// that renders (the HUD thread). The library costs a few kilobytes, and a HUD opens two or three faces.
+
+import CFreeType
+import Raster
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Source of `FontFace.id`: unique for the life of the process, unlike an object address.
+private let nextFaceID = Atomic<UInt64>(1)
+
+/// An opened, scalable font face (the first face of the file).
+public final class FontFace {
+    /// The file it came from.
+    public let path: String
+    /// Unique per opened face in this process (a glyph cache key; never reused, unlike addresses).
+    public let id: UInt64
+    public let familyName: String
+    public let styleName: String
+    /// Font units per em (2048 for DejaVu Sans, 1000 for most CFF fonts).
+    public let unitsPerEm: Int32
+    /// Distance from the baseline to the top of the line box, in font units (positive, up).
+    public let ascender: Int32
+    /// Distance from the baseline to the bottom of the line box, in font units (negative, below).
+    public let descender: Int32
+    /// Baseline-to-baseline distance in font units: ascender − descender + line gap (FreeType's
+    /// `face->height`, from hhea or OS/2).
+    public let height: Int32
+    /// The number of glyphs in the face.
+    public let glyphCount: Int32
+
+    /// The extra space between lines, in font units.
+    public var lineGap: Int32 { height - (ascender - descender) }
+
+    private let library: FT_Library
+    private let face: FT_Face
+    private var advances: [UInt32: Int32] = [:]
+
+    /// Opens the first face of the font file at `path`.
+    /// Throws `.fileNotFound`, `.unreadable`, `.notAFont` (FreeType refused it) or `.notScalable`.
+    public init(path: String) throws {
+        try Self.checkReadable(path)
+        var lib: FT_Library?
+        let initError = FT_Init_FreeType(&lib)
+        guard initError == 0, let lib else {
+            throw FontError.freeType(call: "FT_Init_FreeType", code: initError, reason: FontError.freeTypeText(initError))
+        }
+        var opened: FT_Face?
+        let openError = FT_New_Face(lib, path, 0, &opened)
+        guard openError == 0, let opened else {
+            FT_Done_FreeType(lib)
+            throw FontError.notAFont(path: path, code: openError, reason: FontError.freeTypeText(openError))
+        }
+        let f = opened.pointee
+        guard f.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE) != 0, f.units_per_EM > 0 else {
+            FT_Done_Face(opened); FT_Done_FreeType(lib)
+            throw FontError.notScalable(path: path)
+        }
+        library = lib; face = opened; self.path = path
+        id = nextFaceID.add(1, ordering: .relaxed).oldValue
+        familyName = f.family_name.map { String(cString: $0) } ?? ""
+        styleName = f.style_name.map { String(cString: $0) } ?? ""
+        unitsPerEm = Int32(f.units_per_EM)
+        ascender = Int32(f.ascender); descender = Int32(f.descender); height = Int32(f.height)
+        glyphCount = Int32(truncatingIfNeeded: f.num_glyphs)
+    }
+
+    deinit {
+        FT_Done_Face(face)
+        FT_Done_FreeType(library)
+    }
+
+    /// FreeType reports a missing and an unreadable file with the same error; open(2) tells them apart.
+    private static func checkReadable(_ path: String) throws {
+        var fd: Int32
+        repeat { fd = open(path, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
+        if fd < 0 {
+            let e = errno
+            if e == ENOENT || e == ENOTDIR { throw FontError.fileNotFound(path: path) }
+            throw FontError.unreadable(path: path, reason: String(cString: strerror(e)))
+        }
+        defer { close(fd) }
+        var info = stat()
+        if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+            throw FontError.unreadable(path: path, reason: String(cString: strerror(EISDIR)))
+        }
+    }
+
+    // MARK: - Character map and metrics
+
+    /// The glyph for `scalar` through the face's Unicode cmap; 0 (.notdef) when it has none.
+    public func glyphIndex(for scalar: Unicode.Scalar) -> UInt32 {
+        UInt32(FT_Get_Char_Index(face, FT_ULong(scalar.value)))
+    }
+
+    /// Whether the face has a real glyph (not .notdef) for `scalar`.
+    public func hasGlyph(for scalar: Unicode.Scalar) -> Bool { glyphIndex(for: scalar) != 0 }
+
+    /// The unhinted horizontal advance of `glyph` in font units (memoized per face).
+    public func advance(glyph: UInt32) throws -> Int32 {
+        if let a = advances[glyph] { return a }
+        let slot = try loadUnscaled(glyph)
+        let a = Int32(truncatingIfNeeded: slot.pointee.metrics.horiAdvance)
+        advances[glyph] = a
+        return a
+    }
+
+    /// The unhinted advance of `glyph` at `size` pixels per em: advance × size / unitsPerEm,
+    /// rounded once to the nearest 1/65536 px (exact for DejaVu's 2048 units at whole sizes).
+    public func advance(glyph: UInt32, size: Fixed16_16) throws -> Fixed16_16 {
+        scale(try advance(glyph: glyph), size: size)
+    }
+
+    /// `units` font units at `size` pixels per em, in 16.16 pixels (rounded to nearest, ties away
+    /// from zero, in 64-bit integers).
+    public func scale(_ units: Int32, size: Fixed16_16) -> Fixed16_16 {
+        Fixed16_16(wide: roundedDivide(Int64(units) * Int64(size.raw), Int64(unitsPerEm)))
+    }
+
+    // MARK: - Glyph loading
+
+    /// Loads `glyph` into the face's slot in font units, unhinted, outlines only (no embedded
+    /// bitmaps). The slot stays valid until the next load on this face.
+    func loadUnscaled(_ glyph: UInt32) throws -> FT_GlyphSlot {
+        let flags = Int32(FT_LOAD_NO_SCALE | FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP)
+        let error = FT_Load_Glyph(face, glyph, flags)
+        guard error == 0, let slot = face.pointee.glyph else {
+            throw FontError.freeType(call: "FT_Load_Glyph(\(glyph)) in \(path)", code: error, reason: FontError.freeTypeText(error))
+        }
+        return slot
+    }
+}
