@@ -9,12 +9,15 @@ public struct PixmapView: @unchecked Sendable {
     public let height: Int32
     /// Bytes from one row to the next.
     public let rowBytes: Int
+    /// Keeps the memory alive while the view exists, when an object owns it (a `Pixmap`).
+    public let owner: AnyObject?
 
-    /// Wraps `base`; `rowBytes` must hold a row and be a multiple of 4.
-    public init(base: UnsafeMutableRawPointer, width: Int32, height: Int32, rowBytes: Int) {
+    /// Wraps `base`; `rowBytes` must hold a row and be a multiple of 4. `owner`, if given, is
+    /// retained for as long as the view (or a copy of it) lives.
+    public init(base: UnsafeMutableRawPointer, width: Int32, height: Int32, rowBytes: Int, owner: AnyObject? = nil) {
         precondition(width >= 0 && height >= 0, "negative pixmap size")
         precondition(rowBytes >= Int(width) * 4 && rowBytes % 4 == 0, "bad row stride \(rowBytes) for width \(width)")
-        self.base = base; self.width = width; self.height = height; self.rowBytes = rowBytes
+        self.base = base; self.width = width; self.height = height; self.rowBytes = rowBytes; self.owner = owner
     }
 
     @inlinable public var bounds: IntRect { IntRect(x: 0, y: 0, width: width, height: height) }
@@ -53,19 +56,26 @@ public struct PixmapView: @unchecked Sendable {
     }
 }
 
-/// A pixmap that owns its memory (rows packed, zero-initialised: transparent black).
+/// Heap memory freed when the last pixmap or view holding it goes.
+final class PixelStorage {
+    let base: UnsafeMutableRawPointer
+    init(bytes: Int) {
+        base = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
+        base.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
+    }
+    deinit { base.deallocate() }
+}
+
+/// A pixmap that owns its memory (rows packed, zero-initialised: transparent black). Its `view`
+/// keeps the memory alive, so a view taken from a temporary pixmap stays valid.
 public final class Pixmap: @unchecked Sendable {
     public let view: PixmapView
-    private let storage: UnsafeMutableRawPointer
 
     public init(width: Int32, height: Int32) {
         precondition(width >= 0 && height >= 0 && Int64(width) * Int64(height) <= 1 << 28, "pixmap too large: \(width)x\(height)")
-        let bytes = Swift.max(1, Int(width) * Int(height) * 4)
-        storage = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
-        storage.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
-        view = PixmapView(base: storage, width: width, height: height, rowBytes: Int(width) * 4)
+        let storage = PixelStorage(bytes: Swift.max(1, Int(width) * Int(height) * 4))
+        view = PixmapView(base: storage.base, width: width, height: height, rowBytes: Int(width) * 4, owner: storage)
     }
-    deinit { storage.deallocate() }
 
     @inlinable public var width: Int32 { view.width }
     @inlinable public var height: Int32 { view.height }

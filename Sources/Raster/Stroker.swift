@@ -28,12 +28,15 @@ public enum Stroker {
         if hw <= 0 { return [] }
         var out: [[Point]] = []
         for c in contours {
+            // Points closer than 1/256 px to the previous one carry no direction worth trusting
+            // (a closed arc's last point lands a rounding step from its first).
             var pts: [V] = []
             for p in c.points {
                 let v = V(Int64(p.x.raw), Int64(p.y.raw))
-                if pts.last != v { pts.append(v) }
+                if let last = pts.last, Self.isNear(last, v) { continue }
+                pts.append(v)
             }
-            if c.isClosed && pts.count > 1 && pts.first == pts.last { pts.removeLast() }
+            if c.isClosed && pts.count > 1 && Self.isNear(pts[0], pts[pts.count - 1]) { pts.removeLast() }
             let s = Side(hw: hw, style: style, tolerance: Int64(tolerance.raw))
             if pts.count == 1 {
                 if let dot = s.point(pts[0]) { out.append(dot.map(\.point)) }
@@ -64,6 +67,7 @@ public enum Stroker {
         /// Turned a quarter turn clockwise on screen (y down): the left side of travel is −normal.
         var normal: V { V(-y, x) }
     }
+    static func isNear(_ a: V, _ b: V) -> Bool { Swift.abs(a.x - b.x) < 256 && Swift.abs(a.y - b.y) < 256 }
     static func cross(_ a: V, _ b: V) -> Int64 { (a.x >> 8) * (b.y >> 8) - (a.y >> 8) * (b.x >> 8) }
     static func dot(_ a: V, _ b: V) -> Int64 { (a.x >> 8) * (b.x >> 8) + (a.y >> 8) * (b.y >> 8) }
 

@@ -1,0 +1,11 @@
+// The `splashhud` command-line tool.
+import ArgumentParser
+
+@main
+struct SplashHUDCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "splashhud",
+        abstract: "A progress HUD for Linux displays without a window system.",
+        subcommands: [Demo.self],
+        defaultSubcommand: Demo.self)
+}

@@ -1,2 +1,0 @@
-// The splashhud command; subcommands arrive in their own files.
-print("splashhud: under construction")
