@@ -14,8 +14,19 @@
 /// A scanout format's pixel store: premultiplied `0xAARRGGBB` in, the format's bytes out.
 protocol ScanoutEncoder {
     static var bytesPerPixel: Int { get }
+    /// Whether `store` reads its threshold (the span loop then unrolls by the dither period).
+    static var usesThreshold: Bool { get }
     /// Stores `argb` at `p` (no alignment needed); `threshold` (0...254) is used by 565 only.
     static func store(_ argb: UInt32, threshold: UInt32, to p: UnsafeMutableRawPointer)
+    /// Stores eight consecutive output pixels (threshold-using encoders vectorise this).
+    static func store8(_ argb: SIMD8<UInt32>, thresholds: SIMD8<UInt32>, to p: UnsafeMutableRawPointer)
+}
+
+extension ScanoutEncoder {
+    static var usesThreshold: Bool { false }
+    @inline(__always) static func store8(_ argb: SIMD8<UInt32>, thresholds: SIMD8<UInt32>, to p: UnsafeMutableRawPointer) {
+        for i in 0..<8 { store(argb[i], threshold: thresholds[i], to: p + i &* bytesPerPixel) }
+    }
 }
 
 /// `0xAARRGGBB` -> `0xAABBGGRR`.
@@ -69,6 +80,25 @@ enum BGR888Encoder: ScanoutEncoder {
     }
 }
 
+/// Eight pixels' 5:6:5 fields, `/ 255` done as `* 0x8081 >> 23` (exact below 65536).
+@inline(__always) func quantize565(_ argb: SIMD8<UInt32>, thresholds t: SIMD8<UInt32>)
+    -> (r: SIMD8<UInt32>, g: SIMD8<UInt32>, b: SIMD8<UInt32>)
+{
+    let m = SIMD8<UInt32>(repeating: 0xFF)
+    let r = argb &>> 16 & m, g = argb &>> 8 & m, b = argb & m
+    func q(_ v: SIMD8<UInt32>, _ max: UInt32) -> SIMD8<UInt32> { ((v &* max &+ t) &* 0x8081) &>> 23 }
+    return (q(r, 31), q(g, 63), q(b, 31))
+}
+
+/// Stores eight 16-bit pixel values little-endian.
+@inline(__always) func storeLittleEndian(_ v: SIMD8<UInt32>, to p: UnsafeMutableRawPointer) {
+    var w = SIMD8<UInt16>(truncatingIfNeeded: v)
+    #if _endian(big)
+    w = w &<< 8 | w &>> 8
+    #endif
+    p.storeBytes(of: w, as: SIMD8<UInt16>.self)
+}
+
 /// Quantises the colour channels of `argb` to 5:6:5 with `threshold` (see the header).
 @inline(__always) func quantize565(_ argb: UInt32, threshold t: UInt32) -> (r: UInt32, g: UInt32, b: UInt32) {
     let r = argb >> 16 & 0xFF, g = argb >> 8 & 0xFF, b = argb & 0xFF
@@ -77,17 +107,27 @@ enum BGR888Encoder: ScanoutEncoder {
 
 enum RGB565Encoder: ScanoutEncoder {
     static var bytesPerPixel: Int { 2 }
+    static var usesThreshold: Bool { true }
     @inline(__always) static func store(_ argb: UInt32, threshold: UInt32, to p: UnsafeMutableRawPointer) {
         let q = quantize565(argb, threshold: threshold)
         p.storeBytes(of: UInt16(truncatingIfNeeded: q.r << 11 | q.g << 5 | q.b).littleEndian, as: UInt16.self)
+    }
+    @inline(__always) static func store8(_ argb: SIMD8<UInt32>, thresholds: SIMD8<UInt32>, to p: UnsafeMutableRawPointer) {
+        let q = quantize565(argb, thresholds: thresholds)
+        storeLittleEndian(q.r &<< 11 | q.g &<< 5 | q.b, to: p)
     }
 }
 
 enum BGR565Encoder: ScanoutEncoder {
     static var bytesPerPixel: Int { 2 }
+    static var usesThreshold: Bool { true }
     @inline(__always) static func store(_ argb: UInt32, threshold: UInt32, to p: UnsafeMutableRawPointer) {
         let q = quantize565(argb, threshold: threshold)
         p.storeBytes(of: UInt16(truncatingIfNeeded: q.b << 11 | q.g << 5 | q.r).littleEndian, as: UInt16.self)
+    }
+    @inline(__always) static func store8(_ argb: SIMD8<UInt32>, thresholds: SIMD8<UInt32>, to p: UnsafeMutableRawPointer) {
+        let q = quantize565(argb, thresholds: thresholds)
+        storeLittleEndian(q.b &<< 11 | q.g &<< 5 | q.r, to: p)
     }
 }
 

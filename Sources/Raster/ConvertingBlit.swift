@@ -138,15 +138,32 @@ struct BlitJob {
     func span<E: ScanoutEncoder>(_: E.Type, x: Int32, y: Int32, count: Int32, step: Int) {
         let src = sourcePixel(x: x, y: y)
         let dst = destination.pixelAddress(x: x, y: y)
-        // Four 8-bit thresholds for this output row, rotated so the low byte belongs to pixel x.
+        let n = Int(count), bpp = E.bytesPerPixel
+        if !E.usesThreshold {
+            for i in 0..<n { E.store(src[i &* step], threshold: 0, to: dst + i &* bpp) }
+            return
+        }
+        // The four thresholds of this output row, rotated so t0 belongs to pixel x; then groups of
+        // four pixels reuse them as constants (the dither pattern repeats every 4 pixels).
         let row = dither ? Dither.row(y) : Dither.roundToNearest
         let phase = (UInt32(bitPattern: x) & 3) << 3
-        var thresholds = phase == 0 ? row : (row >> phase | row << (32 &- phase))
-        var offset = 0
-        for i in 0..<Int(count) {
-            E.store(src[i &* step], threshold: thresholds & 0xFF, to: dst + offset)
-            thresholds = thresholds >> 8 | thresholds << 24
-            offset &+= E.bytesPerPixel
+        let t = phase == 0 ? row : (row >> phase | row << (32 &- phase))
+        let t0 = t & 0xFF, t1 = t >> 8 & 0xFF, t2 = t >> 16 & 0xFF, t3 = t >> 24
+        let t8 = SIMD8<UInt32>(t0, t1, t2, t3, t0, t1, t2, t3)
+        var i = 0
+        while i &+ 8 <= n {
+            var v = SIMD8<UInt32>()
+            if step == 1 {
+                v = UnsafeRawPointer(src + i).loadUnaligned(as: SIMD8<UInt32>.self)
+            } else {
+                for k in 0..<8 { v[k] = src[(i &+ k) &* step] }
+            }
+            E.store8(v, thresholds: t8, to: dst + i &* bpp)
+            i &+= 8
+        }
+        while i < n {
+            E.store(src[i &* step], threshold: t8[i & 3], to: dst + i &* bpp)
+            i &+= 1
         }
     }
 }
