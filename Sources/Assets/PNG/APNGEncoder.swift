@@ -63,6 +63,11 @@ public struct APNGEncoder: Sendable {
         frames.append((data, delay ?? self.delay))
     }
 
+    /// Appends `pixmap` (kept alive while it is read: `Pixmap.view` alone does not retain it).
+    public mutating func addFrame(_ pixmap: Pixmap, delay: Delay? = nil) throws {
+        try withExtendedLifetime(pixmap) { try addFrame(pixmap.view, delay: delay) }
+    }
+
     /// The animation so far as APNG bytes. Deterministic: same frames → same bytes.
     public func encode() throws -> [UInt8] {
         guard let header, !frames.isEmpty else { throw ImageError.unencodable("an animated PNG needs at least one frame") }

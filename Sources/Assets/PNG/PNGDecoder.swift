@@ -87,6 +87,9 @@ public enum PNGDecoder {
         let chunk = min(limits.maxChunkBytes, cache)
         _ = spng_set_image_limits(ctx, min(limits.maxWidth, UInt32(Int32.max)), min(limits.maxHeight, UInt32(Int32.max)))
         _ = spng_set_chunk_limits(ctx, Int(chunk), Int(cache))
+        // A bad CRC is an error in every chunk: silently dropping a damaged tRNS would turn
+        // transparent pixels opaque (libspng's default discards damaged ancillary chunks).
+        _ = spng_set_crc_action(ctx, Int32(SPNG_CRC_ERROR.rawValue), Int32(SPNG_CRC_ERROR.rawValue))
 
         return try bytes.withUnsafeBytes { buffer in
             // The buffer must stay valid while libspng reads it: everything happens in this closure.
@@ -113,6 +116,9 @@ public enum PNGDecoder {
                 spng_decode_image(ctx, $0.baseAddress, $0.count, format, Int32(SPNG_DECODE_TRNS.rawValue))
             }
             try SPNGContext.checkDecode(status, header: header)
+            // libspng stops reading once the last row is inflated; read on to IEND so that the
+            // final IDAT's CRC, a cut-off end and any text after the image are checked too.
+            try SPNGContext.checkDecode(spng_decode_chunks(ctx), header: header)
             return PNGRawImage(width: ihdr.width, height: ihdr.height, rgba: rgba, text: textChunks(ctx))
         }
     }
@@ -120,7 +126,7 @@ public enum PNGDecoder {
     /// Tells "not a PNG at all" from "a PNG cut short inside its signature".
     private static func checkSignature(_ bytes: [UInt8]) throws {
         let n = min(bytes.count, 8)
-        if !bytes.prefix(n).elementsEqual(PNGChunk.signature.prefix(n)) { throw ImageError.notPNG }
+        if n == 0 || !bytes.prefix(n).elementsEqual(PNGChunk.signature.prefix(n)) { throw ImageError.notPNG }
         if n < 8 { throw ImageError.truncated }
     }
 
@@ -144,8 +150,9 @@ public enum PNGDecoder {
             let keyword = withUnsafeBytes(of: &keywordTuple) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
+            // Stop at a NUL: libspng counts the terminator in the length of inflated (zTXt) text.
             let text = chunk.text.map {
-                String(decoding: UnsafeRawBufferPointer(start: $0, count: chunk.length), as: UTF8.self)
+                String(decoding: UnsafeRawBufferPointer(start: $0, count: chunk.length).prefix { $0 != 0 }, as: UTF8.self)
             } ?? ""
             return PNGTextChunk(keyword: keyword, text: text)
         }
