@@ -16,7 +16,7 @@ import Testing
         let src = Pixmap(width: 256, height: 1)
         for v in 0..<256 { src[Int32(v), 0] = PremultipliedColor(a: 0xFF, r: UInt8(v), g: UInt8(v), b: UInt8(255 - v)) }
         let dst = ScanoutBuffer(width: 256, height: 1, format: .rgb565)
-        convertingBlit(from: src.view, rect: src.view.bounds, to: dst.view, rotation: .r0, dither: false)
+        blit(src, to: dst, rotation: .r0, dither: false)
         for v in 0..<256 {
             let (r, g, b) = channels565(dst.pixelBytes(Int32(v), 0))
             #expect(r == UInt32((Double(v) * 31 / 255).rounded()), "red \(v)")
@@ -36,8 +36,8 @@ import Testing
             }
         }
         let dst = Reference.buffer(for: src, format, rotation)
-        convertingBlit(from: src.view, rect: src.view.bounds, to: dst.view, rotation: rotation, dither: true)
-        let back = dst.view.toPixmap()
+        blit(src, to: dst, rotation: rotation, dither: true)
+        let back = dst.toPixmap()
         for y: Int32 in 0..<8 {
             for x: Int32 in 0..<16 {
                 let p = rotation.destinationPoint(x: x, y: y, sourceWidth: 16, sourceHeight: 8)
@@ -53,7 +53,7 @@ import Testing
             let src = Pixmap(width: 4, height: 4)
             src.view.fill(src.view.bounds, with: PremultipliedColor(a: 0xFF, r: UInt8(v), g: UInt8(v), b: UInt8(v)))
             let dst = ScanoutBuffer(width: 4, height: 4, format: .rgb565)
-            convertingBlit(from: src.view, rect: src.view.bounds, to: dst.view, rotation: .r0, dither: true)
+            blit(src, to: dst, rotation: .r0, dither: true)
             var sumR = 0.0, sumG = 0.0
             var distinct = Set<UInt32>()
             for y: Int32 in 0..<4 {
@@ -83,12 +83,12 @@ import Testing
         let src = Pattern.make()
         for dither in [true, false] {
             let full = Reference.buffer(for: src, format, rotation)
-            convertingBlit(from: src.view, rect: src.view.bounds, to: full.view, rotation: rotation, dither: dither)
+            blit(src, to: full, rotation: rotation, dither: dither)
             let pieced = Reference.buffer(for: src, format, rotation)
             for rect in Self.damage {
                 // One damage rect alone: its rotated region equals the full blit, the rest is untouched.
                 let one = Reference.buffer(for: src, format, rotation)
-                let written = convertingBlit(from: src.view, rect: rect, to: one.view, rotation: rotation, dither: dither)
+                let written = blit(src, rect, to: one, rotation: rotation, dither: dither)
                 #expect(written == rotation.destinationRect(for: rect, sourceWidth: src.width, sourceHeight: src.height))
                 for y in 0..<one.height {
                     for x in 0..<one.width {
@@ -97,7 +97,7 @@ import Testing
                         #expect(one.pixelBytes(x, y) == want, "\(caseName(format, rotation)) rect \(rect) at (\(x), \(y))")
                     }
                 }
-                convertingBlit(from: src.view, rect: rect, to: pieced.view, rotation: rotation, dither: dither)
+                blit(src, rect, to: pieced, rotation: rotation, dither: dither)
             }
             #expect(pieced.bytes == full.bytes, "\(caseName(format, rotation)) dither \(dither)")
         }
@@ -117,7 +117,7 @@ import Testing
             for f in [PixelFormat.rgb565, .xbgr8888, .bgr888] {
                 let got = Reference.buffer(for: src, f, r), want = Reference.buffer(for: src, f, r)
                 let rect = IntRect(x: 3, y: 5, width: 39, height: 61)
-                convertingBlit(from: src.view, rect: rect, to: got.view, rotation: r)
+                blit(src, rect, to: got, rotation: r)
                 Reference.blit(src, rect: rect, to: want, rotation: r, dither: true)
                 #expect(got.bytes == want.bytes, "\(caseName(f, r))")
             }

@@ -2,7 +2,7 @@
 // asymmetric test pattern, and an independent, obviously-correct byte encoder and blit written
 // straight from the drm_fourcc.h table (not from the code under test).
 
-import Raster
+@testable import Raster
 
 /// Scanout-like memory: misaligned base (odd address), padded odd row stride, sentinel-filled so
 /// stray writes outside the pixels show up.
@@ -26,6 +26,10 @@ final class ScanoutBuffer {
 
     /// Every byte of the view's memory (rows with their padding).
     var bytes: [UInt8] { Array(UnsafeRawBufferPointer(start: view.base, count: rowBytes * Int(height))) }
+    /// Pixel (x, y) decoded by `SurfaceView.readPixel`.
+    func readPixel(_ x: Int32, _ y: Int32) -> PremultipliedColor { view.readPixel(x: x, y: y) }
+    /// The whole buffer decoded by `SurfaceView.toPixmap`.
+    func toPixmap() -> Pixmap { view.toPixmap() }
     /// The raw bytes of pixel (x, y).
     func pixelBytes(_ x: Int32, _ y: Int32) -> [UInt8] {
         Array(UnsafeRawBufferPointer(start: view.pixelAddress(x: x, y: y), count: format.bytesPerPixel))
@@ -120,6 +124,20 @@ enum Reference {
     static func buffer(for src: Pixmap, _ format: PixelFormat, _ rotation: Rotation) -> ScanoutBuffer {
         let size = rotation.outputSize(sourceWidth: src.width, sourceHeight: src.height)
         return ScanoutBuffer(width: size.width, height: size.height, format: format)
+    }
+}
+
+/// The public blit, keeping both owners alive while their views are in use (a view does not retain
+/// its memory). `fastPaths: false` takes the general loop even where a memcpy would do.
+@discardableResult
+func blit(
+    _ src: Pixmap, _ rect: IntRect? = nil, to dst: ScanoutBuffer, rotation: Rotation, dither: Bool = true,
+    fastPaths: Bool = true
+) -> IntRect {
+    withExtendedLifetime((src, dst)) {
+        let r = rect ?? src.view.bounds
+        if fastPaths { return convertingBlit(from: src.view, rect: r, to: dst.view, rotation: rotation, dither: dither) }
+        return convertingBlit(from: src.view, rect: r, to: dst.view, rotation: rotation, dither: dither, fastPaths: false)
     }
 }
 

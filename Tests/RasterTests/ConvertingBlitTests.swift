@@ -31,7 +31,7 @@ import Testing
         ]
         for f in PixelFormat.allCases {
             let dst = ScanoutBuffer(width: 5, height: 1, format: f, padding: 2)
-            convertingBlit(from: src.view, rect: src.view.bounds, to: dst.view, rotation: .r0, dither: false, fastPaths: fastPaths)
+            blit(src, to: dst, rotation: .r0, dither: false, fastPaths: fastPaths)
             #expect(dst.bytes == expected[f]! + [ScanoutBuffer.sentinel, ScanoutBuffer.sentinel], "\(f.name)")
         }
     }
@@ -40,7 +40,7 @@ import Testing
         let src = Pattern.make()
         for f in PixelFormat.allCases {
             let dst = ScanoutBuffer(width: src.width, height: src.height, format: f)
-            convertingBlit(from: src.view, rect: src.view.bounds, to: dst.view, rotation: .r0)
+            blit(src, to: dst, rotation: .r0)
             let red = dst.pixelBytes(0, 0)
             switch f {
             case .xrgb8888, .argb8888: #expect(red == [0x00, 0x00, 0xFF, 0xFF])
@@ -50,7 +50,7 @@ import Testing
             case .rgb565: #expect(red == [0x00, 0xF8])
             case .bgr565: #expect(red == [0x1F, 0x00])
             }
-            let t = dst.view.readPixel(x: Pattern.translucentAt.x, y: Pattern.translucentAt.y)
+            let t = dst.readPixel(Pattern.translucentAt.x, Pattern.translucentAt.y)
             #expect(t.a == (f.hasAlpha ? 0x80 : 0xFF), "\(f.name) alpha")
         }
     }
@@ -70,9 +70,9 @@ import Testing
             for r in Rotation.allCases {
                 let dst = Reference.buffer(for: src, f, r)
                 #expect((dst.width, dst.height) == (r.swapsAxes ? (7, 13) : (13, 7)))
-                convertingBlit(from: src.view, rect: src.view.bounds, to: dst.view, rotation: r)
+                blit(src, to: dst, rotation: r)
                 for (c, (x, y)) in zip(colors, corners[r]!) {
-                    #expect(dst.view.readPixel(x: x, y: y) == c, "\(caseName(f, r)) corner at (\(x), \(y))")
+                    #expect(dst.readPixel(x, y) == c, "\(caseName(f, r)) corner at (\(x), \(y))")
                 }
             }
         }
@@ -85,8 +85,7 @@ import Testing
                 for dither in [true, false] {
                     for fastPaths in [true, false] {
                         let got = Reference.buffer(for: src, f, r), want = Reference.buffer(for: src, f, r)
-                        let written = convertingBlit(
-                            from: src.view, rect: src.view.bounds, to: got.view, rotation: r, dither: dither,
+                        let written = blit(src, to: got, rotation: r, dither: dither,
                             fastPaths: fastPaths)
                         Reference.blit(src, rect: src.view.bounds, to: want, rotation: r, dither: dither)
                         #expect(written == got.view.bounds)
@@ -124,11 +123,11 @@ import Testing
             let small = ScanoutBuffer(width: out.width - 2, height: out.height - 3, format: .rgb888)
             let want = ScanoutBuffer(width: out.width - 2, height: out.height - 3, format: .rgb888)
             let rect = IntRect(x: -4, y: 2, width: 40, height: 40)
-            let written = convertingBlit(from: src.view, rect: rect, to: small.view, rotation: r)
+            let written = blit(src, rect, to: small, rotation: r)
             Reference.blit(src, rect: rect, to: want, rotation: r, dither: true)
             #expect(small.bytes == want.bytes, "\(r)")
             #expect(small.view.bounds.contains(written) && !written.isEmpty)
-            let nothing = convertingBlit(from: src.view, rect: IntRect(x: 20, y: 0, width: 5, height: 5), to: small.view, rotation: r)
+            let nothing = blit(src, IntRect(x: 20, y: 0, width: 5, height: 5), to: small, rotation: r)
             #expect(nothing.isEmpty)
         }
     }
