@@ -60,12 +60,15 @@ struct OutlineMapping {
     }
 }
 
-/// Collects FreeType's decomposition callbacks into a `Path`. FreeType ends every contour back at
-/// its start point without saying so; a `close` is added before the next move and at the end.
+/// Collects FreeType's decomposition callbacks into a `Path`. FreeType ends every contour with a
+/// segment back to its start and no close; a `close` is added before the next move and at the end,
+/// and a final straight line back to the start is left to it (held back until the next callback).
 private final class OutlineSink {
     private let mapping: OutlineMapping
     private var path = Path()
     private var open = false
+    private var start = Point.zero
+    private var pendingLine: Point?
 
     init(_ mapping: OutlineMapping) { self.mapping = mapping }
 
@@ -75,27 +78,39 @@ private final class OutlineSink {
 
     func move(_ to: UnsafePointer<FT_Vector>?) -> Int32 {
         guard let to else { return 0x14 }  // Invalid_Outline
-        if open { path.close() }
-        path.move(to: mapping.point(to.pointee)); open = true
+        closeContour()
+        start = mapping.point(to.pointee)
+        path.move(to: start); open = true
         return 0
     }
     func line(_ to: UnsafePointer<FT_Vector>?) -> Int32 {
         guard let to else { return 0x14 }
-        path.line(to: mapping.point(to.pointee))
+        flushLine()
+        pendingLine = mapping.point(to.pointee)
         return 0
     }
     func quad(_ c: UnsafePointer<FT_Vector>?, _ to: UnsafePointer<FT_Vector>?) -> Int32 {
         guard let c, let to else { return 0x14 }
+        flushLine()
         path.quad(to: mapping.point(to.pointee), control: mapping.point(c.pointee))
         return 0
     }
     func cubic(_ c1: UnsafePointer<FT_Vector>?, _ c2: UnsafePointer<FT_Vector>?, _ to: UnsafePointer<FT_Vector>?) -> Int32 {
         guard let c1, let c2, let to else { return 0x14 }
+        flushLine()
         path.cubic(to: mapping.point(to.pointee), control1: mapping.point(c1.pointee), control2: mapping.point(c2.pointee))
         return 0
     }
     func finish() -> Path {
-        if open { path.close(); open = false }
+        closeContour()
         return path
+    }
+    private func flushLine() {
+        if let p = pendingLine { path.line(to: p); pendingLine = nil }
+    }
+    private func closeContour() {
+        if pendingLine == start { pendingLine = nil }
+        flushLine()
+        if open { path.close(); open = false }
     }
 }
