@@ -19,13 +19,13 @@ protocol ScanoutEncoder {
     /// Stores `argb` at `p` (no alignment needed); `threshold` (0...254) is used by 565 only.
     static func store(_ argb: UInt32, threshold: UInt32, to p: UnsafeMutableRawPointer)
     /// Stores eight consecutive output pixels (threshold-using encoders vectorise this).
-    static func store8(_ argb: SIMD8<UInt32>, thresholds: SIMD8<UInt32>, to p: UnsafeMutableRawPointer)
+    static func store8(_ argb: SIMD8<UInt32>, thresholds: SIMD8<UInt16>, to p: UnsafeMutableRawPointer)
 }
 
 extension ScanoutEncoder {
     static var usesThreshold: Bool { false }
-    @inline(__always) static func store8(_ argb: SIMD8<UInt32>, thresholds: SIMD8<UInt32>, to p: UnsafeMutableRawPointer) {
-        for i in 0..<8 { store(argb[i], threshold: thresholds[i], to: p + i &* bytesPerPixel) }
+    @inline(__always) static func store8(_ argb: SIMD8<UInt32>, thresholds: SIMD8<UInt16>, to p: UnsafeMutableRawPointer) {
+        for i in 0..<8 { store(argb[i], threshold: UInt32(thresholds[i]), to: p + i &* bytesPerPixel) }
     }
 }
 
@@ -80,19 +80,25 @@ enum BGR888Encoder: ScanoutEncoder {
     }
 }
 
-/// Eight pixels' 5:6:5 fields, `/ 255` done as `* 0x8081 >> 23` (exact below 65536).
-@inline(__always) func quantize565(_ argb: SIMD8<UInt32>, thresholds t: SIMD8<UInt32>)
-    -> (r: SIMD8<UInt32>, g: SIMD8<UInt32>, b: SIMD8<UInt32>)
+/// Eight pixels' 5:6:5 fields in 16-bit lanes (x <= 255 * 63 + 254 fits), with `x / 255` done as
+/// `(x + 1 + x >> 8) >> 8`, exact for x < 65535: SSE2/NEON 16-bit adds, shifts and multiplies only.
+@inline(__always) func quantize565(_ argb: SIMD8<UInt32>, thresholds t: SIMD8<UInt16>)
+    -> (r: SIMD8<UInt16>, g: SIMD8<UInt16>, b: SIMD8<UInt16>)
 {
     let m = SIMD8<UInt32>(repeating: 0xFF)
-    let r = argb &>> 16 & m, g = argb &>> 8 & m, b = argb & m
-    func q(_ v: SIMD8<UInt32>, _ max: UInt32) -> SIMD8<UInt32> { ((v &* max &+ t) &* 0x8081) &>> 23 }
+    let r = SIMD8<UInt16>(truncatingIfNeeded: argb &>> 16 & m)
+    let g = SIMD8<UInt16>(truncatingIfNeeded: argb &>> 8 & m)
+    let b = SIMD8<UInt16>(truncatingIfNeeded: argb & m)
+    func q(_ v: SIMD8<UInt16>, _ max: UInt16) -> SIMD8<UInt16> {
+        let x = v &* max &+ t
+        return (x &+ 1 &+ (x &>> 8)) &>> 8
+    }
     return (q(r, 31), q(g, 63), q(b, 31))
 }
 
 /// Stores eight 16-bit pixel values little-endian.
-@inline(__always) func storeLittleEndian(_ v: SIMD8<UInt32>, to p: UnsafeMutableRawPointer) {
-    var w = SIMD8<UInt16>(truncatingIfNeeded: v)
+@inline(__always) func storeLittleEndian(_ v: SIMD8<UInt16>, to p: UnsafeMutableRawPointer) {
+    var w = v
     #if _endian(big)
     w = w &<< 8 | w &>> 8
     #endif
@@ -112,7 +118,7 @@ enum RGB565Encoder: ScanoutEncoder {
         let q = quantize565(argb, threshold: threshold)
         p.storeBytes(of: UInt16(truncatingIfNeeded: q.r << 11 | q.g << 5 | q.b).littleEndian, as: UInt16.self)
     }
-    @inline(__always) static func store8(_ argb: SIMD8<UInt32>, thresholds: SIMD8<UInt32>, to p: UnsafeMutableRawPointer) {
+    @inline(__always) static func store8(_ argb: SIMD8<UInt32>, thresholds: SIMD8<UInt16>, to p: UnsafeMutableRawPointer) {
         let q = quantize565(argb, thresholds: thresholds)
         storeLittleEndian(q.r &<< 11 | q.g &<< 5 | q.b, to: p)
     }
@@ -125,7 +131,7 @@ enum BGR565Encoder: ScanoutEncoder {
         let q = quantize565(argb, threshold: threshold)
         p.storeBytes(of: UInt16(truncatingIfNeeded: q.b << 11 | q.g << 5 | q.r).littleEndian, as: UInt16.self)
     }
-    @inline(__always) static func store8(_ argb: SIMD8<UInt32>, thresholds: SIMD8<UInt32>, to p: UnsafeMutableRawPointer) {
+    @inline(__always) static func store8(_ argb: SIMD8<UInt32>, thresholds: SIMD8<UInt16>, to p: UnsafeMutableRawPointer) {
         let q = quantize565(argb, thresholds: thresholds)
         storeLittleEndian(q.b &<< 11 | q.g &<< 5 | q.r, to: p)
     }

@@ -149,7 +149,8 @@ struct BlitJob {
         let phase = (UInt32(bitPattern: x) & 3) << 3
         let t = phase == 0 ? row : (row >> phase | row << (32 &- phase))
         let t0 = t & 0xFF, t1 = t >> 8 & 0xFF, t2 = t >> 16 & 0xFF, t3 = t >> 24
-        let t8 = SIMD8<UInt32>(t0, t1, t2, t3, t0, t1, t2, t3)
+        let t4 = SIMD4<UInt16>(truncatingIfNeeded: SIMD4<UInt32>(t0, t1, t2, t3))
+        let t8 = SIMD8<UInt16>(lowHalf: t4, highHalf: t4)
         var i = 0
         while i &+ 8 <= n {
             var v = SIMD8<UInt32>()
@@ -162,7 +163,7 @@ struct BlitJob {
             i &+= 8
         }
         while i < n {
-            E.store(src[i &* step], threshold: t8[i & 3], to: dst + i &* bpp)
+            E.store(src[i &* step], threshold: UInt32(t8[i & 3]), to: dst + i &* bpp)
             i &+= 1
         }
     }
