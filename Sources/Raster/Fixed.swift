@@ -22,7 +22,9 @@ public struct Fixed16_16: Hashable, Comparable, Sendable, CustomStringConvertibl
         raw = integer << 16
     }
 
-    /// An exact integer value given as `Int`; traps if it does not fit.
+    /// An exact integer value given as `Int` (so an integer literal is never ambiguous); traps if
+    /// it does not fit.
+    @inlinable public init(_ integer: Int) { self.init(Int32(integer)) }
     @inlinable public init(integer: Int) { self.init(Int32(integer)) }
 
     /// The nearest representable value to `value` (ties away from zero); traps if out of range.

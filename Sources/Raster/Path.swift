@@ -143,40 +143,54 @@ extension Path {
         return p
     }
 
-    /// A rectangle with circular corners (the radius is limited to half the shorter side).
+    /// 4/3·(√2 − 1): the cubic control distance for a quarter circle, as a fraction of the radius.
+    static let kappa = Fixed16_16(raw: 36195)
+
+    /// A quarter of an ellipse from the current point to `end`, bending about `corner` (the corner
+    /// of the bounding box the quarter sits in). Ends are exact, unlike an arc from angles.
+    mutating func quarter(to end: Point, corner: Point) {
+        guard let start = current else { return }
+        let c1 = Point(x: start.x + (corner.x - start.x) * Self.kappa, y: start.y + (corner.y - start.y) * Self.kappa)
+        let c2 = Point(x: end.x + (corner.x - end.x) * Self.kappa, y: end.y + (corner.y - end.y) * Self.kappa)
+        cubic(to: end, control1: c1, control2: c2)
+    }
+
+    /// A rectangle with circular corners (the radius is limited to half the shorter side),
+    /// clockwise on screen from the top edge.
     public static func roundedRect(_ r: Rect, radius: Fixed16_16) -> Path {
         let limit = Fixed16_16(raw: Swift.min(r.size.width.raw, r.size.height.raw) / 2)
         let rad = Swift.max(.zero, Swift.min(radius, limit))
         if rad == .zero { return rect(r) }
-        let pi = Trig.pi, half = Trig.halfPi
         var p = Path()
         p.move(to: Point(x: r.minX + rad, y: r.minY))
         p.line(to: Point(x: r.maxX - rad, y: r.minY))
-        p.arc(center: Point(x: r.maxX - rad, y: r.minY + rad), radius: rad, start: -half, end: .zero, clockwise: true)
+        p.quarter(to: Point(x: r.maxX, y: r.minY + rad), corner: Point(x: r.maxX, y: r.minY))
         p.line(to: Point(x: r.maxX, y: r.maxY - rad))
-        p.arc(center: Point(x: r.maxX - rad, y: r.maxY - rad), radius: rad, start: .zero, end: half, clockwise: true)
+        p.quarter(to: Point(x: r.maxX - rad, y: r.maxY), corner: Point(x: r.maxX, y: r.maxY))
         p.line(to: Point(x: r.minX + rad, y: r.maxY))
-        p.arc(center: Point(x: r.minX + rad, y: r.maxY - rad), radius: rad, start: half, end: pi, clockwise: true)
+        p.quarter(to: Point(x: r.minX, y: r.maxY - rad), corner: Point(x: r.minX, y: r.maxY))
         p.line(to: Point(x: r.minX, y: r.minY + rad))
-        p.arc(center: Point(x: r.minX + rad, y: r.minY + rad), radius: rad, start: pi, end: pi + half, clockwise: true)
+        p.quarter(to: Point(x: r.minX + rad, y: r.minY), corner: Point(x: r.minX, y: r.minY))
         p.close()
         return p
     }
 
-    /// A full circle starting at angle 0, clockwise on screen.
+    /// A full circle starting at angle 0 (3 o'clock), clockwise on screen.
     public static func circle(center: Point, radius: Fixed16_16) -> Path {
-        var p = Path()
-        p.arc(center: center, radius: radius, start: .zero, end: Trig.twoPi, clockwise: true)
-        p.close()
-        return p
+        ellipse(in: Rect(origin: Point(x: center.x - radius, y: center.y - radius), size: Size(width: radius + radius, height: radius + radius)))
     }
 
-    /// An ellipse inscribed in `r`.
+    /// An ellipse inscribed in `r`, starting at its right end, clockwise on screen.
     public static func ellipse(in r: Rect) -> Path {
-        let w = r.size.width, h = r.size.height
-        if w.raw == 0 || h.raw == 0 { return Path() }
-        let unit = circle(center: .zero, radius: .one)
-        let t = Transform.scale(Fixed16_16(raw: w.raw / 2), Fixed16_16(raw: h.raw / 2)).concatenating(.translation(r.midX, r.midY))
-        return unit.applying(t)
+        if r.size.width.raw == 0 || r.size.height.raw == 0 { return Path() }
+        let cx = r.midX, cy = r.midY
+        var p = Path()
+        p.move(to: Point(x: r.maxX, y: cy))
+        p.quarter(to: Point(x: cx, y: r.maxY), corner: Point(x: r.maxX, y: r.maxY))
+        p.quarter(to: Point(x: r.minX, y: cy), corner: Point(x: r.minX, y: r.maxY))
+        p.quarter(to: Point(x: cx, y: r.minY), corner: Point(x: r.minX, y: r.minY))
+        p.quarter(to: Point(x: r.maxX, y: cy), corner: Point(x: r.maxX, y: r.minY))
+        p.close()
+        return p
     }
 }

@@ -181,10 +181,17 @@ public enum Stroker {
             let stepTurn = Swift.max(64, stepRad * 65536 / Int64(Trig.twoPi.raw))
             let n = Swift.min(256, (Swift.abs(sweep) + stepTurn - 1) / stepTurn)
             if n < 2 { return }
+            // Interior points sit a little outside the circle, at r·sqrt(θ / sin θ), so each
+            // triangle of the fan has the area of its circular sector: a dot or cap covers exactly
+            // the area it should, its edge straddling the true circle instead of cutting inside it.
+            let stepQ30 = roundedDivide(Swift.abs(sweep) * Trig.twoPiQ30, 65536 * n)
+            let sinStep = Trig.sinCosQ30(radiansQ30: stepQ30).sin
+            let factor2 = sinStep > 0 ? (stepQ30 << 30) / sinStep : 1 << 30  // Q30
+            let r = (hw * Int64(integerSquareRoot(UInt64(factor2) << 30)) + (1 << 29)) >> 30
             for i in 1..<n {
                 let turn = a0 + sweep * i / n
                 let (s, c) = Trig.sinCosQ30(radiansQ30: roundedDivide(turn * Trig.twoPiQ30, 65536))
-                out.append(V(b.x + ((c * hw + (1 << 29)) >> 30), b.y + ((s * hw + (1 << 29)) >> 30)))
+                out.append(V(b.x + ((c * r + (1 << 29)) >> 30), b.y + ((s * r + (1 << 29)) >> 30)))
             }
         }
 

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs every system package SplashHUD's build, demo and tests need, on Debian 12, with apt.
+# Idempotent: packages already installed are left alone and apt is not touched at all.
+# Needs root (or sudo) only when something is missing. Swift itself (6.0 or newer) must already be
+# on PATH: Debian 12 does not package it (see swift.org for the Debian toolchain).
+set -euo pipefail
+
+PACKAGES=(
+  pkg-config
+  libdrm-dev            # KMS/DRM (CDRM)
+  libfreetype-dev       # glyph outlines (CFreeType)
+  libspng-dev           # PNG decode/encode (CSPNG)
+  zlib1g-dev            # CRCs for animated PNG chunks (CZlib)
+  libcairo2-dev         # the benchmark's comparison engine only
+  fonts-dejavu-core     # DejaVu Sans: default UI font and the benchmark's font
+  fonts-droid-fallback  # Droid Sans Fallback: CJK glyphs in the fallback chain
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  SUDO=()
+  if [[ $(id -u) -ne 0 ]]; then
+    command -v sudo >/dev/null || { echo "setup: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
+    SUDO=(sudo)
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  "${SUDO[@]}" apt-get update -qq
+  "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+if ! command -v swift >/dev/null; then
+  for d in /opt/swift/usr/bin /usr/share/swift/usr/bin; do [[ -x $d/swift ]] && export PATH="$d:$PATH"; done
+fi
+command -v swift >/dev/null || { echo "setup: swift 6 is not on PATH; install the Debian 12 toolchain from swift.org" >&2; exit 1; }
