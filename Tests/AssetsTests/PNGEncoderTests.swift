@@ -71,11 +71,9 @@ struct PNGEncoderTests {
         #expect(a == b)
         // A view with a 40-pixel stride over the same pixels.
         let wide = Pixmap(width: 40, height: 17)
-        try withExtendedLifetime((wide, pixmap)) { () throws -> Void in
-            wide.view.copy(IntRect(x: 0, y: 0, width: 31, height: 17), from: pixmap.view)
-            let padded = PixmapView(base: wide.view.base, width: 31, height: 17, rowBytes: wide.view.rowBytes)
-            #expect(try PNGEncoder.encode(padded) == a)
-        }
+        wide.view.copy(IntRect(x: 0, y: 0, width: 31, height: 17), from: pixmap.view)
+        let padded = PixmapView(base: wide.view.base, width: 31, height: 17, rowBytes: wide.view.rowBytes, owner: wide)
+        #expect(try PNGEncoder.encode(padded) == a)
     }
 
     @Test("text chunks are written and read back")

@@ -61,7 +61,7 @@ struct PNGGoldenHarnessTests {
         let pixmap = Pixmap(width: 2, height: 1)
         pixmap[0, 0] = PremultipliedColor(a: 10, r: 200, g: 3, b: 0)  // r > a: not expressible straight
         pixmap[1, 0] = PremultipliedColor(a: 255, r: 1, g: 2, b: 3)
-        let bytes = try withExtendedLifetime(pixmap) { try GoldenImage.encode(pixmap.view) }
+        let bytes = try GoldenImage.encode(pixmap.view)
         #expect(try PNGDecoder.decodeRaw(bytes).text(forKeyword: GoldenImage.premultipliedKeyword) == "1")
         #expect(try GoldenImage.decode(bytes).pixels == pixmap.pixels)
     }

@@ -124,11 +124,8 @@ public func compareGolden(_ view: PixmapView, name: String, suite: String, locat
         return .unreadable(goldenPath: goldenPath, reason: "\(error)")
     }
 
-    // `Pixmap.view` does not keep the pixmap alive: hold `expected` while its view is read.
-    return withExtendedLifetime(expected) {
-        compare(expected.view, view, goldenPath: goldenPath, actualPath: actualPath, diffPath: diffPath,
-                failures: failures, maxChannelDelta: maxChannelDelta)
-    }
+    return compare(expected.view, view, goldenPath: goldenPath, actualPath: actualPath, diffPath: diffPath,
+                   failures: failures, maxChannelDelta: maxChannelDelta)
 }
 
 private func compare(_ expected: PixmapView, _ view: PixmapView, goldenPath: String, actualPath: String, diffPath: String,
@@ -185,22 +182,18 @@ public func expectGolden(_ view: PixmapView, _ name: String, suite: String, maxC
     }
 }
 
-/// `expectGolden` for a pixmap, kept alive while it is compared.
+/// `expectGolden` for a whole pixmap.
 public func expectGolden(_ pixmap: Pixmap, _ name: String, suite: String, maxChannelDelta: UInt8 = 0,
                          goldenDirectory: String? = nil, failureDirectory: String? = nil, record: Bool? = nil,
                          filePath: String = #filePath, sourceLocation: SourceLocation = #_sourceLocation) {
-    withExtendedLifetime(pixmap) {
-        expectGolden(pixmap.view, name, suite: suite, maxChannelDelta: maxChannelDelta, goldenDirectory: goldenDirectory,
-                     failureDirectory: failureDirectory, record: record, filePath: filePath, sourceLocation: sourceLocation)
-    }
+    expectGolden(pixmap.view, name, suite: suite, maxChannelDelta: maxChannelDelta, goldenDirectory: goldenDirectory,
+                 failureDirectory: failureDirectory, record: record, filePath: filePath, sourceLocation: sourceLocation)
 }
 
-/// `compareGolden` for a pixmap, kept alive while it is compared.
+/// `compareGolden` for a whole pixmap.
 public func compareGolden(_ pixmap: Pixmap, name: String, suite: String, locations: GoldenLocations,
                           maxChannelDelta: UInt8 = 0, record: Bool) throws -> GoldenResult {
-    try withExtendedLifetime(pixmap) {
-        try compareGolden(pixmap.view, name: name, suite: suite, locations: locations, maxChannelDelta: maxChannelDelta, record: record)
-    }
+    try compareGolden(pixmap.view, name: name, suite: suite, locations: locations, maxChannelDelta: maxChannelDelta, record: record)
 }
 
 /// The failure (or record-mode note) text for a result; nil for a match.
@@ -209,7 +202,7 @@ public func describe(_ result: GoldenResult, name: String, suite: String, tolera
     case .matched:
         return nil
     case let .recorded(path):
-        return "recorded golden \(suite)/\(name) at \(path) (RECORD_GOLDENS is set): review and commit it"
+        return "recorded golden \(suite)/\(name) at \(path) (record mode): review and commit it"
     case let .missing(path):
         return "golden \(suite)/\(name) does not exist at \(path); record it with `RECORD_GOLDENS=1 swift test --filter <this test>`, check the PNG, then commit it"
     case let .unreadable(path, reason):

@@ -63,9 +63,9 @@ public struct APNGEncoder: Sendable {
         frames.append((data, delay ?? self.delay))
     }
 
-    /// Appends `pixmap` (kept alive while it is read: `Pixmap.view` alone does not retain it).
+    /// Appends `pixmap` as the next frame.
     public mutating func addFrame(_ pixmap: Pixmap, delay: Delay? = nil) throws {
-        try withExtendedLifetime(pixmap) { try addFrame(pixmap.view, delay: delay) }
+        try addFrame(pixmap.view, delay: delay)
     }
 
     /// The animation so far as APNG bytes. Deterministic: same frames → same bytes.

@@ -37,14 +37,14 @@ public enum PNGEncoder {
                           colorType: colorType, text: text)
     }
 
-    /// Encodes `pixmap` (kept alive while it is read: `Pixmap.view` alone does not retain it).
+    /// Encodes `pixmap`'s view.
     public static func encode(_ pixmap: Pixmap, text: [PNGTextChunk] = []) throws -> [UInt8] {
-        try withExtendedLifetime(pixmap) { try encode(pixmap.view, text: text) }
+        try encode(pixmap.view, text: text)
     }
 
-    /// Encodes `pixmap` and writes it to `path` (atomically).
+    /// Encodes `pixmap`'s view and writes it to `path` (atomically).
     public static func write(_ pixmap: Pixmap, to path: String, text: [PNGTextChunk] = []) throws {
-        try withExtendedLifetime(pixmap) { try write(pixmap.view, to: path, text: text) }
+        try write(pixmap.view, to: path, text: text)
     }
 
     /// Encodes `view` and writes it to `path` (atomically: temporary file, then rename).
