@@ -8,16 +8,24 @@
 //   r180  (W - 1 - x,  H - 1 - y)
 //   r270  (y,          W - 1 - x)  the image turned 90° counter-clockwise: top-left -> bottom-left
 //
-// So r90 is what a panel needs whose scanout's top row is on the viewer's right, i.e. a panel
-// mounted turned 90° counter-clockwise: the image is turned clockwise in memory and appears upright.
+// So r90 is what a panel needs that is mounted turned 90° counter-clockwise (its scanout's top row
+// runs up the viewer's LEFT edge, its top-right corner at the viewer's top-left): the image is
+// turned clockwise in memory, the panel turns it back, and the viewer sees it upright.
 // This is fbcon's `FB_ROTATE_CW` (`fbcon=rotate:1`). Note DRM's plane property is the other way:
 // `DRM_MODE_ROTATE_90` is counter-clockwise, so `.r90` equals `DRM_MODE_ROTATE_270`.
 
 /// A rotation by a multiple of 90° CLOCKWISE applied on output (fbcon `FB_ROTATE_*`; see the header).
 public enum Rotation: Int, CaseIterable, Sendable {
-    case r0 = 0, r90 = 90, r180 = 180, r270 = 270
+    /// `FB_ROTATE_UR` (`DRM_MODE_ROTATE_0`): as rendered.
+    case r0 = 0
+    /// `FB_ROTATE_CW` (`DRM_MODE_ROTATE_270`): turned 90° clockwise, output H x W.
+    case r90 = 90
+    /// `FB_ROTATE_UD` (`DRM_MODE_ROTATE_180`): upside down.
+    case r180 = 180
+    /// `FB_ROTATE_CCW` (`DRM_MODE_ROTATE_90`): turned 90° counter-clockwise, output H x W.
+    case r270 = 270
 
-    /// The rotation that undoes this one (`r90` <-> `r270`).
+    /// The rotation that undoes this one (`r90` <-> `r270`): maps output pixels back to source pixels.
     @inlinable public var inverse: Rotation {
         switch self {
         case .r0: return .r0

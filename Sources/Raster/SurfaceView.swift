@@ -5,11 +5,15 @@
 /// (`DRM_IOCTL_MODE_MAP_DUMB` + mmap, `pitch` as `rowBytes`) or an mmap'd `/dev/fb0` (`line_length`).
 /// The view never frees the memory and needs no alignment.
 public struct SurfaceView: @unchecked Sendable {
+    /// The first byte of row 0 (the mmap'd address, plus the buffer's `offsets[0]` if any).
     public let base: UnsafeMutableRawPointer
+    /// Pixels per row (`drm_mode_create_dumb.width`, fbdev `xres_virtual`).
     public let width: Int32
+    /// Rows (`drm_mode_create_dumb.height`, fbdev `yres`).
     public let height: Int32
     /// Bytes from one row to the next (DRM `pitch`, fbdev `fix.line_length`).
     public let rowBytes: Int
+    /// The pixel layout (the framebuffer's `DRM_FORMAT_*`, from `drmModeAddFB2` or fbdev bitfields).
     public let format: PixelFormat
 
     /// Wraps `base`; `rowBytes` must hold a row of `width` pixels in `format`.
@@ -19,6 +23,7 @@ public struct SurfaceView: @unchecked Sendable {
         self.base = base; self.width = width; self.height = height; self.rowBytes = rowBytes; self.format = format
     }
 
+    /// The whole surface, (0, 0, width x height): the full-frame `drm_mode_rect` clip.
     @inlinable public var bounds: IntRect { IntRect(x: 0, y: 0, width: width, height: height) }
 
     /// The first byte of pixel (x, y) (the `offset = y * pitch + x * cpp` of every DRM client).
