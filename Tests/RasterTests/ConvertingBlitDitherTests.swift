@@ -16,7 +16,7 @@ import Testing
         let src = Pixmap(width: 256, height: 1)
         for v in 0..<256 { src[Int32(v), 0] = PremultipliedColor(a: 0xFF, r: UInt8(v), g: UInt8(v), b: UInt8(255 - v)) }
         let dst = ScanoutBuffer(width: 256, height: 1, format: .rgb565)
-        blit(src, to: dst, rotation: .r0, dither: false)
+        scanoutBlit(src, to: dst, rotation: .r0, dither: false)
         for v in 0..<256 {
             let (r, g, b) = channels565(dst.pixelBytes(Int32(v), 0))
             #expect(r == UInt32((Double(v) * 31 / 255).rounded()), "red \(v)")
@@ -35,8 +35,8 @@ import Testing
                 src[x, y] = PremultipliedColor(a: 0xFF, r: k & 4 != 0 ? 0xFF : 0, g: k & 2 != 0 ? 0xFF : 0, b: k & 1 != 0 ? 0xFF : 0)
             }
         }
-        let dst = Reference.buffer(for: src, format, rotation)
-        blit(src, to: dst, rotation: rotation, dither: true)
+        let dst = FormatReference.buffer(for: src, format, rotation)
+        scanoutBlit(src, to: dst, rotation: rotation, dither: true)
         let back = dst.toPixmap()
         for y: Int32 in 0..<8 {
             for x: Int32 in 0..<16 {
@@ -53,7 +53,7 @@ import Testing
             let src = Pixmap(width: 4, height: 4)
             src.view.fill(src.view.bounds, with: PremultipliedColor(a: 0xFF, r: UInt8(v), g: UInt8(v), b: UInt8(v)))
             let dst = ScanoutBuffer(width: 4, height: 4, format: .rgb565)
-            blit(src, to: dst, rotation: .r0, dither: true)
+            scanoutBlit(src, to: dst, rotation: .r0, dither: true)
             var sumR = 0.0, sumG = 0.0
             var distinct = Set<UInt32>()
             for y: Int32 in 0..<4 {
@@ -80,26 +80,26 @@ import Testing
 
     @Test(arguments: PixelFormat.allCases, Rotation.allCases)
     func partialBlitEqualsSameRegionOfFullBlit(format: PixelFormat, rotation: Rotation) {
-        let src = Pattern.make()
+        let src = FormatPattern.make()
         for dither in [true, false] {
-            let full = Reference.buffer(for: src, format, rotation)
-            blit(src, to: full, rotation: rotation, dither: dither)
-            let pieced = Reference.buffer(for: src, format, rotation)
+            let full = FormatReference.buffer(for: src, format, rotation)
+            scanoutBlit(src, to: full, rotation: rotation, dither: dither)
+            let pieced = FormatReference.buffer(for: src, format, rotation)
             for rect in Self.damage {
                 // One damage rect alone: its rotated region equals the full blit, the rest is untouched.
-                let one = Reference.buffer(for: src, format, rotation)
-                let written = blit(src, rect, to: one, rotation: rotation, dither: dither)
+                let one = FormatReference.buffer(for: src, format, rotation)
+                let written = scanoutBlit(src, rect, to: one, rotation: rotation, dither: dither)
                 #expect(written == rotation.destinationRect(for: rect, sourceWidth: src.width, sourceHeight: src.height))
                 for y in 0..<one.height {
                     for x in 0..<one.width {
                         let inside = written.contains(IntRect(x: x, y: y, width: 1, height: 1))
                         let want = inside ? full.pixelBytes(x, y) : [UInt8](repeating: ScanoutBuffer.sentinel, count: format.bytesPerPixel)
-                        #expect(one.pixelBytes(x, y) == want, "\(caseName(format, rotation)) rect \(rect) at (\(x), \(y))")
+                        #expect(one.pixelBytes(x, y) == want, "\(formatCaseName(format, rotation)) rect \(rect) at (\(x), \(y))")
                     }
                 }
-                blit(src, rect, to: pieced, rotation: rotation, dither: dither)
+                scanoutBlit(src, rect, to: pieced, rotation: rotation, dither: dither)
             }
-            #expect(pieced.bytes == full.bytes, "\(caseName(format, rotation)) dither \(dither)")
+            #expect(pieced.bytes == full.bytes, "\(formatCaseName(format, rotation)) dither \(dither)")
         }
     }
 
@@ -115,11 +115,11 @@ import Testing
         }
         for r in Rotation.allCases {
             for f in [PixelFormat.rgb565, .xbgr8888, .bgr888] {
-                let got = Reference.buffer(for: src, f, r), want = Reference.buffer(for: src, f, r)
+                let got = FormatReference.buffer(for: src, f, r), want = FormatReference.buffer(for: src, f, r)
                 let rect = IntRect(x: 3, y: 5, width: 39, height: 61)
-                blit(src, rect, to: got, rotation: r)
-                Reference.blit(src, rect: rect, to: want, rotation: r, dither: true)
-                #expect(got.bytes == want.bytes, "\(caseName(f, r))")
+                scanoutBlit(src, rect, to: got, rotation: r)
+                FormatReference.blit(src, rect: rect, to: want, rotation: r, dither: true)
+                #expect(got.bytes == want.bytes, "\(formatCaseName(f, r))")
             }
         }
     }

@@ -36,7 +36,7 @@ final class ScanoutBuffer {
     }
 }
 
-enum Pattern {
+enum FormatPattern {
     static let width: Int32 = 13, height: Int32 = 7
     static let red = PremultipliedColor(a: 0xFF, r: 0xFF, g: 0, b: 0)
     static let green = PremultipliedColor(a: 0xFF, r: 0, g: 0xFF, b: 0)
@@ -66,7 +66,7 @@ enum Pattern {
     }
 }
 
-enum Reference {
+enum FormatReference {
     /// 4x4 Bayer thresholds (2b+1)*255/32 written out by hand, [y & 3][x & 3].
     static let bayer: [[UInt32]] = [
         [7, 135, 39, 167],
@@ -130,7 +130,7 @@ enum Reference {
 /// The public blit, keeping both owners alive while their views are in use (a view does not retain
 /// its memory). `fastPaths: false` takes the general loop even where a memcpy would do.
 @discardableResult
-func blit(
+func scanoutBlit(
     _ src: Pixmap, _ rect: IntRect? = nil, to dst: ScanoutBuffer, rotation: Rotation, dither: Bool = true,
     fastPaths: Bool = true
 ) -> IntRect {
@@ -142,4 +142,4 @@ func blit(
 }
 
 /// "XRGB8888-r90": the golden and diagnostic name of one case.
-func caseName(_ f: PixelFormat, _ r: Rotation) -> String { "\(f.name)-r\(r.rawValue)" }
+func formatCaseName(_ f: PixelFormat, _ r: Rotation) -> String { "\(f.name)-r\(r.rawValue)" }

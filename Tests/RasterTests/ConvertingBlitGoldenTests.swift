@@ -8,11 +8,11 @@ import Testing
 @Suite struct ConvertingBlitGoldenTests {
     @Test(arguments: PixelFormat.allCases, Rotation.allCases)
     func readBackMatchesGolden(format: PixelFormat, rotation: Rotation) {
-        let src = Pattern.make()
-        let dst = Reference.buffer(for: src, format, rotation)
-        blit(src, to: dst, rotation: rotation, dither: true)
+        let src = FormatPattern.make()
+        let dst = FormatReference.buffer(for: src, format, rotation)
+        scanoutBlit(src, to: dst, rotation: rotation, dither: true)
         let back = dst.toPixmap()
-        expectGolden(back, caseName(format, rotation), suite: "Formats")
+        expectGolden(back, formatCaseName(format, rotation), suite: "Formats")
 
         // The read-back is the source (rotated) up to each format's precision.
         let tolerance: Int32 = format.bytesPerPixel == 2 ? 8 : 0
@@ -21,7 +21,7 @@ import Testing
                 let p = rotation.destinationPoint(x: x, y: y, sourceWidth: src.width, sourceHeight: src.height)
                 let want = src[x, y], got = back[p.x, p.y]
                 let close = [(want.r, got.r), (want.g, got.g), (want.b, got.b)].allSatisfy { abs(Int32($0.0) - Int32($0.1)) <= tolerance }
-                #expect(close, "\(caseName(format, rotation)) (\(x), \(y)): \(got) vs \(want)")
+                #expect(close, "\(formatCaseName(format, rotation)) (\(x), \(y)): \(got) vs \(want)")
                 #expect(got.a == (format.hasAlpha ? want.a : 0xFF))
             }
         }
@@ -36,7 +36,7 @@ import Testing
             src.view.fill(IntRect(x: x, y: 0, width: 1, height: 8), with: PremultipliedColor(a: 0xFF, r: v, g: v, b: v))
         }
         let dst = ScanoutBuffer(width: 64, height: 8, format: .rgb565)
-        blit(src, to: dst, rotation: .r0, dither: dither)
+        scanoutBlit(src, to: dst, rotation: .r0, dither: dither)
         expectGolden(dst.toPixmap(), dither ? "RGB565-ramp-dithered" : "RGB565-ramp-rounded", suite: "Formats")
     }
 }

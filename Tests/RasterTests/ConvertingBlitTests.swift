@@ -16,7 +16,7 @@ import Testing
     @Test(arguments: [true, false])
     func exactByteSequencesInMemory(fastPaths: Bool) {
         // Red, green, blue, the translucent pixel, white: the whole row as raw bytes, whatever the host.
-        let src = strip([Pattern.red, Pattern.green, Pattern.blue, Pattern.translucent, Pattern.white])
+        let src = strip([FormatPattern.red, FormatPattern.green, FormatPattern.blue, FormatPattern.translucent, FormatPattern.white])
         let expected: [PixelFormat: [UInt8]] = [
             .argb8888: [0, 0, 0xFF, 0xFF, 0, 0xFF, 0, 0xFF, 0xFF, 0, 0, 0xFF, 0x10, 0x20, 0x40, 0x80, 0xFF, 0xFF, 0xFF, 0xFF],
             .xrgb8888: [0, 0, 0xFF, 0xFF, 0, 0xFF, 0, 0xFF, 0xFF, 0, 0, 0xFF, 0x10, 0x20, 0x40, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF],
@@ -31,16 +31,16 @@ import Testing
         ]
         for f in PixelFormat.allCases {
             let dst = ScanoutBuffer(width: 5, height: 1, format: f, padding: 2)
-            blit(src, to: dst, rotation: .r0, dither: false, fastPaths: fastPaths)
+            scanoutBlit(src, to: dst, rotation: .r0, dither: false, fastPaths: fastPaths)
             #expect(dst.bytes == expected[f]! + [ScanoutBuffer.sentinel, ScanoutBuffer.sentinel], "\(f.name)")
         }
     }
 
     @Test func knownPixelsOfThePattern() {
-        let src = Pattern.make()
+        let src = FormatPattern.make()
         for f in PixelFormat.allCases {
             let dst = ScanoutBuffer(width: src.width, height: src.height, format: f)
-            blit(src, to: dst, rotation: .r0)
+            scanoutBlit(src, to: dst, rotation: .r0)
             let red = dst.pixelBytes(0, 0)
             switch f {
             case .xrgb8888, .argb8888: #expect(red == [0x00, 0x00, 0xFF, 0xFF])
@@ -50,13 +50,13 @@ import Testing
             case .rgb565: #expect(red == [0x00, 0xF8])
             case .bgr565: #expect(red == [0x1F, 0x00])
             }
-            let t = dst.readPixel(Pattern.translucentAt.x, Pattern.translucentAt.y)
+            let t = dst.readPixel(FormatPattern.translucentAt.x, FormatPattern.translucentAt.y)
             #expect(t.a == (f.hasAlpha ? 0x80 : 0xFF), "\(f.name) alpha")
         }
     }
 
     @Test func cornersLandWhereEachRotationSays() {
-        let src = Pattern.make()
+        let src = FormatPattern.make()
         // Output positions of the TL (red), TR (green), BL (blue), BR (white) corners, written by hand
         // for the 13x7 pattern: r90 turns it clockwise into 7x13, so red goes to the top-right.
         let corners: [Rotation: [(Int32, Int32)]] = [
@@ -65,31 +65,31 @@ import Testing
             .r180: [(12, 6), (0, 6), (12, 0), (0, 0)],
             .r270: [(0, 12), (0, 0), (6, 12), (6, 0)],
         ]
-        let colors = [Pattern.red, Pattern.green, Pattern.blue, Pattern.white]
+        let colors = [FormatPattern.red, FormatPattern.green, FormatPattern.blue, FormatPattern.white]
         for f in PixelFormat.allCases {
             for r in Rotation.allCases {
-                let dst = Reference.buffer(for: src, f, r)
+                let dst = FormatReference.buffer(for: src, f, r)
                 #expect((dst.width, dst.height) == (r.swapsAxes ? (7, 13) : (13, 7)))
-                blit(src, to: dst, rotation: r)
+                scanoutBlit(src, to: dst, rotation: r)
                 for (c, (x, y)) in zip(colors, corners[r]!) {
-                    #expect(dst.readPixel(x, y) == c, "\(caseName(f, r)) corner at (\(x), \(y))")
+                    #expect(dst.readPixel(x, y) == c, "\(formatCaseName(f, r)) corner at (\(x), \(y))")
                 }
             }
         }
     }
 
     @Test func wholePatternMatchesReferenceInEveryFormatAndRotation() {
-        let src = Pattern.make()
+        let src = FormatPattern.make()
         for f in PixelFormat.allCases {
             for r in Rotation.allCases {
                 for dither in [true, false] {
                     for fastPaths in [true, false] {
-                        let got = Reference.buffer(for: src, f, r), want = Reference.buffer(for: src, f, r)
-                        let written = blit(src, to: got, rotation: r, dither: dither,
+                        let got = FormatReference.buffer(for: src, f, r), want = FormatReference.buffer(for: src, f, r)
+                        let written = scanoutBlit(src, to: got, rotation: r, dither: dither,
                             fastPaths: fastPaths)
-                        Reference.blit(src, rect: src.view.bounds, to: want, rotation: r, dither: dither)
+                        FormatReference.blit(src, rect: src.view.bounds, to: want, rotation: r, dither: dither)
                         #expect(written == got.view.bounds)
-                        #expect(got.bytes == want.bytes, "\(caseName(f, r)) dither \(dither) fast \(fastPaths)")
+                        #expect(got.bytes == want.bytes, "\(formatCaseName(f, r)) dither \(dither) fast \(fastPaths)")
                     }
                 }
             }
@@ -105,7 +105,7 @@ import Testing
             for y in rect.y..<rect.maxY {
                 for x in rect.x..<rect.maxX {
                     let p = r.destinationPoint(x: x, y: y, sourceWidth: w, sourceHeight: h)
-                    #expect(p == Reference.place(x, y, w: w, h: h, r), "\(r)")
+                    #expect(p == FormatReference.place(x, y, w: w, h: h, r), "\(r)")
                     points.append(IntRect(x: p.x, y: p.y, width: 1, height: 1))
                 }
             }
@@ -116,18 +116,18 @@ import Testing
     }
 
     @Test func clipsToSourceAndDestination() {
-        let src = Pattern.make()
+        let src = FormatPattern.make()
         for r in Rotation.allCases {
             // A destination smaller than the rotated frame, and a rect hanging off the source.
             let out = r.outputSize(sourceWidth: src.width, sourceHeight: src.height)
             let small = ScanoutBuffer(width: out.width - 2, height: out.height - 3, format: .rgb888)
             let want = ScanoutBuffer(width: out.width - 2, height: out.height - 3, format: .rgb888)
             let rect = IntRect(x: -4, y: 2, width: 40, height: 40)
-            let written = blit(src, rect, to: small, rotation: r)
-            Reference.blit(src, rect: rect, to: want, rotation: r, dither: true)
+            let written = scanoutBlit(src, rect, to: small, rotation: r)
+            FormatReference.blit(src, rect: rect, to: want, rotation: r, dither: true)
             #expect(small.bytes == want.bytes, "\(r)")
             #expect(small.view.bounds.contains(written) && !written.isEmpty)
-            let nothing = blit(src, IntRect(x: 20, y: 0, width: 5, height: 5), to: small, rotation: r)
+            let nothing = scanoutBlit(src, IntRect(x: 20, y: 0, width: 5, height: 5), to: small, rotation: r)
             #expect(nothing.isEmpty)
         }
     }
