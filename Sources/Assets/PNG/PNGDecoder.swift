@@ -60,9 +60,17 @@ public struct PNGTextChunk: Equatable, Sendable {
 
 /// Decodes PNG files and buffers (the first frame of an APNG) with libspng.
 public enum PNGDecoder {
-    /// Decodes `bytes` into a premultiplied ARGB pixmap.
+    /// Decodes `bytes` into a premultiplied ARGB pixmap. libspng writes RGBA8 straight into the
+    /// pixmap's memory, which is then premultiplied in place: peak memory is one image.
     public static func decode(_ bytes: [UInt8], limits: PNGLimits = .default) throws -> Pixmap {
-        try decodeRaw(bytes, limits: limits).premultiplied()
+        try decodeRGBA8(bytes, limits: limits) { width, height, decodeInto in
+            let pixmap = Pixmap(width: Int32(width), height: Int32(height))
+            let view = pixmap.view
+            precondition(view.rowBytes == Int(width) * 4, "Pixmap rows are expected to be packed")
+            try decodeInto(UnsafeMutableRawBufferPointer(start: view.base, count: view.rowBytes * Int(height)))
+            premultiplyInPlace(view)
+            return pixmap
+        }.image
     }
 
     /// Reads and decodes the PNG file at `path`.
@@ -76,9 +84,23 @@ public enum PNGDecoder {
     }
 
     /// Decodes `bytes` to straight-alpha RGBA8 plus the text chunks, without premultiplying.
-    /// Wraps `spng_set_png_buffer`, `spng_get_ihdr`, `spng_decoded_image_size` and
-    /// `spng_decode_image(…, SPNG_FMT_RGBA8, SPNG_DECODE_TRNS)`.
     public static func decodeRaw(_ bytes: [UInt8], limits: PNGLimits = .default) throws -> PNGRawImage {
+        let (image, text) = try decodeRGBA8(bytes, limits: limits) { width, height, decodeInto in
+            var rgba = [UInt8](repeating: 0, count: Int(width) * Int(height) * 4)
+            try rgba.withUnsafeMutableBytes { try decodeInto($0) }
+            return PNGRawImage(width: width, height: height, rgba: rgba)
+        }
+        return PNGRawImage(width: image.width, height: image.height, rgba: image.rgba, text: text)
+    }
+
+    /// The decoding sequence shared by both outputs. Wraps `spng_set_png_buffer`, `spng_get_ihdr`,
+    /// `spng_decoded_image_size`, `spng_decode_image(…, SPNG_FMT_RGBA8, SPNG_DECODE_TRNS)` and
+    /// `spng_decode_chunks`. `body` gets the checked size and allocates the output, then calls
+    /// `decodeInto` with exactly `width * height * 4` bytes to fill.
+    private static func decodeRGBA8<Image>(
+        _ bytes: [UInt8], limits: PNGLimits,
+        _ body: (_ width: UInt32, _ height: UInt32, _ decodeInto: (UnsafeMutableRawBufferPointer) throws -> Void) throws -> Image
+    ) throws -> (image: Image, text: [PNGTextChunk]) {
         try checkSignature(bytes)
         let spng = try SPNGContext(encoder: false)
         let ctx = spng.ctx
@@ -99,7 +121,7 @@ public enum PNGDecoder {
             var ihdr = spng_ihdr()
             try SPNGContext.checkDecode(spng_get_ihdr(ctx, &ihdr), header: header)
             let pixels = UInt64(ihdr.width) * UInt64(ihdr.height)
-            // Pixmap traps above 2^28 pixels; report that as too large rather than crashing.
+            // Checked before anything is allocated. Pixmap traps above 2^28 pixels: refuse those too.
             if ihdr.width > limits.maxWidth || ihdr.height > limits.maxHeight
                 || pixels * 4 > limits.maxDecodedBytes || pixels > 1 << 28 {
                 throw ImageError.tooLarge(width: ihdr.width, height: ihdr.height)
@@ -111,15 +133,28 @@ public enum PNGDecoder {
             guard UInt64(size) == pixels * 4 else {
                 throw ImageError.corrupt(code: Int32(SPNG_EINTERNAL.rawValue), reason: "unexpected decoded size \(size)")
             }
-            var rgba = [UInt8](repeating: 0, count: size)
-            let status = rgba.withUnsafeMutableBytes {
-                spng_decode_image(ctx, $0.baseAddress, $0.count, format, Int32(SPNG_DECODE_TRNS.rawValue))
+            let image = try body(ihdr.width, ihdr.height) { out in
+                precondition(out.count == size, "decode buffer of \(out.count) bytes, need \(size)")
+                let status = spng_decode_image(ctx, out.baseAddress, out.count, format, Int32(SPNG_DECODE_TRNS.rawValue))
+                try SPNGContext.checkDecode(status, header: header)
+                // libspng stops reading once the last row is inflated; read on to IEND so that the
+                // final IDAT's CRC, a cut-off end and any text after the image are checked too.
+                try SPNGContext.checkDecode(spng_decode_chunks(ctx), header: header)
             }
-            try SPNGContext.checkDecode(status, header: header)
-            // libspng stops reading once the last row is inflated; read on to IEND so that the
-            // final IDAT's CRC, a cut-off end and any text after the image are checked too.
-            try SPNGContext.checkDecode(spng_decode_chunks(ctx), header: header)
-            return PNGRawImage(width: ihdr.width, height: ihdr.height, rgba: rgba, text: textChunks(ctx))
+            return (image, textChunks(ctx))
+        }
+    }
+
+    /// Turns RGBA8 bytes into premultiplied native-endian ARGB32 words, pixel by pixel in place.
+    private static func premultiplyInPlace(_ view: PixmapView) {
+        for y in 0..<view.height {
+            let row = UnsafeMutableRawPointer(view.row(y))
+            for x in 0..<Int(view.width) {
+                let p = row + x * 4
+                let r = p.load(as: UInt8.self), g = p.load(fromByteOffset: 1, as: UInt8.self)
+                let b = p.load(fromByteOffset: 2, as: UInt8.self), a = p.load(fromByteOffset: 3, as: UInt8.self)
+                p.storeBytes(of: PremultipliedColor(a: a, r: mul255(r, a), g: mul255(g, a), b: mul255(b, a)).argb, as: UInt32.self)
+            }
         }
     }
 

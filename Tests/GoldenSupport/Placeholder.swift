@@ -1,1 +1,0 @@
-// golden harness (being written)
