@@ -24,7 +24,7 @@ let package = Package(
         .target(name: "CLinuxShim"),
 
         // Pure Swift: fixed point, paths, stroker, scan converter, paints, surfaces, pixel formats.
-        .target(name: "Raster"),
+        .target(name: "Raster", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         // Fonts through FreeType and PNG through libspng, feeding the rasterizer.
         .target(name: "Assets", dependencies: ["Raster", "CFreeType", "CSPNG", "CZlib"]),
         // The reference frame and the primitive gallery, shared by the demo, tests and benchmark.
@@ -49,9 +49,9 @@ let package = Package(
             path: "Benchmarks/splashhud-bench"),
 
         .target(name: "GoldenSupport", dependencies: ["Raster", "Assets"], path: "Tests/GoldenSupport"),
-        .testTarget(name: "RasterTests", dependencies: ["Raster", "GoldenSupport"]),
-        .testTarget(name: "AssetsTests", dependencies: ["Assets", "Raster", "GoldenSupport"]),
-        .testTarget(name: "GalleryTests", dependencies: ["Gallery", "GoldenSupport", "CDRM", "CLinuxShim"]),
+        .testTarget(name: "RasterTests", dependencies: ["Raster", "GoldenSupport"], exclude: ["Golden"]),
+        .testTarget(name: "AssetsTests", dependencies: ["Assets", "Raster", "GoldenSupport"], exclude: ["Golden", "Fixtures"]),
+        .testTarget(name: "GalleryTests", dependencies: ["Gallery", "GoldenSupport", "CDRM", "CLinuxShim"], exclude: ["Golden"]),
         .testTarget(name: "splashhudTests", dependencies: ["splashhud"]),
     ],
     swiftLanguageModes: [.v6]

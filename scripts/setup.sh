@@ -14,6 +14,7 @@ PACKAGES=(
   libcairo2-dev         # the benchmark's comparison engine only
   fonts-dejavu-core     # DejaVu Sans: default UI font and the benchmark's font
   fonts-droid-fallback  # Droid Sans Fallback: CJK glyphs in the fallback chain
+  fonts-urw-base35      # Nimbus Sans (CFF outlines), for the font tests
 )
 
 missing=()

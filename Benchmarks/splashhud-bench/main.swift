@@ -27,6 +27,9 @@ struct SplashHUDBench: ParsableCommand {
     @Option(help: "Write frame 10 of each variant as VARIANT.png (SplashHUD) and VARIANT-cairo.png.")
     var pngDir: String?
 
+    @Option(help: "Profiling aid: draw this many frames of each variant with SplashHUD only; no timing, no checks.")
+    var profileFrames: Int?
+
     /// Spec's text advance A (DejaVu Sans 2.37, unhinted) per variant.
     static let specAdvance: [ReferenceFrame.Variant: Double] = [.full1080: 201.40625, .full4k: 302.109375, .damage1080: 201.40625]
 
@@ -40,6 +43,14 @@ struct SplashHUDBench: ParsableCommand {
 
     func run() throws {
         let chosen = variants.split(separator: ",").compactMap { ReferenceFrame.Variant(rawValue: String($0)) }
+        if let n = profileFrames {
+            for variant in chosen {
+                let engine = try SplashEngine(variant)
+                engine.drawFull(frame: 0)
+                for frame in 1...max(1, n) { engine.draw(frame: frame) }
+            }
+            return
+        }
         if let dir = pngDir { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
         print("splashhud-bench: cairo \(String(cString: ccs_cairo_version())), frame 0 untimed, frames 1...\(warmup) warm-up, "
               + "\(warmup + 1)...\(warmup + frames) timed; median [p10, p90] ms per frame\n")

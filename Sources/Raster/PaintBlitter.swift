@@ -40,12 +40,10 @@ struct PaintBlitter: Blitter {
             let s = coverage == 255 ? solid : scalePixel(solid, coverage)
             if s >> 24 == 255 { d.update(repeating: s, count: n); return }
             if s == 0 { return }
-            let inv = 255 &- (s >> 24)
-            for i in 0..<n { d[i] = s &+ scalePixel(d[i], inv) }
+            scaleAndAdd(d, count: n, add: s, k: 255 &- (s >> 24))
         case .source:
             if coverage == 255 { d.update(repeating: solid, count: n); return }
-            let s = scalePixel(solid, coverage), inv = 255 &- coverage
-            for i in 0..<n { d[i] = s &+ scalePixel(d[i], inv) }
+            scaleAndAdd(d, count: n, add: scalePixel(solid, coverage), k: 255 &- coverage)
         }
     }
 
