@@ -8,8 +8,7 @@ extension Gallery {
         let rows = (Int32(cases.count) + columns - 1) / columns
         let cell = cellSize + gutter
         let out = Pixmap(width: columns * cell + gutter, height: rows * cell + gutter)
-        let canvas = Canvas(out.view)
-        canvas.clear(Color(rgb: 0x8A8F98))
+        out.view.fill(out.view.bounds, with: Color(rgb: 0x8A8F98).premultiplied)
         for (i, item) in cases.enumerated() {
             let x = gutter + Int32(i) % columns * cell, y = gutter + Int32(i) / columns * cell
             let tile = render(item)

@@ -84,7 +84,8 @@ public final class ReferenceFrame {
         Fixed16_16(wide: roundedDivide(Int64(n % 60) * Int64(Trig.twoPi.raw), 60))
     }
 
-    /// Draws frame `n` into `canvas` (clipped to the damage rect for damage1080).
+    /// Draws frame `n` into `canvas` (clipped to the damage rect for damage1080), flushed: the
+    /// pixels are in memory when it returns.
     public func draw(frame n: Int, into canvas: Canvas) {
         let g = geometry
         canvas.clip = g.damage ?? canvas.target.bounds
@@ -102,6 +103,7 @@ public final class ReferenceFrame {
             guard let m = try? cache.placedMask(face: face, glyph: glyph.glyph, size: g.textSize, at: glyph.pen) else { continue }
             canvas.draw(m.mask, dx: m.dx, dy: m.dy, paint: .solid(Self.textColor))
         }
+        canvas.flush()
     }
 }
 

@@ -1,6 +1,10 @@
 // The drawing API: fill and stroke paths, draw masks and images, with a clip, a transform and a
 // global alpha, into a premultiplied pixmap view. One canvas owns the scan converter's scratch
-// memory, so drawing allocates nothing once warm; use one canvas per thread.
+// memory, so drawing allocates little once warm; use one canvas per thread.
+//
+// Solid fills of whole rectangles may be held back (see PendingFill) and written when something
+// is drawn over them: call `flush()` before reading the target's pixels while the canvas lives
+// (releasing the canvas flushes too).
 
 public final class Canvas {
     public let target: PixmapView
@@ -16,16 +20,28 @@ public final class Canvas {
     let rasterizer = Rasterizer()
     private let scratch: UnsafeMutablePointer<UInt32>
     private var spanScratch: [Span] = []
+    private var pending: PendingFill?
 
     public init(_ target: PixmapView) {
         self.target = target
         clip = target.bounds
         scratch = .allocate(capacity: Swift.max(1, Int(target.width)))
     }
-    deinit { scratch.deallocate() }
+    deinit {
+        flush()
+        scratch.deallocate()
+    }
+
+    /// Writes every pixel held back by a lazy solid fill. Drawing calls never need it; reading the
+    /// target directly while the canvas lives does.
+    public func flush() {
+        pending?.writeAll(in: target)
+        pending = nil
+    }
 
     private func blitter(_ paint: Paint, _ blend: BlendMode) -> PaintBlitter {
-        PaintBlitter(target: target, paint: paint, transform: transform, blend: blend, globalAlpha: globalAlpha, scratch: scratch)
+        PaintBlitter(target: target, paint: paint, transform: transform, blend: blend, globalAlpha: globalAlpha,
+                     scratch: scratch, pending: pending)
     }
 
     /// Fills `path` (every subpath closed) with `paint`.
@@ -41,6 +57,7 @@ public final class Canvas {
     public func fill(_ rect: IntRect, _ paint: Paint, blend: BlendMode = .sourceOver) {
         let r = rect.intersection(clip)
         if r.isEmpty { return }
+        if case .solid(let color) = paint, foldIntoPending(r, scalePixel(color.premultiplied.argb, UInt32(globalAlpha)), blend) { return }
         var b = blitter(paint, blend)
         withUnsafeTemporaryAllocation(of: Span.self, capacity: 1) { span in
             span[0] = Span(x: r.x, length: r.width, alpha: 255)
@@ -99,7 +116,25 @@ public final class Canvas {
 
     /// Replaces every pixel in the clip with `color`.
     public func clear(_ color: Color) {
-        target.fill(clip, with: color.premultiplied)
+        if clip.isEmpty { return }
+        _ = foldIntoPending(clip, color.premultiplied.argb, .source)
+    }
+
+    /// Holds back a solid fill of `r` when it can: a replacing fill (source, or opaque over) that
+    /// covers any earlier pending rectangle starts a new one; a fill over exactly the pending
+    /// rectangle, none of whose rows is written yet, folds into its colour.
+    private func foldIntoPending(_ r: IntRect, _ s: UInt32, _ blend: BlendMode) -> Bool {
+        let replaces = blend == .source || s >> 24 == 255
+        if replaces {
+            if let p = pending, !r.contains(p.rect) { p.writeAll(in: target) }
+            pending = PendingFill(rect: r, color: s)
+            return true
+        }
+        if let p = pending, p.rect == r, p.writtenCount == 0, blend == .sourceOver {
+            p.color = sourceOver(s, p.color)
+            return true
+        }
+        return false
     }
 
     /// The device rect a path covers exactly when it is an axis-aligned rectangle on whole pixels.

@@ -9,9 +9,12 @@ struct PaintBlitter: Blitter {
     let solid: UInt32  // premultiplied, global alpha applied; unused with a shader
     let shader: Shader?
     let scratch: UnsafeMutablePointer<UInt32>  // at least the target's width
+    let pending: PendingFill?
 
-    init(target: PixmapView, paint: Paint, transform: Transform, blend: BlendMode, globalAlpha: UInt8, scratch: UnsafeMutablePointer<UInt32>) {
+    init(target: PixmapView, paint: Paint, transform: Transform, blend: BlendMode, globalAlpha: UInt8,
+         scratch: UnsafeMutablePointer<UInt32>, pending: PendingFill?) {
         self.target = target; self.blend = blend; self.globalAlpha = UInt32(globalAlpha); self.scratch = scratch
+        self.pending = pending
         if case .solid(let c) = paint {
             solid = scalePixel(c.premultiplied.argb, UInt32(globalAlpha)); shader = nil
         } else {
@@ -20,6 +23,13 @@ struct PaintBlitter: Blitter {
     }
 
     mutating func blitRow(y: Int32, spans: UnsafeBufferPointer<Span>) {
+        if let pending, pending.isPending(row: y) {
+            if shader == nil {
+                pending.compose(row: y, spans: spans, solid: solid, blend: blend, in: target)
+                return
+            }
+            pending.write(row: y, in: target)
+        }
         let row = target.row(y)
         for span in spans {
             let d = row + Int(span.x)
