@@ -19,7 +19,6 @@ public final class Canvas {
 
     let rasterizer = Rasterizer()
     private let scratch: UnsafeMutablePointer<UInt32>
-    private var spanScratch: [Span] = []
     private var pending: PendingFill?
 
     public init(_ target: PixmapView) {
@@ -88,23 +87,10 @@ public final class Canvas {
         let r = placed.intersection(clip)
         if r.isEmpty { return }
         var b = blitter(paint, blend)
-        if spanScratch.count < Int(r.width) { spanScratch = Array(repeating: Span(x: 0, length: 0, alpha: 0), count: Int(r.width)) }
-        spanScratch.withUnsafeMutableBufferPointer { spans in
-            mask.coverage.withUnsafeBufferPointer { cov in
-                for y in r.y..<r.maxY {
-                    let row = cov.baseAddress! + Int(y - placed.y) * Int(mask.width) + Int(r.x - placed.x)
-                    // Runs of equal coverage become one span each.
-                    var count = 0, i = 0
-                    let w = Int(r.width)
-                    while i < w {
-                        let a = row[i]
-                        var j = i + 1
-                        while j < w && row[j] == a { j += 1 }
-                        if a != 0 { spans[count] = Span(x: r.x + Int32(i), length: Int32(j - i), alpha: a); count += 1 }
-                        i = j
-                    }
-                    if count > 0 { b.blitRow(y: y, spans: UnsafeBufferPointer(rebasing: spans[0..<count])) }
-                }
+        mask.coverage.withUnsafeBufferPointer { cov in
+            for y in r.y..<r.maxY {
+                let row = cov.baseAddress! + Int(y - placed.y) * Int(mask.width) + Int(r.x - placed.x)
+                b.blitMaskRow(y: y, x: r.x, mask: row, count: Int(r.width))
             }
         }
     }

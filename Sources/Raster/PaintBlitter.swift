@@ -43,11 +43,42 @@ struct PaintBlitter: Blitter {
         }
     }
 
+    /// One row of a coverage mask: `count` pixels from (x, y), coverage read from `mask`.
+    mutating func blitMaskRow(y: Int32, x: Int32, mask: UnsafePointer<UInt8>, count: Int) {
+        if let pending, pending.isPending(row: y) { pending.write(row: y, in: target) }
+        let d = target.row(y) + Int(x)
+        guard shader == nil, blend == .sourceOver else {
+            // Other paints and blends: runs of equal coverage as spans.
+            var i = 0
+            while i < count {
+                let a = mask[i]
+                var j = i + 1
+                while j < count && mask[j] == a { j += 1 }
+                if a != 0 {
+                    var span = Span(x: x + Int32(i), length: Int32(j - i), alpha: a)
+                    withUnsafePointer(to: &span) { blitRowOfOne(y: y, span: $0) }
+                }
+                i = j
+            }
+            return
+        }
+        for i in 0..<count {
+            let a = UInt32(mask[i])
+            if a == 0 { continue }
+            d[i] = sourceOver(a == 255 ? solid : scalePixel(solid, a), d[i])
+        }
+    }
+
+    private mutating func blitRowOfOne(y: Int32, span: UnsafePointer<Span>) {
+        blitRow(y: y, spans: UnsafeBufferPointer(start: span, count: 1))
+    }
+
     @inline(__always)
     static func composite(_ d: UnsafeMutablePointer<UInt32>, solid: UInt32, _ n: Int, coverage: UInt32, _ blend: BlendMode) {
         switch blend {
         case .sourceOver:
             let s = coverage == 255 ? solid : scalePixel(solid, coverage)
+            if n == 1 { d[0] = sourceOver(s, d[0]); return }  // anti-aliased edges: mostly single pixels
             if s >> 24 == 255 { d.update(repeating: s, count: n); return }
             if s == 0 { return }
             scaleAndAdd(d, count: n, add: s, k: 255 &- (s >> 24))

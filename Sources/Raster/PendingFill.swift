@@ -7,10 +7,11 @@
 
 final class PendingFill {
     let rect: IntRect
-    var color: UInt32
-    /// Rows of `rect` already written to memory.
-    private var written: [Bool]
-    private(set) var writtenCount = 0
+    @exclusivity(unchecked) var color: UInt32
+    /// Rows of `rect` already written to memory (touched for every row drawn: unchecked exclusivity
+    /// keeps the runtime's access tracking out of that path).
+    @exclusivity(unchecked) private var written: [Bool]
+    @exclusivity(unchecked) private(set) var writtenCount = 0
 
     init(rect: IntRect, color: UInt32) {
         self.rect = rect; self.color = color

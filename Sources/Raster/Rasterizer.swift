@@ -34,9 +34,11 @@ public final class Rasterizer {
     /// A full pixel of coverage in the accumulator: 256 × 256 sub-pixel area, doubled.
     static let fullCoverage: Int32 = 131_072
 
-    private var edges: [Edge] = []
-    private(set) public var clip: IntRect = .zero
-    private var minX = Int32.max, maxX = Int32.min, minY = Int32.max, maxY = Int32.min
+    // Mutated for every edge and row: unchecked exclusivity keeps the runtime's access tracking out
+    // of the hot loops (the class is used from one thread and never hands out inout access).
+    @exclusivity(unchecked) private var edges: [Edge] = []
+    @exclusivity(unchecked) private(set) public var clip: IntRect = .zero
+    @exclusivity(unchecked) private var minX = Int32.max, maxX = Int32.min, minY = Int32.max, maxY = Int32.min
 
     private var cells: UnsafeMutablePointer<Int32>
     private var cellCapacity = 0
@@ -81,20 +83,27 @@ public final class Rasterizer {
         if Swift.max(y0, y1) <= top || Swift.min(y0, y1) >= bottom { return }
         let left = clip.x << 8, right = clip.maxX << 8
         // Split where the edge crosses the clip's left and right sides, then clamp x onto them.
-        var cuts: [(Int32, Int32)] = [(x0, y0)]
-        for side in (x0 < x1 ? [left, right] : [right, left]) where (x0 < side) != (x1 < side) && x0 != side && x1 != side {
-            let y = y0 + Int32(roundedDivide(Int64(y1 - y0) * Int64(side - x0), Int64(x1 - x0)))
-            cuts.append((side, y))
+        let (first, second) = x0 < x1 ? (left, right) : (right, left)
+        var ax = x0, ay = y0
+        @inline(__always) func cut(at side: Int32) {
+            if (ax < side) != (x1 < side) && ax != side && x1 != side {
+                let y = y0 + Int32(roundedDivide(Int64(y1 - y0) * Int64(side - x0), Int64(x1 - x0)))
+                appendClamped(ax, ay, side, y, left, right)
+                ax = side; ay = y
+            }
         }
-        cuts.append((x1, y1))
-        for i in 0..<(cuts.count - 1) {
-            let ax = Swift.min(Swift.max(cuts[i].0, left), right), ay = cuts[i].1
-            let bx = Swift.min(Swift.max(cuts[i + 1].0, left), right), by = cuts[i + 1].1
-            if ay == by { continue }
-            edges.append(Edge(x0: ax, y0: ay, x1: bx, y1: by))
-            minX = Swift.min(minX, ax, bx); maxX = Swift.max(maxX, ax, bx)
-            minY = Swift.min(minY, ay, by); maxY = Swift.max(maxY, ay, by)
-        }
+        cut(at: first)
+        cut(at: second)
+        appendClamped(ax, ay, x1, y1, left, right)
+    }
+
+    @inline(__always)
+    private func appendClamped(_ x0: Int32, _ y0: Int32, _ x1: Int32, _ y1: Int32, _ left: Int32, _ right: Int32) {
+        if y0 == y1 { return }
+        let ax = Swift.min(Swift.max(x0, left), right), bx = Swift.min(Swift.max(x1, left), right)
+        edges.append(Edge(x0: ax, y0: y0, x1: bx, y1: y1))
+        minX = Swift.min(minX, ax, bx); maxX = Swift.max(maxX, ax, bx)
+        minY = Swift.min(minY, y0, y1); maxY = Swift.max(maxY, y0, y1)
     }
 
     /// The pixel rect the added edges can touch (within the clip).
@@ -117,12 +126,17 @@ public final class Rasterizer {
         while bandTop < area.maxY {
             let bandBottom = Swift.min(bandTop + Self.bandHeight, area.maxY)
             let top = bandTop << 8, bottom = bandBottom << 8
-            for e in edges where Swift.max(e.y0, e.y1) > top && Swift.min(e.y0, e.y1) < bottom {
-                renderEdge(e, top: top, bottom: bottom, bandTop: bandTop, originX: area.x, stride: stride, words: words)
+            let cells = self.cells, touched = self.touched
+            edges.withUnsafeBufferPointer { all in
+                for e in all where Swift.max(e.y0, e.y1) > top && Swift.min(e.y0, e.y1) < bottom {
+                    Self.renderEdge(e, cells: cells, touched: touched, top: top, bottom: bottom, bandTop: bandTop,
+                                    originX: area.x, stride: stride, words: words)
+                }
             }
             for y in bandTop..<bandBottom {
                 let row = Int(y - bandTop)
-                let count = sweepRow(cells + row * stride, touched + row * words, words: words, width: width, originX: area.x, rule: rule)
+                let count = Self.sweepRow(cells + row * stride, touched + row * words, spans: spans, words: words,
+                                          width: width, originX: area.x, rule: rule)
                 if count > 0 { blitter.blitRow(y: y, spans: UnsafeBufferPointer(start: spans, count: count)) }
             }
             bandTop = bandBottom
@@ -147,7 +161,8 @@ public final class Rasterizer {
 
     /// Walks one edge, clipped to the band, row by row and cell by cell.
     @inline(__always)
-    private func renderEdge(_ e: Edge, top: Int32, bottom: Int32, bandTop: Int32, originX: Int32, stride: Int, words: Int) {
+    private static func renderEdge(_ e: Edge, cells: UnsafeMutablePointer<Int32>, touched: UnsafeMutablePointer<UInt64>,
+                                   top: Int32, bottom: Int32, bandTop: Int32, originX: Int32, stride: Int, words: Int) {
         // Walk downwards; `dir` keeps the edge's winding.
         let down = e.y1 > e.y0
         let (ex0, ey0, ex1, ey1) = down ? (e.x0, e.y0, e.x1, e.y1) : (e.x1, e.y1, e.x0, e.y0)
@@ -174,7 +189,7 @@ public final class Rasterizer {
 
     /// One edge piece within one row: fya < fyb in 0...256, x in 24.8.
     @inline(__always)
-    private func renderScanline(_ rowCells: UnsafeMutablePointer<Int32>, _ rowBits: UnsafeMutablePointer<UInt64>,
+    private static func renderScanline(_ rowCells: UnsafeMutablePointer<Int32>, _ rowBits: UnsafeMutablePointer<UInt64>,
                                 originX: Int32, xa: Int32, fya: Int32, xb: Int32, fyb: Int32, dir: Int32) {
         @inline(__always) func add(_ cell: Int32, _ dy: Int32, _ fx0: Int32, _ fx1: Int32) {
             let i = Int(cell - originX)
@@ -218,8 +233,8 @@ public final class Rasterizer {
 
     /// Prefix-sums one row's touched cells into spans, clearing the cells as it goes.
     @inline(__always)
-    private func sweepRow(_ rowCells: UnsafeMutablePointer<Int32>, _ rowBits: UnsafeMutablePointer<UInt64>,
-                          words: Int, width: Int32, originX: Int32, rule: FillRule) -> Int {
+    private static func sweepRow(_ rowCells: UnsafeMutablePointer<Int32>, _ rowBits: UnsafeMutablePointer<UInt64>,
+                                 spans: UnsafeMutablePointer<Span>, words: Int, width: Int32, originX: Int32, rule: FillRule) -> Int {
         var count = 0
         var sum: Int32 = 0
         var next: Int32 = 0  // first pixel not yet emitted

@@ -47,24 +47,25 @@ public enum Trig {
 
     @inline(__always) static func mulQ30(_ a: Int64, _ b: Int64) -> Int64 { (a * b + (1 << 29)) >> 30 }
 
-    // Taylor series on |x| <= π/4: the first omitted term is below 2^-40.
+    // Taylor series on |x| <= π/4 in Horner form, x·(1 − x²/(2·3)·(1 − x²/(4·5)·(1 − …))): the
+    // first omitted term is below 2^-40, and the reciprocals are 2.30 constants, so there is no
+    // division at run time.
+    static let sinReciprocals: [Int64] = [2 * 3, 4 * 5, 6 * 7, 8 * 9, 10 * 11, 12 * 13].map { ((1 << 30) + $0 / 2) / $0 }
+    static let cosReciprocals: [Int64] = [1 * 2, 3 * 4, 5 * 6, 7 * 8, 9 * 10, 11 * 12].map { ((1 << 30) + $0 / 2) / $0 }
+
     static func sinSeries(_ x: Int64) -> Int64 {
-        let x2 = mulQ30(x, x)
-        var term = x, sum = x
-        for k in stride(from: 2, through: 12, by: 2) {
-            term = -mulQ30(term, x2) / Int64(k * (k + 1))
-            sum += term
-        }
-        return sum
+        mulQ30(x, horner(mulQ30(x, x), sinReciprocals))
     }
     static func cosSeries(_ x: Int64) -> Int64 {
-        let x2 = mulQ30(x, x)
-        var term: Int64 = 1 << 30, sum: Int64 = 1 << 30
-        for k in stride(from: 1, through: 11, by: 2) {
-            term = -mulQ30(term, x2) / Int64(k * (k + 1))
-            sum += term
+        horner(mulQ30(x, x), cosReciprocals)
+    }
+    /// 1 − x²·r0·(1 − x²·r1·(1 − …)), innermost first.
+    @inline(__always) static func horner(_ x2: Int64, _ r: [Int64]) -> Int64 {
+        var acc: Int64 = 1 << 30
+        for k in stride(from: r.count - 1, through: 0, by: -1) {
+            acc = (1 << 30) - mulQ30(mulQ30(x2, r[k]), acc)
         }
-        return sum
+        return acc
     }
 
     /// The angle of (x, y) from +x towards +y, as a fraction of a turn in 0..<65536
