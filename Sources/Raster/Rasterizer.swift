@@ -167,14 +167,28 @@ public final class Rasterizer {
         let down = e.y1 > e.y0
         let (ex0, ey0, ex1, ey1) = down ? (e.x0, e.y0, e.x1, e.y1) : (e.x1, e.y1, e.x0, e.y0)
         let dir: Int32 = down ? 1 : -1
-        let dx = Int64(ex1 - ex0), dy = Int64(ey1 - ey0)
-        @inline(__always) func xAt(_ y: Int32) -> Int32 {
-            if y == ey0 { return ex0 }
-            if y == ey1 { return ex1 }
-            return ex0 + Int32(roundedDivide(dx * Int64(y - ey0), dy))
-        }
         let ya = Swift.max(ey0, top), yb = Swift.min(ey1, bottom)
         if ya >= yb { return }
+        if ex0 == ex1 {
+            // Vertical (every rect and rounded rect has them): one cell a row, nothing to divide.
+            let c = ex0 >> 8, fx = ex0 & 255
+            var y = ya
+            while y < yb {
+                let rowEnd = Swift.min(yb, ((y >> 8) + 1) << 8)
+                let row = Int((y >> 8) - bandTop)
+                renderCell(cells + row * stride, touched + row * words, index: Int(c - originX), dy: dir * (rowEnd - y), fx0: fx, fx1: fx)
+                y = rowEnd
+            }
+            return
+        }
+        let dx = Int64(ex1 - ex0), dy = Int64(ey1 - ey0)
+        let adx = dx < 0 ? -dx : dx, halfDy = dy / 2
+        @inline(__always) func xAt(_ y: Int32) -> Int32 {
+            if y == ey1 { return ex1 }
+            // x0 + dx·(y − y0)/dy rounded half away from zero; dy > 0 and y ≥ y0.
+            let q = Int32(truncatingIfNeeded: (adx * Int64(y - ey0) + halfDy) / dy)
+            return dx < 0 ? ex0 - q : ex0 + q
+        }
         var y = ya
         var x = xAt(ya)
         while y < yb {
@@ -192,21 +206,19 @@ public final class Rasterizer {
     private static func renderScanline(_ rowCells: UnsafeMutablePointer<Int32>, _ rowBits: UnsafeMutablePointer<UInt64>,
                                 originX: Int32, xa: Int32, fya: Int32, xb: Int32, fyb: Int32, dir: Int32) {
         @inline(__always) func add(_ cell: Int32, _ dy: Int32, _ fx0: Int32, _ fx1: Int32) {
-            let i = Int(cell - originX)
-            let d = dir * dy
-            rowCells[i] &+= d * (512 - fx0 - fx1)
-            rowCells[i + 1] &+= d * (fx0 + fx1)
-            rowBits[i >> 6] |= 1 << UInt64(i & 63)
-            rowBits[(i + 1) >> 6] |= 1 << UInt64((i + 1) & 63)
+            renderCell(rowCells, rowBits, index: Int(cell - originX), dy: dir * dy, fx0: fx0, fx1: fx1)
         }
         if xa == xb {
             let c = xa >> 8
             add(c, fyb - fya, xa - (c << 8), xa - (c << 8))
             return
         }
-        let ddx = Int64(xb - xa), ddy = Int64(fyb - fya)
+        // y at a cell boundary x: fya + ddy·|x − xa|/|ddx|, rounded half up. ddy ≤ 256 and
+        // |x − xa| ≤ |ddx| < 2^24 keep the product within 32 bits, so the division is a 32-bit one.
+        let ddx = UInt32(xa < xb ? xb - xa : xa - xb), ddy = UInt32(fyb - fya)
         @inline(__always) func yAt(_ x: Int32) -> Int32 {
-            fya + Int32(roundedDivide(ddy * Int64(x - xa), ddx))
+            let run = UInt32(x < xa ? xa - x : x - xa)
+            return fya + Int32((ddy &* run &+ ddx / 2) / ddx)
         }
         if xa < xb {
             var c = xa >> 8
@@ -229,6 +241,16 @@ public final class Rasterizer {
                 xr = xl; yr = yl; c -= 1
             }
         }
+    }
+
+    /// Adds a piece of edge that stays in one cell: `dy` signed height, x fractions at its ends.
+    @inline(__always)
+    private static func renderCell(_ rowCells: UnsafeMutablePointer<Int32>, _ rowBits: UnsafeMutablePointer<UInt64>,
+                                   index i: Int, dy d: Int32, fx0: Int32, fx1: Int32) {
+        rowCells[i] &+= d &* (512 &- fx0 &- fx1)
+        rowCells[i &+ 1] &+= d &* (fx0 &+ fx1)
+        rowBits[i >> 6] |= 1 << UInt64(i & 63)
+        rowBits[(i &+ 1) >> 6] |= 1 << UInt64((i &+ 1) & 63)
     }
 
     /// Prefix-sums one row's touched cells into spans, clearing the cells as it goes.

@@ -139,8 +139,9 @@ public enum Stroker {
                 let limit = Int64(style.miterLimit.raw)
                 // (miter length / width)² = 1/cos²(θ/2) = 2hw² / denom; compare with limit².
                 if denom > 0 && (2 * hw2) * 65536 <= ((limit * limit) >> 16) * denom {
+                    // b + n0 and b + n1 lie on the lines through the tip: the tip alone is the join.
                     let m = V(roundedDivide(sum.x * hw2, denom), roundedDivide(sum.y * hw2, denom))
-                    out.append(b + n0); out.append(b + m); out.append(b + n1)
+                    out.append(b + m)
                 } else {
                     out.append(b + n0); out.append(b + n1)
                 }
