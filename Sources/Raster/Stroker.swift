@@ -99,25 +99,32 @@ public enum Stroker {
         /// The right-hand offset along `p`, with joins at interior vertices (and at every vertex when closed).
         func walk(_ p: [V], into out: inout [V], closed: Bool) {
             let n = p.count
+            // Each segment's offset once (segment i runs from p[i] to p[i + 1], wrapping when closed).
+            let segments = closed ? n : n - 1
+            var offsets: [V] = []
+            offsets.reserveCapacity(segments)
+            for i in 0..<segments { offsets.append(offset(p[i], p[(i + 1) % n])) }
             if closed {
-                for i in 0..<n { join(p[(i + n - 1) % n], p[i], p[(i + 1) % n], into: &out) }
+                for i in 0..<n {
+                    let before = (i + n - 1) % n
+                    join(p[before], p[i], p[(i + 1) % n], offsets[before], offsets[i], into: &out)
+                }
             } else {
-                out.append(p[0] + offset(p[0], p[1]))
-                for i in 1..<(n - 1) { join(p[i - 1], p[i], p[i + 1], into: &out) }
-                out.append(p[n - 1] + offset(p[n - 2], p[n - 1]))
+                out.append(p[0] + offsets[0])
+                for i in 1..<(n - 1) { join(p[i - 1], p[i], p[i + 1], offsets[i - 1], offsets[i], into: &out) }
+                out.append(p[n - 1] + offsets[n - 2])
             }
         }
 
-        /// The right-hand side at vertex b between segments a→b and b→c.
-        func join(_ a: V, _ b: V, _ c: V, into out: inout [V]) {
-            let n0 = offset(a, b), n1 = offset(b, c)
+        /// The right-hand side at vertex b between segments a→b and b→c, whose offsets are n0 and n1.
+        func join(_ a: V, _ b: V, _ c: V, _ n0: V, _ n1: V, into out: inout [V]) {
             let d0 = b - a, d1 = c - b
             let turn = cross(d0, d1)
             if turn == 0 && dot(d0, d1) >= 0 {  // straight on
                 out.append(b + n0); return
             }
             // The right side is outside the bend when the path turns left (counter-clockwise on screen).
-            if turn < 0 || (turn == 0) {
+            if turn <= 0 {
                 outerJoin(b, n0, n1, into: &out)
             } else {
                 innerJoin(a, b, c, n0, n1, into: &out)

@@ -76,10 +76,10 @@ public final class GlyphCache {
         precondition(phaseX < 4 && phaseY < 4, "glyph phase out of range")
         let key = GlyphKey(faceID: face.id, glyph: glyph, size: size, phaseX: phaseX, phaseY: phaseY)
         clock &+= 1
-        if let hit = entries[key] {
-            entries[key]!.lastUse = clock
+        if let index = entries.index(forKey: key) {  // one hash lookup for a hit
+            entries.values[index].lastUse = clock
             hits += 1
-            return hit.mask
+            return entries.values[index].mask
         }
         misses += 1
         let origin = Point(x: Fixed16_16(raw: Int32(phaseX) << 14), y: Fixed16_16(raw: Int32(phaseY) << 14))
