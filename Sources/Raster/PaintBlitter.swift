@@ -62,11 +62,7 @@ struct PaintBlitter: Blitter {
             }
             return
         }
-        for i in 0..<count {
-            let a = UInt32(mask[i])
-            if a == 0 { continue }
-            d[i] = sourceOver(a == 255 ? solid : scalePixel(solid, a), d[i])
-        }
+        maskedSourceOver(d, coverage: mask, count: count, color: solid)
     }
 
     private mutating func blitRowOfOne(y: Int32, span: UnsafePointer<Span>) {

@@ -40,6 +40,24 @@ struct CompositeTests {
         }
     }
 
+    @Test(arguments: [1, 4, 7, 33])
+    func maskedKernelMatchesScalarSourceOver(count: Int) {
+        var rng = XorShift(state: 0xC0FF_EE00 &+ UInt64(count))
+        for _ in 0..<50 {
+            let color = Color(r: UInt8(rng.next() % 256), g: UInt8(rng.next() % 256), b: UInt8(rng.next() % 256), a: UInt8(rng.next() % 256)).premultiplied.argb
+            // Coverage with zero runs, full pixels and partial ones.
+            let mask = (0..<count).map { _ -> UInt8 in [0, 0, 255, UInt8(rng.next() % 256)][Int(rng.next() % 4)] }
+            var pixels = (0..<count).map { _ in
+                Color(r: UInt8(rng.next() % 256), g: UInt8(rng.next() % 256), b: UInt8(rng.next() % 256), a: UInt8(rng.next() % 256)).premultiplied.argb
+            }
+            let expected = zip(pixels, mask).map { sourceOver(scalePixel(color, UInt32($1)), $0) }
+            pixels.withUnsafeMutableBufferPointer { d in
+                mask.withUnsafeBufferPointer { maskedSourceOver(d.baseAddress!, coverage: $0.baseAddress!, count: count, color: color) }
+            }
+            #expect(pixels == expected)
+        }
+    }
+
     @Test func sourceOverOfPremultipliedPixelsNeverOverflows() {
         let s = Color.white.withAlpha(242).premultiplied.argb
         #expect(sourceOver(s, 0xFFFF_FFFF) == 0xFFFF_FFFF)
