@@ -21,7 +21,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         // Only what Swift cannot import: ioctl request numbers built by function-like macros.
-        .target(name: "CLinuxShim"),
+        .target(name: "CLinuxShim", dependencies: ["CDRM"]),
 
         // Pure Swift: fixed point, paths, stroker, scan converter, paints, surfaces, pixel formats.
         .target(name: "Raster", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
@@ -51,7 +51,8 @@ let package = Package(
         .target(name: "GoldenSupport", dependencies: ["Raster", "Assets"], path: "Tests/GoldenSupport"),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "GoldenSupport"], exclude: ["Golden"]),
         .testTarget(name: "AssetsTests", dependencies: ["Assets", "Raster", "GoldenSupport"], exclude: ["Golden", "Fixtures"]),
-        .testTarget(name: "GalleryTests", dependencies: ["Gallery", "GoldenSupport", "CDRM", "CLinuxShim"], exclude: ["Golden"]),
+        .testTarget(name: "GalleryTests", dependencies: ["Gallery", "GoldenSupport"], exclude: ["Golden"]),
+        .testTarget(name: "PlatformTests", dependencies: ["Raster", "CDRM", "CLinuxShim"]),
         .testTarget(name: "splashhudTests", dependencies: ["splashhud"]),
     ],
     swiftLanguageModes: [.v6]

@@ -3,6 +3,7 @@
 #include <linux/fb.h>
 #include <linux/kd.h>
 #include <linux/vt.h>
+#include <drm_fourcc.h>  /* libdrm-dev; the include path comes from pkg-config through CDRM */
 
 const unsigned long CLinuxShim_FBIOGET_VSCREENINFO = FBIOGET_VSCREENINFO;
 const unsigned long CLinuxShim_FBIOPUT_VSCREENINFO = FBIOPUT_VSCREENINFO;
@@ -15,3 +16,12 @@ const unsigned long CLinuxShim_KDGETMODE = KDGETMODE;
 const unsigned long CLinuxShim_VT_GETSTATE = VT_GETSTATE;
 const unsigned long CLinuxShim_VT_SETMODE = VT_SETMODE;
 const unsigned long CLinuxShim_VT_RELDISP = VT_RELDISP;
+
+const uint32_t CLinuxShim_DRM_FORMAT_ARGB8888 = DRM_FORMAT_ARGB8888;
+const uint32_t CLinuxShim_DRM_FORMAT_XRGB8888 = DRM_FORMAT_XRGB8888;
+const uint32_t CLinuxShim_DRM_FORMAT_ABGR8888 = DRM_FORMAT_ABGR8888;
+const uint32_t CLinuxShim_DRM_FORMAT_XBGR8888 = DRM_FORMAT_XBGR8888;
+const uint32_t CLinuxShim_DRM_FORMAT_RGB888 = DRM_FORMAT_RGB888;
+const uint32_t CLinuxShim_DRM_FORMAT_BGR888 = DRM_FORMAT_BGR888;
+const uint32_t CLinuxShim_DRM_FORMAT_RGB565 = DRM_FORMAT_RGB565;
+const uint32_t CLinuxShim_DRM_FORMAT_BGR565 = DRM_FORMAT_BGR565;

@@ -1,7 +1,9 @@
 #ifndef CLINUXSHIM_H
 #define CLINUXSHIM_H
-// Linux ioctl request numbers that Swift cannot import because the kernel headers build them with
-// function-like macros (_IOR/_IOW/_IOWR). Nothing else belongs here.
+// Linux constants that Swift cannot import because the kernel headers build them with
+// function-like macros: ioctl request numbers (_IOR/_IOW/_IOWR) and DRM fourcc codes
+// (fourcc_code). Nothing else belongs here.
+#include <stdint.h>
 extern const unsigned long CLinuxShim_FBIOGET_VSCREENINFO;
 extern const unsigned long CLinuxShim_FBIOPUT_VSCREENINFO;
 extern const unsigned long CLinuxShim_FBIOGET_FSCREENINFO;
@@ -13,4 +15,13 @@ extern const unsigned long CLinuxShim_KDGETMODE;
 extern const unsigned long CLinuxShim_VT_GETSTATE;
 extern const unsigned long CLinuxShim_VT_SETMODE;
 extern const unsigned long CLinuxShim_VT_RELDISP;
+
+extern const uint32_t CLinuxShim_DRM_FORMAT_ARGB8888;
+extern const uint32_t CLinuxShim_DRM_FORMAT_XRGB8888;
+extern const uint32_t CLinuxShim_DRM_FORMAT_ABGR8888;
+extern const uint32_t CLinuxShim_DRM_FORMAT_XBGR8888;
+extern const uint32_t CLinuxShim_DRM_FORMAT_RGB888;
+extern const uint32_t CLinuxShim_DRM_FORMAT_BGR888;
+extern const uint32_t CLinuxShim_DRM_FORMAT_RGB565;
+extern const uint32_t CLinuxShim_DRM_FORMAT_BGR565;
 #endif
