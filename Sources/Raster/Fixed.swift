@@ -102,11 +102,11 @@ public struct Fixed24_8: Hashable, Comparable, Sendable {
 }
 
 /// Integer division rounded to nearest, ties away from zero (deterministic on every platform).
-@inlinable public func roundedDivide(_ n: Int64, _ d: Int64) -> Int64 {
+@inlinable @inline(__always) public func roundedDivide(_ n: Int64, _ d: Int64) -> Int64 {
     precondition(d != 0, "division by zero")
-    let half = (d < 0 ? -d : d) / 2
-    let q = (n >= 0) == (d > 0) ? (Swift.abs(n) + half) / Swift.abs(d) : -((Swift.abs(n) + half) / Swift.abs(d))
-    return q
+    let ad = d.magnitude
+    let q = Int64(truncatingIfNeeded: (n.magnitude + ad / 2) / ad)
+    return (n < 0) != (d < 0) ? -q : q
 }
 
 /// The largest integer whose square is at most `n` (exact; `n >= 0`).

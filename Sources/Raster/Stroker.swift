@@ -31,6 +31,7 @@ public enum Stroker {
             // Points closer than 1/256 px to the previous one carry no direction worth trusting
             // (a closed arc's last point lands a rounding step from its first).
             var pts: [V] = []
+            pts.reserveCapacity(c.points.count)
             for p in c.points {
                 let v = V(Int64(p.x.raw), Int64(p.y.raw))
                 if let last = pts.last, Self.isNear(last, v) { continue }
@@ -39,12 +40,12 @@ public enum Stroker {
             if c.isClosed && pts.count > 1 && Self.isNear(pts[0], pts[pts.count - 1]) { pts.removeLast() }
             let s = Side(hw: hw, style: style, tolerance: Int64(tolerance.raw))
             if pts.count == 1 {
-                if let dot = s.point(pts[0]) { out.append(dot.map(\.point)) }
+                if let dot = s.point(pts[0]) { out.append(dot) }
             } else if c.isClosed && pts.count > 2 {
-                out.append(s.loop(pts).map(\.point))
-                out.append(s.loop(pts.reversed()).map(\.point))
+                out.append(s.loop(pts))
+                out.append(s.loop(pts.reversed()))
             } else {
-                out.append(s.open(pts).map(\.point))
+                out.append(s.open(pts))
             }
         }
         return out
@@ -80,24 +81,24 @@ public enum Stroker {
         func offset(_ a: V, _ b: V) -> V { (b - a).normal.scaled(to: hw) }
 
         /// The right-hand offset of an open polyline forwards then backwards, with caps.
-        func open(_ p: [V]) -> [V] {
-            var out: [V] = []
+        func open(_ p: [V]) -> [Point] {
+            var out = Outline(capacity: 2 * p.count + 16)
             walk(p, into: &out, closed: false)
             cap(at: p[p.count - 1], direction: p[p.count - 1] - p[p.count - 2], into: &out)
             walk(p.reversed(), into: &out, closed: false)
             cap(at: p[0], direction: p[0] - p[1], into: &out)
-            return out
+            return out.points
         }
 
         /// One side of a closed polyline, all the way round.
-        func loop(_ p: [V]) -> [V] {
-            var out: [V] = []
+        func loop(_ p: [V]) -> [Point] {
+            var out = Outline(capacity: p.count + 8)
             walk(p, into: &out, closed: true)
-            return out
+            return out.points
         }
 
         /// The right-hand offset along `p`, with joins at interior vertices (and at every vertex when closed).
-        func walk(_ p: [V], into out: inout [V], closed: Bool) {
+        func walk(_ p: [V], into out: inout Outline, closed: Bool) {
             let n = p.count
             // Each segment's offset once (segment i runs from p[i] to p[i + 1], wrapping when closed).
             let segments = closed ? n : n - 1
@@ -117,7 +118,7 @@ public enum Stroker {
         }
 
         /// The right-hand side at vertex b between segments a→b and b→c, whose offsets are n0 and n1.
-        func join(_ a: V, _ b: V, _ c: V, _ n0: V, _ n1: V, into out: inout [V]) {
+        func join(_ a: V, _ b: V, _ c: V, _ n0: V, _ n1: V, into out: inout Outline) {
             let d0 = b - a, d1 = c - b
             let turn = cross(d0, d1)
             if turn == 0 && dot(d0, d1) >= 0 {  // straight on
@@ -131,7 +132,7 @@ public enum Stroker {
             }
         }
 
-        func outerJoin(_ b: V, _ n0: V, _ n1: V, into out: inout [V]) {
+        func outerJoin(_ b: V, _ n0: V, _ n1: V, into out: inout Outline) {
             switch style.join {
             case .bevel:
                 out.append(b + n0); out.append(b + n1)
@@ -155,15 +156,16 @@ public enum Stroker {
             }
         }
 
-        func innerJoin(_ a: V, _ b: V, _ c: V, _ n0: V, _ n1: V, into out: inout [V]) {
+        func innerJoin(_ a: V, _ b: V, _ c: V, _ n0: V, _ n1: V, into out: inout Outline) {
             // Intersect (b + n0) + s·(b − a) with (b + n1) + t·(c − b): s ≤ 0 ≤ t within the segments.
             let d0 = b - a, d1 = c - b
             let den = cross(d0, d1)
             if den != 0 {
                 let w = n1 - n0
                 let sNum = cross(w, d1), tNum = cross(w, d0)  // s = sNum/den, t = tNum/den
-                let s = Double(sNum) / Double(den), t = Double(tNum) / Double(den)
-                if s <= 0 && s >= -1 && t >= 0 && t <= 1 {
+                // −1 ≤ s ≤ 0 and 0 ≤ t ≤ 1, without dividing: compare against den with its sign.
+                let (sn, tn, d) = den > 0 ? (sNum, tNum, den) : (-sNum, -tNum, -den)
+                if sn <= 0 && sn >= -d && tn >= 0 && tn <= d {
                     let x = b.x + n0.x + roundedDivide(d0.x * sNum, den)
                     let y = b.y + n0.y + roundedDivide(d0.y * sNum, den)
                     out.append(V(x, y)); return
@@ -174,7 +176,7 @@ public enum Stroker {
 
         /// Points strictly between b+from and b+to on the circle of radius hw, turning the short way
         /// (from towards to), at most `tolerance` from the true arc.
-        func arc(center b: V, from: V, to: V, into out: inout [V]) {
+        func arc(center b: V, from: V, to: V, into out: inout Outline) {
             let a0 = Int64(Trig.turnFraction16(x: from.x, y: from.y))
             var sweep = Int64(Trig.turnFraction16(x: to.x, y: to.y)) - a0
             if sweep > 32768 { sweep -= 65536 } else if sweep < -32768 { sweep += 65536 }
@@ -182,7 +184,7 @@ public enum Stroker {
         }
 
         /// Interior points of an arc of radius hw, angles in 1/65536 turns.
-        func arcPoints(center b: V, startTurn a0: Int64, sweepTurn sweep: Int64, into out: inout [V]) {
+        func arcPoints(center b: V, startTurn a0: Int64, sweepTurn sweep: Int64, into out: inout Outline) {
             // Step angle θ with chord error hw(1 − cos(θ/2)) ≤ tol: θ ≈ 2·sqrt(2·tol/hw) radians.
             let ratio = Swift.max(1, (2 * tolerance << 16) / Swift.max(1, hw))  // 2tol/hw in 16.16
             let stepRad = 2 * Int64(integerSquareRoot(UInt64(ratio) << 16))  // 16.16 radians
@@ -204,7 +206,7 @@ public enum Stroker {
         }
 
         /// The cap at end point e of a segment travelling along `direction`, from its right side to its left.
-        func cap(at e: V, direction d: V, into out: inout [V]) {
+        func cap(at e: V, direction d: V, into out: inout Outline) {
             let n = d.normal.scaled(to: hw)
             switch style.cap {
             case .butt:
@@ -219,16 +221,24 @@ public enum Stroker {
         }
 
         /// A zero-length contour: a round cap draws a dot, a square cap a square, a butt cap nothing.
-        func point(_ p: V) -> [V]? {
+        func point(_ p: V) -> [Point]? {
             switch style.cap {
             case .butt: return nil
             case .square:
-                return [V(p.x - hw, p.y - hw), V(p.x + hw, p.y - hw), V(p.x + hw, p.y + hw), V(p.x - hw, p.y + hw)]
+                return [V(p.x - hw, p.y - hw), V(p.x + hw, p.y - hw), V(p.x + hw, p.y + hw), V(p.x - hw, p.y + hw)].map(\.point)
             case .round:
-                var out = [V(p.x + hw, p.y)]
+                var out = Outline(capacity: 64)
+                out.append(V(p.x + hw, p.y))
                 arcPoints(center: p, startTurn: 0, sweepTurn: 65536, into: &out)
-                return out
+                return out.points
             }
         }
+    }
+
+    /// Outline points as they are made, converted to 16.16 once.
+    struct Outline {
+        var points: [Point]
+        init(capacity: Int) { points = []; points.reserveCapacity(capacity) }
+        @inline(__always) mutating func append(_ v: V) { points.append(v.point) }
     }
 }
