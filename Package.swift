@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "Raster", targets: ["Raster"]),
         .library(name: "Assets", targets: ["Assets"]),
+        .library(name: "HUD", targets: ["HUD"]),
         .executable(name: "splashhud", targets: ["splashhud"]),
         .executable(name: "splashhud-bench", targets: ["splashhud-bench"]),
     ],
@@ -27,6 +28,9 @@ let package = Package(
         .target(name: "Raster", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         // Fonts through FreeType and PNG through libspng, feeding the rasterizer.
         .target(name: "Assets", dependencies: ["Raster", "CFreeType", "CSPNG", "CZlib"]),
+        // The HUD: command language, SVProgressHUD/MBProgressHUD behaviour on a Clock, layout,
+        // indicators and the damage-tracking scene renderer.
+        .target(name: "HUD", dependencies: ["Raster", "Assets"]),
         // The reference frame and the primitive gallery, shared by the demo, tests and benchmark.
         .target(name: "Gallery", dependencies: ["Raster", "Assets"]),
 
@@ -52,6 +56,7 @@ let package = Package(
         .testTarget(name: "RasterTests", dependencies: ["Raster", "GoldenSupport"], exclude: ["Golden"]),
         .testTarget(name: "AssetsTests", dependencies: ["Assets", "Raster", "GoldenSupport"], exclude: ["Golden", "Fixtures"]),
         .testTarget(name: "GalleryTests", dependencies: ["Gallery", "GoldenSupport"], exclude: ["Golden"]),
+        .testTarget(name: "HUDTests", dependencies: ["HUD", "Raster", "Assets", "GoldenSupport"], exclude: ["Golden"]),
         .testTarget(name: "PlatformTests", dependencies: ["Raster", "CDRM", "CLinuxShim"]),
         .testTarget(name: "splashhudTests", dependencies: ["splashhud"]),
     ],

@@ -1,0 +1,77 @@
+// Every appearance setting of both libraries, with their defaults (shared/reference/hud-behaviour.md
+// A1 and B1). Sizes and offsets are in points; the board's scale maps points to pixels.
+import Raster
+
+/// SVProgressHUD's style. iOS's `Automatic` follows the system's dark mode; a splash screen has
+/// none, so the default here is `light` (SVProgressHUD's look in light mode).
+public enum HUDStyle: String, Sendable, CaseIterable { case light, dark, custom }
+
+/// SVProgressHUD's mask type: what covers the screen behind the HUD.
+public enum HUDMask: String, Sendable, CaseIterable { case none, clear, black, gradient, custom }
+
+/// SVProgressHUD's animation type: the flat two-turn spinner or the system's activity indicator.
+public enum HUDSpinner: String, Sendable, CaseIterable { case flat, native }
+
+/// MBProgressHUD's mode.
+public enum HUDMode: String, Sendable, CaseIterable {
+    case indeterminate, determinate, annular, bar, text
+    case customImage = "custom"
+}
+
+/// MBProgressHUD's animation type.
+public enum HUDTransition: String, Sendable, CaseIterable {
+    case fade, zoom
+    case zoomIn = "zoom-in"
+    case zoomOut = "zoom-out"
+}
+
+public struct HUDAppearance: Equatable, Sendable {
+    // MARK: SVProgressHUD (A1)
+    public var style: HUDStyle = .light
+    public var mask: HUDMask = .none
+    public var spinner: HUDSpinner = .flat
+    /// Text and indicators in the custom style.
+    public var foregroundColor: Color = .black
+    /// The bezel's fill in the custom style.
+    public var backgroundColor: Color = .white
+    /// The custom mask's colour (`backgroundLayerColor`).
+    public var backdropColor: Color = Color.black.withAlpha(102)
+    /// Tints spinner, ring and images (not text); nil means the style's foreground colour.
+    public var imageColor: Color?
+    /// A font file; nil means the default chain (DejaVu Sans, then a CJK fallback).
+    public var fontPath: String?
+    public var fontSize: Fixed16_16 = Fixed16_16(15)
+    public var ringThickness: Fixed16_16 = Fixed16_16(2)
+    public var ringRadius: Fixed16_16 = Fixed16_16(18)
+    public var ringNoTextRadius: Fixed16_16 = Fixed16_16(24)
+    public var cornerRadius: Fixed16_16 = Fixed16_16(14)
+    public var minimumSize = Size(width: .zero, height: .zero)
+    public var offset = Point.zero
+    public var imageSize = Size(width: Fixed16_16(28), height: Fixed16_16(28))
+    public var tintImages = true
+    public var minimumDismiss: Interval = .seconds(5)
+    public var maximumDismiss: Interval = .forever
+    public var fadeIn: Interval = .milliseconds(150)
+    public var fadeOut: Interval = .milliseconds(150)
+    public var grace: Interval = .zero
+
+    // MARK: MBProgressHUD (B1); any MB setting puts the HUD in MB behaviour
+    /// MBProgressHUD's mode; nil while the HUD behaves as SVProgressHUD.
+    public var mode: HUDMode?
+    public var label: String?
+    public var details: String?
+    public var button: String?
+    public var margin: Fixed16_16 = Fixed16_16(20)
+    public var square = false
+    public var minShow: Interval = .zero
+    public var transition: HUDTransition = .fade
+    /// nil means MB's default, the label colour at α0.7.
+    public var contentColor: Color?
+    /// nil means MB's default bezel (a translucent material).
+    public var bezelColor: Color?
+
+    public init() {}
+
+    /// True once any MBProgressHUD-only setting is in use: MB's layout and timing rules apply.
+    public var usesMBBehaviour: Bool { mode != nil }
+}

@@ -1,0 +1,44 @@
+// What the HUD looks like at one instant: the controller's answer, the renderer's input. Every
+// animated quantity is already evaluated (fades, zoom, spinner phase), so drawing is a pure
+// function of this value and the screen.
+import Raster
+
+public struct HUDPresentation: Equatable, Sendable {
+    public enum Indicator: Equatable, Sendable {
+        case none
+        /// SV's flat spinner; `elapsed` since it started sets the 1 s loop's phase.
+        case spinner(elapsed: Interval)
+        /// The 12-petal activity indicator (SV `native`, MB `indeterminate`).
+        case activity(elapsed: Interval)
+        /// SV's progress ring (strokeEnd = progress, clamped to 0...1 when drawn).
+        case ring(progress: Fixed16_16)
+        /// MB's round determinate view as MB draws it (a thick arc inside an outline).
+        case pie(progress: Fixed16_16)
+        /// MB's annular view.
+        case annular(progress: Fixed16_16)
+        /// MB's 120x10 bar.
+        case bar(progress: Fixed16_16)
+        case image(HUDImageKind)
+    }
+
+    /// Bezel and content opacity, 0...1.
+    public var alpha: Fixed16_16 = .zero
+    /// The mask's opacity, 0...1 (it fades with the HUD).
+    public var backdropAlpha: Fixed16_16 = .zero
+    /// The zoom about the bezel's centre (1.3 → 1 on an SV fade-in, MB's zoom variants).
+    public var scale: Fixed16_16 = .one
+    public var indicator: Indicator = .none
+    public var status: String?
+    /// MB's details label and button title.
+    public var details: String?
+    public var button: String?
+    public var appearance = HUDAppearance()
+    /// True while something moves (a fade, a zoom, a spinner): the next frame is due at the
+    /// display's next refresh. False means the picture is static until the next command or timer.
+    public var isAnimating = false
+
+    public init() {}
+
+    /// Nothing to draw.
+    public var isHidden: Bool { alpha == .zero && backdropAlpha == .zero }
+}
