@@ -1,0 +1,203 @@
+// The HUD command language: one line of text → one `HUDCommand`. The daemon's socket, the
+// psplash/fbsplash FIFOs, `splashhud render` scripts and tests all go through here, so the grammar
+// below is the single definition (the README copies it).
+
+/// Parses the HUD command language.
+///
+/// ## Grammar
+///
+/// ```
+/// line      = blank* [ comment | command ] [ "\r" ] [ "\n" ]
+/// comment   = "#" anything                      ; only as the first non-blank character
+/// command   = word ( blank+ word )* blank*
+/// blank     = " " | TAB
+/// word      = bare | dquoted | squoted
+/// bare      = ( any scalar except blank and controls )+
+///             ; quotes inside a bare word are literal: Don't works unquoted
+/// dquoted   = '"' ( char | escape )* '"'        ; escapes: \" \\ \n \t \u{X} (1-6 hex digits)
+/// squoted   = "'" ( any scalar except "'" and controls )* "'"   ; literal, no escapes
+/// ```
+///
+/// A closing quote must be followed by a blank or the end of the line. Controls (U+0000–U+001F
+/// except tab, and U+007F) may not appear raw anywhere; write them as escapes in double quotes.
+/// Input is UTF-8 (`parse(bytes:)` checks it). Blank and comment lines are no command (`nil`).
+///
+/// ## Verbs (lowercase)
+///
+/// | Line                         | Command                                  |
+/// |------------------------------|------------------------------------------|
+/// | `show [STATUS]`              | `.show(status:)`                         |
+/// | `progress FRACTION [STATUS]` | `.progress(fraction:status:)`            |
+/// | `success [STATUS]`           | `.image(.success, status:)`              |
+/// | `error [STATUS]`             | `.image(.error, status:)`                |
+/// | `info [STATUS]`              | `.image(.info, status:)`                 |
+/// | `image PATH [STATUS]`        | `.image(.custom(path:), status:)`        |
+/// | `status TEXT`                | `.status(_)`                             |
+/// | `dismiss [DELAY]`            | `.dismiss(delay:)`, default 0            |
+/// | `pop`                        | `.pop`                                   |
+/// | `reset`                      | `.reset`                                 |
+/// | `set KEY VALUE`              | `.set(_)`, keys in `CommandParser.keys`  |
+///
+/// STATUS and TEXT are the rest of the line: either one quoted word (`show "Copying  files"`,
+/// spaces kept) or unquoted words joined by single spaces (`show Installing update 3`). Mixing
+/// quoted and unquoted words there is an error. `show ""` gives an empty status (the HUD treats
+/// it as no text). PATH is one word (quote it if it has spaces).
+///
+/// ## Values
+///
+/// - number: `-?(D+(.D*)?|.D+)`, plain decimal, no exponent, no `inf`/`nan`.
+/// - FRACTION: a number in -1000...1000, not clamped (SV draws what it gets; < 0 shows the
+///   spinner). Converted with `Fixed16_16(Double)`.
+/// - durations (DELAY, `fade-in`…): seconds in 0...1000000, read exactly to the nanosecond
+///   (decimal digits, rounded half up at the tenth digit). `max-dismiss` also takes `inf` or
+///   `forever` (SV's CGFLOAT_MAX).
+/// - lengths (`font-size`, `ring-*`, `corner-radius`, `margin`): points in 0...32767
+///   (`font-size` must be above 0); `min-size`/`image-size` `WxH` (or `WXH`) with both in
+///   0...32767; `offset` `X,Y` in -32767...32767. Converted with `Fixed16_16(Double)`.
+/// - colours: `#RRGGBB` or `#RRGGBBAA`, hex digits in either case.
+/// - switches (`tint-images`, `square`): `on` or `off`.
+/// - choices: `style` light|dark|custom; `mask` none|clear|black|gradient|custom; `animation`
+///   flat|native; `mode` indeterminate|determinate|annular|bar|text|custom; `transition`
+///   fade|zoom|zoom-in|zoom-out.
+/// - `font` is a path (one word); `label`, `details`, `button` are TEXT as above.
+///
+/// ## psplash and fbsplash compatibility
+///
+/// psplash's FIFO words, uppercase as psplash writes them: `MSG TEXT` → `.status(TEXT)`;
+/// `PROGRESS N` (N a number in 0...100, percent) → `.progress(fraction: N/100, status: nil)`;
+/// `QUIT` → `.dismiss(delay: 0)`. fbsplash's: a bare whole number `NN` in 0...100 →
+/// `.progress(fraction: NN/100, status: nil)`; `exit` → `.dismiss(delay: 0)`.
+/// Note that a nil status is SV's `showProgress:` without status, which clears the label (it does
+/// not keep the previous text); send `MSG` after `PROGRESS` as psplash users do.
+///
+/// ## Errors
+///
+/// A malformed line throws a `CommandError` naming what is wrong and where, and yields no
+/// command, so the caller changes nothing.
+public enum CommandParser {
+    /// Every verb, in the order of the table above.
+    public static let verbs = ["show", "progress", "success", "error", "info", "image", "status",
+                               "dismiss", "pop", "reset", "set"]
+    /// psplash's and fbsplash's words (besides a bare number).
+    public static let compatibilityVerbs = ["MSG", "PROGRESS", "QUIT", "exit"]
+
+    /// The command on `line`, or nil for a blank or comment line.
+    public static func parse(_ line: String) throws(CommandError) -> HUDCommand? {
+        guard let words = try CommandLexer.words(line) else { return nil }
+        return try command(words[...])
+    }
+
+    /// The command in `bytes` (one line of UTF-8), or nil for a blank or comment line.
+    public static func parse(bytes: [UInt8]) throws(CommandError) -> HUDCommand? {
+        try parse(CommandLexer.decode(bytes))
+    }
+
+    /// The command made of `words` (at least one).
+    static func command(_ words: ArraySlice<CommandWord>) throws(CommandError) -> HUDCommand {
+        let verb = words[words.startIndex]
+        let rest = words.dropFirst()
+        let name = verb.text
+        switch name {
+        case "show":
+            return .show(status: try text(rest, for: name))
+        case "progress":
+            let word = try required(rest, for: name, expected: "a number")
+            let fraction = try fixed(word, for: name, in: -1000...1000, range: "-1000...1000")
+            return .progress(fraction: fraction, status: try text(rest.dropFirst(), for: name))
+        case "success", "error", "info":
+            let kind: HUDImageKind = name == "success" ? .success : name == "error" ? .error : .info
+            return .image(kind, status: try text(rest, for: name))
+        case "image":
+            let path = try required(rest, for: name, expected: "a path")
+            if path.text.isEmpty { throw CommandError(.missingArgument(command: name, expected: "a path"), column: path.column) }
+            return .image(.custom(path: path.text), status: try text(rest.dropFirst(), for: name))
+        case "status", "MSG":
+            _ = try required(rest, for: name, expected: "a text")
+            return .status(try text(rest, for: name) ?? "")
+        case "dismiss":
+            guard let word = rest.first else { return .dismiss(delay: .zero) }
+            try end(rest.dropFirst(), for: name)
+            return .dismiss(delay: try duration(word, for: name))
+        case "pop", "reset":
+            try end(rest, for: name)
+            return name == "pop" ? .pop : .reset
+        case "QUIT", "exit":
+            try end(rest, for: name)
+            return .dismiss(delay: .zero)
+        case "PROGRESS":
+            let word = try required(rest, for: name, expected: "a number")
+            try end(rest.dropFirst(), for: name)
+            return .progress(fraction: try percent(word, for: name), status: nil)
+        case "set":
+            return .set(try setting(rest))
+        default:
+            if !name.isEmpty && name.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) }) {
+                let command = "fbsplash progress"
+                try end(rest, for: command)
+                return .progress(fraction: try percent(verb, for: command), status: nil)
+            }
+            throw CommandError(.unknownVerb(name, suggestion: suggestion(for: name, among: verbs + compatibilityVerbs)),
+                               column: verb.column)
+        }
+    }
+
+    // MARK: Arguments
+
+    /// The first of `words`, or a `missingArgument` error.
+    static func required(_ words: ArraySlice<CommandWord>, for command: String,
+                         expected: String) throws(CommandError) -> CommandWord {
+        guard let word = words.first else {
+            throw CommandError(.missingArgument(command: command, expected: expected), column: nil)
+        }
+        return word
+    }
+
+    /// Fails unless `words` is empty.
+    static func end(_ words: ArraySlice<CommandWord>, for command: String) throws(CommandError) {
+        if let extra = words.first { throw CommandError(.tooManyArguments(command: command), column: extra.column) }
+    }
+
+    /// STATUS/TEXT: nil when absent, one quoted word as it is, or bare words joined by spaces.
+    static func text(_ words: ArraySlice<CommandWord>, for command: String) throws(CommandError) -> String? {
+        guard let first = words.first else { return nil }
+        if words.count == 1 { return first.text }
+        if let quoted = words.first(where: { $0.quoted }) {
+            throw CommandError(.mixedQuoting(command: command), column: quoted.column)
+        }
+        return words.map(\.text).joined(separator: " ")
+    }
+
+    // MARK: Suggestions
+
+    /// The candidate closest to `word` when it is plausibly a typo: same letters in another case,
+    /// or within 1 edit (2 for words of 5 letters or more), a swap of neighbours counting as one.
+    static func suggestion(for word: String, among candidates: [String]) -> String? {
+        let lowered = word.lowercased()
+        if let same = candidates.first(where: { $0.lowercased() == lowered }) { return same }
+        let limit = word.unicodeScalars.count >= 5 ? 2 : 1
+        var best: (String, Int)?
+        for candidate in candidates {
+            let d = editDistance(Array(lowered.unicodeScalars), Array(candidate.lowercased().unicodeScalars))
+            if d <= limit && d < (best?.1 ?? Int.max) { best = (candidate, d) }
+        }
+        return best?.0
+    }
+
+    /// Optimal string alignment distance (Levenshtein plus adjacent transpositions).
+    static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        if a.count > 64 || b.count > 64 { return Int.max }  // never a typo of a short verb
+        var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { table[i][0] = i }
+        for j in 0...b.count { table[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                var d = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] { d = min(d, table[i - 2][j - 2] + 1) }
+                table[i][j] = d
+            }
+        }
+        return table[a.count][b.count]
+    }
+}
