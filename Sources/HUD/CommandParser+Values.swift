@@ -56,9 +56,8 @@ extension CommandParser {
             if word.text.isEmpty { throw CommandError(.missingArgument(command: command, expected: "a path"), column: word.column) }
             return .font(path: word.text)
         case "font-size":
-            let size = try length(word, for: command)
-            if size == .zero { throw CommandError(.outOfRange(command: command, word: word.text, range: "above 0"), column: word.column) }
-            return .fontSize(size)
+            // A font below 1 pt draws nothing legible; FreeType rejects 0.
+            return .fontSize(try fixed(word, for: command, in: 1...maxLength, range: "1...32767"))
         case "ring-thickness": return .ringThickness(try length(word, for: command))
         case "ring-radius": return .ringRadius(try length(word, for: command))
         case "ring-no-text-radius": return .ringNoTextRadius(try length(word, for: command))

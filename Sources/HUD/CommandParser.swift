@@ -52,7 +52,7 @@
 ///   (decimal digits, rounded half up at the tenth digit). `max-dismiss` also takes `inf` or
 ///   `forever` (SV's CGFLOAT_MAX).
 /// - lengths (`font-size`, `ring-*`, `corner-radius`, `margin`): points in 0...32767
-///   (`font-size` must be above 0); `min-size`/`image-size` `WxH` (or `WXH`) with both in
+///   (`font-size` 1...32767); `min-size`/`image-size` `WxH` (or `WXH`) with both in
 ///   0...32767; `offset` `X,Y` in -32767...32767. Converted with `Fixed16_16(Double)`.
 /// - colours: `#RRGGBB` or `#RRGGBBAA`, hex digits in either case.
 /// - switches (`tint-images`, `square`): `on` or `off`.
