@@ -1,0 +1,136 @@
+// Draws one presentation into a canvas: backdrop, bezel, indicator, texts. A pure function of
+// (presentation, layout, scale): the layout is in points, `scale` maps points to pixels, and the
+// presentation's zoom (`scale`) is applied about the bezel's centre on top of it; its `alpha`
+// multiplies the bezel and everything in it, `backdropAlpha` the backdrop.
+//
+// Damage: `bounds` is every pixel the bezel and its content may touch (content is clipped to it,
+// as both libraries clip the bezel), `indicatorBounds` the box a spinner or progress indicator
+// changes in. Drawing with `canvas.clip` set to any rect gives exactly the pixels a full draw gives
+// inside that rect (every layer under it is redrawn, clipped; nothing depends on the clip), so a
+// renderer may clear a damaged rect to the background and call `draw` clipped to it.
+import Assets
+import Raster
+
+public struct HUDPainter {
+    public init() {}
+
+    /// Points → pixels for `layout`: the zoom about the bezel's centre, then `scale`.
+    public static func transform(_ p: HUDPresentation, layout: HUDLayout, scale: Fixed16_16) -> Transform {
+        Transform.scale(p.scale, about: layout.bezelCenter).concatenating(.scale(scale, scale))
+    }
+
+    /// Draws `p` (laid out as `layout`) into `canvas`, within its clip. The backdrop covers the
+    /// whole target (the screen). The canvas's clip, transform and global alpha are restored.
+    public func draw(_ p: HUDPresentation, layout: HUDLayout, into canvas: Canvas, scale: Fixed16_16) {
+        let a = p.appearance
+        Backdrop.draw(a.mask, color: a.backdropColor, alpha: p.backdropAlpha, screen: canvas.target.bounds, into: canvas)
+        let alpha = alphaByte(p.alpha)
+        if alpha == 0 { return }
+        let saved = (clip: canvas.clip, transform: canvas.transform, alpha: canvas.globalAlpha)
+        defer { canvas.clip = saved.clip; canvas.transform = saved.transform; canvas.globalAlpha = saved.alpha }
+        let hud = bounds(p, layout: layout, scale: scale)
+        canvas.clip = saved.clip.intersection(hud)
+        if canvas.clip.isEmpty { return }
+        let t = Self.transform(p, layout: layout, scale: scale)
+        canvas.transform = t
+        canvas.globalAlpha = alpha
+        let colors = layout.colors
+
+        canvas.fill(.roundedRect(layout.bezel, radius: layout.cornerRadius), .solid(colors.bezel))
+        drawContent(p, layout: layout, into: canvas)
+        for block in layout.texts { draw(block, transform: t, color: colors.text, into: canvas) }
+        if let button = layout.button {
+            // MBProgressHUDRoundedButton: a 1 pt border inside the bounds, corner radius ceil(h/2).
+            let half = Fixed16_16.half
+            let inner = Rect(x: button.minX + half, y: button.minY + half,
+                             width: button.size.width - .one, height: button.size.height - .one)
+            let radius = button.size.height.halved.ceilFixed - half
+            canvas.stroke(.roundedRect(inner, radius: radius), StrokeStyle(width: .one), .solid(colors.text))
+        }
+    }
+
+    /// The pixels the bezel covers, zoom included (everything but the backdrop lies inside).
+    public func bounds(_ p: HUDPresentation, layout: HUDLayout, scale: Fixed16_16) -> IntRect {
+        RingIndicator.deviceBounds(layout.bezel, Self.transform(p, layout: layout, scale: scale))
+    }
+
+    /// The pixels the indicator may change while only it animates (spinner turning, petals
+    /// stepping, progress moving): its box and its ink, within the bezel. Empty without content.
+    public func indicatorBounds(_ p: HUDPresentation, layout: HUDLayout, scale: Fixed16_16) -> IntRect {
+        if case .none = layout.content { return .zero }
+        var box = layout.contentFrame
+        switch layout.content {
+        case .spinner, .ring:
+            // The ring's radius may exceed its frame (SV's native frame is 37 whatever r is).
+            let reach = layout.indicatorRadius + layout.indicatorThickness.halved + .one
+            let c = layout.indicatorCenter
+            box = box.union(Rect(x: c.x - reach, y: c.y - reach, width: reach * 2, height: reach * 2))
+        default: break
+        }
+        let t = Self.transform(p, layout: layout, scale: scale)
+        return RingIndicator.deviceBounds(box, t).intersection(bounds(p, layout: layout, scale: scale))
+    }
+
+    // MARK: - Content
+
+    private func drawContent(_ p: HUDPresentation, layout: HUDLayout, into canvas: Canvas) {
+        let colors = layout.colors
+        let frame = layout.contentFrame, center = layout.indicatorCenter
+        var elapsed = Interval.zero, progress = Fixed16_16.zero
+        switch p.indicator {
+        case .spinner(let e), .activity(let e): elapsed = e
+        case .ring(let v), .pie(let v), .annular(let v), .bar(let v): progress = v
+        case .none, .image: break
+        }
+        switch layout.content {
+        case .none:
+            break
+        case .spinner:
+            SpinnerIndicator.draw(into: canvas, center: center, radius: layout.indicatorRadius,
+                                  thickness: layout.indicatorThickness, color: colors.indicator, elapsed: elapsed)
+        case .activity:
+            ActivityIndicator.draw(into: canvas, center: center, color: colors.indicator, elapsed: elapsed)
+        case .ring:
+            RingIndicator.drawSV(into: canvas, center: center, radius: layout.indicatorRadius,
+                                 thickness: layout.indicatorThickness, progress: progress,
+                                 color: colors.indicator, track: colors.track)
+        case .pie:
+            RingIndicator.drawPie(into: canvas, box: frame, progress: progress, color: colors.indicator)
+        case .annular:
+            RingIndicator.drawAnnular(into: canvas, center: center, progress: progress, color: colors.indicator, track: colors.track)
+        case .bar:
+            BarIndicator.draw(into: canvas, frame: frame, progress: progress, color: colors.indicator)
+        case .symbol(let kind):
+            Icons.draw(kind, into: canvas, rect: frame, color: colors.indicator)
+        case .bitmap(let image, let tinted):
+            canvas.draw(image, in: frame, tint: tinted ? colors.indicator : nil)
+        case .placeholder:
+            Icons.placeholder(into: canvas, rect: frame, color: colors.indicator)
+        }
+    }
+
+    /// Draws a text block: glyph masks (which the canvas transform does not move) placed at the
+    /// transformed pen positions and rasterized at the font size times the total scale, so text
+    /// zooms with the bezel and stays sharp at any scale factor. Line breaks are the layout's.
+    private func draw(_ block: HUDTextBlock, transform t: Transform, color: Color, into canvas: Canvas) {
+        let text = block.text
+        let size = text.fontSize * t.scaleFactor
+        let paint = Paint.solid(color)
+        for line in text.lines {
+            for g in line.glyphs {
+                let pen = t.apply(Point(x: block.origin.x + line.x + g.x, y: block.origin.y + line.baseline))
+                guard let placed = try? text.chain.cache.placedMask(face: text.chain.faces[g.faceIndex], glyph: g.glyph,
+                                                                    size: size, at: pen),
+                      placed.mask.width > 0 else { continue }
+                canvas.draw(placed.mask, dx: placed.dx, dy: placed.dy, paint: paint)
+            }
+        }
+    }
+}
+
+extension Rect {
+    func union(_ o: Rect) -> Rect {
+        let x0 = Swift.min(minX, o.minX), y0 = Swift.min(minY, o.minY)
+        return Rect(x: x0, y: y0, width: Swift.max(maxX, o.maxX) - x0, height: Swift.max(maxY, o.maxY) - y0)
+    }
+}

@@ -1,0 +1,80 @@
+// What layout and drawing read from outside the presentation: the font chains and decoded images.
+// Loaded once and cached here, so a layout is a pure function of (presentation, screen, resources)
+// and a frame never touches the file system after the first use of a font or image.
+import Assets
+import Raster
+
+/// A font or image the presentation names could not be used. Layout falls back (default font, a
+/// placeholder box for the image) and lists these in `HUDLayout.issues`, so a frame is always drawn
+/// and the caller can still report what went wrong.
+public enum HUDResourceError: Error, Equatable, Sendable, CustomStringConvertible {
+    case font(path: String, reason: String)
+    case image(path: String, reason: String)
+    /// FreeType failed on a glyph of this text; the text is left out.
+    case text(String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .font(path, reason): return "HUD font \(path) is unusable, using the default font: \(reason)"
+        case let .image(path, reason): return "HUD image \(path) is unusable, drawing a placeholder: \(reason)"
+        case let .text(text, reason): return "cannot lay out HUD text \"\(text)\": \(reason)"
+        }
+    }
+}
+
+/// Font chains and an image cache. Not thread-safe: one thread owns the HUD.
+public final class HUDResources {
+    /// SV's status font: DejaVu Sans, then the CJK fallbacks (UIKit's is SF subheadline 15).
+    public let regular: FontChain
+    /// MB's bold label, details and button font: DejaVu Sans Bold, then the regular chain's faces
+    /// (UIKit's is the bold system font).
+    public let bold: FontChain
+    private var customChains: [String: Result<FontChain, HUDResourceError>] = [:]
+    private var images: [String: Result<Pixmap, HUDResourceError>] = [:]
+
+    public static let boldPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
+
+    public init(regular: FontChain, bold: FontChain) {
+        self.regular = regular; self.bold = bold
+    }
+
+    /// The Debian chains: `FontChain.defaultSearchPaths`, and DejaVu Sans Bold in front of them.
+    /// Throws `FontError.noUsableFont` when no font of the chain loads.
+    public static func system() throws -> HUDResources {
+        let regular = try FontChain.systemDefault()
+        let boldFaces = (try? FontFace(path: boldPath)).map { [$0] } ?? []
+        return HUDResources(regular: regular, bold: try FontChain(faces: boldFaces + regular.faces, cache: regular.cache))
+    }
+
+    /// The chain for a `set font PATH`: that font first, then the default chain for what it lacks.
+    /// Cached per path, failures included (call `removeAll()` after fixing a file).
+    public func chain(fontAt path: String) -> Result<FontChain, HUDResourceError> {
+        if let known = customChains[path] { return known }
+        let result: Result<FontChain, HUDResourceError>
+        do {
+            let face = try FontFace(path: path)
+            result = .success(try FontChain(faces: [face] + regular.faces, cache: regular.cache))
+        } catch {
+            result = .failure(.font(path: path, reason: "\(error)"))
+        }
+        customChains[path] = result
+        return result
+    }
+
+    /// The decoded PNG at `path` (premultiplied), cached per path, failures included. The
+    /// controller may call this when an `image` command arrives to report a bad file at once.
+    public func image(at path: String) -> Result<Pixmap, HUDResourceError> {
+        if let known = images[path] { return known }
+        let result: Result<Pixmap, HUDResourceError>
+        do { result = .success(try PNGDecoder.decode(contentsOf: path)) } catch {
+            result = .failure(.image(path: path, reason: "\(error)"))
+        }
+        images[path] = result
+        return result
+    }
+
+    /// Forgets every cached custom font and image (they are read again on next use).
+    public func removeAll() {
+        customChains.removeAll(); images.removeAll()
+    }
+}
