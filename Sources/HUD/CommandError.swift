@@ -43,7 +43,8 @@ public struct CommandError: Error, Equatable, Sendable, CustomStringConvertible 
     }
 
     public var kind: Kind
-    /// 1-based column (Unicode scalars) of the word or character at fault; nil for invalid UTF-8.
+    /// 1-based column (Unicode scalars) of the word or character at fault; nil when the error is
+    /// about something missing at the end of the line, or about bytes that are not UTF-8.
     public var column: Int?
     /// 1-based line number, for errors from `CommandParser.parseScript`.
     public var line: Int?
