@@ -10,9 +10,14 @@
 // What changed from the simple version (a dense buffer swept cell by cell): cells live in bands of
 // 64 rows with a bitmap of touched cells, so a sweep visits only cells an edge touched and emits
 // the runs between them as constant spans — a 1000-pixel-wide rounded rect costs its edges, not its
-// area, and the blitter fills the interior as runs. Edges are clipped once: parts above or below
-// the clip are dropped, parts left or right are clamped onto the clip's side, which keeps the
-// height they carry (and so the coverage to their right) without drawing them.
+// area, and the blitter fills the interior as runs.
+//
+// Clipping never changes a visible pixel's value (a damaged rect redrawn clipped equals a full
+// redraw there): edges are not cut at the clip's sides. Parts above or below the clip are left out
+// row by row with the same arithmetic as unclipped rows; cells left of the clip all add into one
+// column just left of it (only their sum reaches visible pixels), cells right of it into a column
+// nobody reads; edges wholly left of the clip become vertical edges on its side (the same sums),
+// edges wholly right of it are dropped.
 
 /// A run of pixels on one row with one coverage value.
 public struct Span: Sendable, Equatable {
@@ -82,27 +87,11 @@ public final class Rasterizer {
         let top = clip.y << 8, bottom = clip.maxY << 8
         if Swift.max(y0, y1) <= top || Swift.min(y0, y1) >= bottom { return }
         let left = clip.x << 8, right = clip.maxX << 8
-        // Split where the edge crosses the clip's left and right sides, then clamp x onto them.
-        let (first, second) = x0 < x1 ? (left, right) : (right, left)
-        var ax = x0, ay = y0
-        @inline(__always) func cut(at side: Int32) {
-            if (ax < side) != (x1 < side) && ax != side && x1 != side {
-                let y = y0 + Int32(roundedDivide(Int64(y1 - y0) * Int64(side - x0), Int64(x1 - x0)))
-                appendClamped(ax, ay, side, y, left, right)
-                ax = side; ay = y
-            }
-        }
-        cut(at: first)
-        cut(at: second)
-        appendClamped(ax, ay, x1, y1, left, right)
-    }
-
-    @inline(__always)
-    private func appendClamped(_ x0: Int32, _ y0: Int32, _ x1: Int32, _ y1: Int32, _ left: Int32, _ right: Int32) {
-        if y0 == y1 { return }
-        let ax = Swift.min(Swift.max(x0, left), right), bx = Swift.min(Swift.max(x1, left), right)
+        if Swift.min(x0, x1) >= right { return }  // reaches no visible pixel
+        // Wholly left of the clip: only the height it carries matters, so it moves onto the side.
+        let (ax, bx) = Swift.max(x0, x1) <= left ? (left, left) : (x0, x1)
         edges.append(Edge(x0: ax, y0: y0, x1: bx, y1: y1))
-        minX = Swift.min(minX, ax, bx); maxX = Swift.max(maxX, ax, bx)
+        minX = Swift.min(minX, Swift.max(left, Swift.min(ax, bx))); maxX = Swift.max(maxX, Swift.min(right, Swift.max(ax, bx)))
         minY = Swift.min(minY, y0, y1); maxY = Swift.max(maxY, y0, y1)
     }
 
@@ -118,7 +107,9 @@ public final class Rasterizer {
         let area = bounds
         if area.isEmpty { return }
         let width = area.width
-        let stride = Int(width) + 2  // an edge on the right side writes one and two cells past the last pixel
+        // Column 0 gathers every cell left of the area, 1...width are its pixels, width + 1 takes
+        // whatever lies right of it.
+        let stride = Int(width) + 2
         let words = (stride + 63) / 64
         let bandRows = Int(Swift.min(Self.bandHeight, area.height))
         reserve(cellCount: stride * bandRows, wordCount: words * bandRows, spanCount: Int(width) + 1)
@@ -130,7 +121,7 @@ public final class Rasterizer {
             edges.withUnsafeBufferPointer { all in
                 for e in all where Swift.max(e.y0, e.y1) > top && Swift.min(e.y0, e.y1) < bottom {
                     Self.renderEdge(e, cells: cells, touched: touched, top: top, bottom: bottom, bandTop: bandTop,
-                                    originX: area.x, stride: stride, words: words)
+                                    lo: area.x - 1, hi: area.maxX, stride: stride, words: words)
                 }
             }
             for y in bandTop..<bandBottom {
@@ -162,7 +153,7 @@ public final class Rasterizer {
     /// Walks one edge, clipped to the band, row by row and cell by cell.
     @inline(__always)
     private static func renderEdge(_ e: Edge, cells: UnsafeMutablePointer<Int32>, touched: UnsafeMutablePointer<UInt64>,
-                                   top: Int32, bottom: Int32, bandTop: Int32, originX: Int32, stride: Int, words: Int) {
+                                   top: Int32, bottom: Int32, bandTop: Int32, lo: Int32, hi: Int32, stride: Int, words: Int) {
         // Walk downwards; `dir` keeps the edge's winding.
         let down = e.y1 > e.y0
         let (ex0, ey0, ex1, ey1) = down ? (e.x0, e.y0, e.x1, e.y1) : (e.x1, e.y1, e.x0, e.y0)
@@ -176,7 +167,7 @@ public final class Rasterizer {
             while y < yb {
                 let rowEnd = Swift.min(yb, ((y >> 8) + 1) << 8)
                 let row = Int((y >> 8) - bandTop)
-                renderCell(cells + row * stride, touched + row * words, index: Int(c - originX), dy: dir * (rowEnd - y), fx0: fx, fx1: fx)
+                renderCell(cells + row * stride, touched + row * words, cell: c, lo: lo, hi: hi, dy: dir * (rowEnd - y), fx0: fx, fx1: fx)
                 y = rowEnd
             }
             return
@@ -195,7 +186,7 @@ public final class Rasterizer {
             let rowEnd = Swift.min(yb, ((y >> 8) + 1) << 8)
             let nx = xAt(rowEnd)
             let row = Int((y >> 8) - bandTop)
-            renderScanline(cells + row * stride, touched + row * words, originX: originX,
+            renderScanline(cells + row * stride, touched + row * words, lo: lo, hi: hi,
                            xa: x, fya: y & 255, xb: nx, fyb: rowEnd - ((y >> 8) << 8), dir: dir)
             y = rowEnd; x = nx
         }
@@ -204,21 +195,23 @@ public final class Rasterizer {
     /// One edge piece within one row: fya < fyb in 0...256, x in 24.8.
     @inline(__always)
     private static func renderScanline(_ rowCells: UnsafeMutablePointer<Int32>, _ rowBits: UnsafeMutablePointer<UInt64>,
-                                originX: Int32, xa: Int32, fya: Int32, xb: Int32, fyb: Int32, dir: Int32) {
+                                lo: Int32, hi: Int32, xa: Int32, fya: Int32, xb: Int32, fyb: Int32, dir: Int32) {
         @inline(__always) func add(_ cell: Int32, _ dy: Int32, _ fx0: Int32, _ fx1: Int32) {
-            renderCell(rowCells, rowBits, index: Int(cell - originX), dy: dir * dy, fx0: fx0, fx1: fx1)
+            renderCell(rowCells, rowBits, cell: cell, lo: lo, hi: hi, dy: dir * dy, fx0: fx0, fx1: fx1)
         }
         if xa == xb {
             let c = xa >> 8
             add(c, fyb - fya, xa - (c << 8), xa - (c << 8))
             return
         }
-        // y at a cell boundary x: fya + ddy·|x − xa|/|ddx|, rounded half up. ddy ≤ 256 and
-        // |x − xa| ≤ |ddx| < 2^24 keep the product within 32 bits, so the division is a 32-bit one.
+        // y at a cell boundary x: fya + ddy·|x − xa|/|ddx|, rounded half up. With ddy ≤ 256 and
+        // |ddx| < 2^23 (32768 px) the product fits 32 bits and the division is a 32-bit one.
         let ddx = UInt32(xa < xb ? xb - xa : xa - xb), ddy = UInt32(fyb - fya)
+        let narrow = ddx < 1 << 23
         @inline(__always) func yAt(_ x: Int32) -> Int32 {
             let run = UInt32(x < xa ? xa - x : x - xa)
-            return fya + Int32((ddy &* run &+ ddx / 2) / ddx)
+            if narrow { return fya + Int32((ddy &* run &+ ddx / 2) / ddx) }
+            return fya + Int32((UInt64(ddy) * UInt64(run) + UInt64(ddx / 2)) / UInt64(ddx))
         }
         if xa < xb {
             var c = xa >> 8
@@ -243,14 +236,17 @@ public final class Rasterizer {
         }
     }
 
-    /// Adds a piece of edge that stays in one cell: `dy` signed height, x fractions at its ends.
+    /// Adds a piece of edge that stays in cell `c`: `dy` signed height, x fractions at its ends.
+    /// Cells are clamped to lo...hi: column 0 (lo) sums everything left of the visible pixels,
+    /// the last column (hi) takes what lies right of them.
     @inline(__always)
     private static func renderCell(_ rowCells: UnsafeMutablePointer<Int32>, _ rowBits: UnsafeMutablePointer<UInt64>,
-                                   index i: Int, dy d: Int32, fx0: Int32, fx1: Int32) {
+                                   cell c: Int32, lo: Int32, hi: Int32, dy d: Int32, fx0: Int32, fx1: Int32) {
+        let i = Int(Swift.min(Swift.max(c, lo), hi) &- lo), j = Int(Swift.min(Swift.max(c &+ 1, lo), hi) &- lo)
         rowCells[i] &+= d &* (512 &- fx0 &- fx1)
-        rowCells[i &+ 1] &+= d &* (fx0 &+ fx1)
+        rowCells[j] &+= d &* (fx0 &+ fx1)
         rowBits[i >> 6] |= 1 << UInt64(i & 63)
-        rowBits[(i &+ 1) >> 6] |= 1 << UInt64((i &+ 1) & 63)
+        rowBits[j >> 6] |= 1 << UInt64(j & 63)
     }
 
     /// Prefix-sums one row's touched cells into spans, clearing the cells as it goes.
@@ -273,10 +269,12 @@ public final class Rasterizer {
             if bits == 0 { continue }
             rowBits[w] = 0
             while bits != 0 {
-                let i = Int32(w * 64 + bits.trailingZeroBitCount)
+                let column = Int32(w * 64 + bits.trailingZeroBitCount)
                 bits &= bits &- 1
-                let delta = rowCells[Int(i)]
-                rowCells[Int(i)] = 0
+                let delta = rowCells[Int(column)]
+                rowCells[Int(column)] = 0
+                if column == 0 { sum &+= delta; continue }  // everything left of the area
+                let i = column - 1  // the pixel
                 if i >= width { continue }
                 if i > next && sum != 0 { emit(next, i - next, Self.alpha(sum, rule)) }
                 sum &+= delta

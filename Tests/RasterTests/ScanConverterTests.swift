@@ -118,3 +118,31 @@ struct ScanConverterTests {
         #expect(abs(Double(total) / 255 - area) < 2, "covered \(Double(total) / 255), expected \(area)")
     }
 }
+
+@Suite("Clipping")
+struct ClippingTests {
+    /// A clip only chooses which pixels are written: inside it they equal an unclipped draw.
+    @Test(arguments: 0..<30)
+    func clippedPixelsEqualUnclippedOnes(seed: Int) {
+        var rng = XorShift(state: 0x5151_7777 &+ UInt64(seed) &* 7919)
+        let n = 3 + Int(rng.next() % 7)
+        let poly = (0..<n).map { _ in Point(rng.double(-10, 50), rng.double(-10, 50)) }
+        let full = IntRect(x: 0, y: 0, width: 40, height: 40)
+        let clip = IntRect(x: Int32(rng.next() % 20), y: Int32(rng.next() % 20), width: 3 + Int32(rng.next() % 18), height: 3 + Int32(rng.next() % 18))
+        func cover(_ c: IntRect) -> CoverageBlitter {
+            let r = Rasterizer()
+            r.reset(clip: c)
+            r.addPolygon(poly)
+            var b = CoverageBlitter(full)
+            r.rasterize(rule: .nonZero, into: &b)
+            return b
+        }
+        let a = cover(full), b = cover(clip)
+        for y in clip.y..<clip.maxY {
+            for x in clip.x..<clip.maxX {
+                let i = Int(y * 40 + x)
+                #expect(a.coverage[i] == b.coverage[i], "seed \(seed) pixel \(x),\(y) clip \(clip)")
+            }
+        }
+    }
+}
