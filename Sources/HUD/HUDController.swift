@@ -1,0 +1,160 @@
+// The HUD's behaviour engine: applies `HUDCommand`s in order on a virtual clock and answers what the
+// HUD looks like at any instant and which events happened when.
+//
+// SVProgressHUD (reference A1-A5) is the default; MBProgressHUD's rules (B3) apply while
+// `appearance.usesMBBehaviour` (an MB mode is set). Both libraries run on iOS's main thread: every
+// SV `show*`/`dismiss*` is enqueued on the main queue and runs asynchronously, `popActivity` and
+// `setStatus:` run at once, and timers (NSTimer, `dispatch_after`, animation completions) run on the
+// main run loop. Here one thread owns the controller and applies each command at its instant, in
+// arrival order: that is exactly what the main queue does with the block when nothing else is
+// queued, so "asynchronous" only means "after the timers already due", which `apply` honours.
+//
+// Files: this one holds the API, command dispatch and the presentation; +SV and +MB hold each
+// library's rules; +Timers holds the clock work (timers, animation groups and their completions).
+import Raster
+
+public final class HUDController {
+    public let clock: Clock
+    /// The current settings (`set` commands change them; `reset` restores the defaults).
+    public internal(set) var appearance: HUDAppearance
+    /// Every event so far, in order, with its virtual time.
+    public private(set) var events: [HUDEvent] = []
+    /// SV's activity count (A3). Always 0 in MB behaviour, which has no count.
+    public internal(set) var activityCount = 0
+
+    // Shared animated state. SV: `alpha` is every alpha SV fades together (HUD, content, backdrop
+    // view); `backdrop` moves with it. MB: `alpha` is the bezel's, `backdrop` the background view's.
+    var alpha = AnimatedValue(.zero)
+    var backdrop = AnimatedValue(.zero)
+    var scale = AnimatedValue(.one)
+    var timers = TimerQueue<TimerAction>()
+    var nextGroup = 1
+    /// The instant the current command or timer runs at (a timer that fell due before `clock.now`
+    /// runs at its own instant: its events and animations are stamped with it).
+    var time: Instant
+    /// The status label's text (SV) or MB's label; nil or empty hides it.
+    var statusText: String?
+    var sv = SVState()
+    var mb = MBState()
+
+    public init(clock: Clock, appearance: HUDAppearance = HUDAppearance()) {
+        self.clock = clock
+        self.appearance = appearance
+        time = clock.now
+    }
+
+    /// Applies `command` at `clock.now`, after firing every timer due up to then; timers the
+    /// command makes due at once (a zero delay) fire before this returns.
+    public func apply(_ command: HUDCommand) {
+        update()
+        time = clock.now
+        let mbMode = appearance.usesMBBehaviour
+        switch command {
+        case .show(let status):
+            if mbMode { mbShow(status: status) } else { svShowProgress(-.one, status: status) }
+        case .progress(let fraction, let status):
+            if mbMode { mbProgress(fraction, status: status) } else { svShowProgress(fraction, status: status) }
+        case .image(let kind, let status):
+            if mbMode { mbImage(kind, status: status) } else { svShowImage(kind, status: status) }
+        case .status(let text):
+            statusText = text  // SV setStatus: / MB label.text: the text only, synchronously
+        case .dismiss(let delay):
+            if mbMode { mbHide(afterDelay: delay) } else { svDismiss(delay: delay) }
+        case .pop:
+            if mbMode { mbHide() } else { svPopActivity() }
+        case .reset:
+            reset()
+        case .set(let setting):
+            appearance.apply(setting)
+            if case .label = setting { statusText = appearance.label }
+        }
+        update()
+    }
+
+    /// Fires every timer due up to `clock.now`, in time order (call after advancing the clock;
+    /// `presentation()` and `nextEventTime()` call it too).
+    public func update() {
+        let now = clock.now
+        while let entry = timers.popDue(upTo: now) {
+            time = entry.fire
+            fire(entry.action)
+        }
+        time = now
+    }
+
+    /// The HUD at `clock.now`.
+    public func presentation() -> HUDPresentation {
+        update()
+        let t = time
+        var p = HUDPresentation()
+        p.appearance = appearance
+        p.status = Self.nonEmpty(statusText)
+        p.scale = scale.presented(at: t)
+        let container = appearance.usesMBBehaviour ? mb.containerAlpha : .one
+        p.alpha = container * alpha.presented(at: t)
+        p.backdropAlpha = appearance.mask == .none ? .zero : container * backdrop.presented(at: t)
+        if appearance.usesMBBehaviour {
+            p.indicator = mbIndicator(at: t)
+            p.details = appearance.details
+            p.button = appearance.button
+        } else {
+            p.indicator = svIndicator(at: t)
+        }
+        let fading = alpha.running(at: t) != nil || backdrop.running(at: t) != nil
+        let zooming = scale.running(at: t) != nil && p.alpha > .zero
+        var spinning = false
+        switch p.indicator {
+        case .spinner, .activity: spinning = p.alpha > .zero
+        default: break
+        }
+        p.isAnimating = fading || zooming || spinning
+        return p
+    }
+
+    /// The next instant at which the HUD changes or an event happens without a new command (a timer
+    /// or the end of an animation); nil when nothing is pending. A spinner needs frames while
+    /// `presentation().isAnimating` but schedules nothing here.
+    public func nextEventTime() -> Instant? {
+        update()
+        let ends = [alpha, backdrop, scale].compactMap { $0.running(at: time)?.end }
+        return (ends + [timers.nextFire].compactMap { $0 }).min()
+    }
+
+    /// SV: `isVisible`, the backdrop view's (model) alpha > 0 (A1). MB: shown or appearing, i.e.
+    /// the HUD's and the bezel's model alphas are > 0.
+    public var isVisible: Bool {
+        update()
+        if appearance.usesMBBehaviour { return mb.containerAlpha > .zero && alpha.model > .zero }
+        return backdrop.model > .zero
+    }
+
+    /// The events since the last drain, removed from `events`.
+    public func drainEvents() -> [HUDEvent] {
+        update()
+        defer { events.removeAll() }
+        return events
+    }
+
+    /// Back to the default appearance, hidden at once, every timer and animation dropped, no events.
+    func reset() {
+        appearance = HUDAppearance()
+        alpha = AnimatedValue(.zero)
+        backdrop = AnimatedValue(.zero)
+        scale = AnimatedValue(.one)
+        timers.removeAll()
+        activityCount = 0
+        statusText = nil
+        sv = SVState()
+        mb = MBState()
+    }
+
+    func post(_ kind: HUDEvent.Kind) {
+        events.append(HUDEvent(time: time, kind: kind, status: Self.nonEmpty(statusText)))
+    }
+
+    /// Empty text is treated as none (A6: "Empty text is untested; treat it as nil").
+    static func nonEmpty(_ s: String?) -> String? {
+        guard let s, !s.isEmpty else { return nil }
+        return s
+    }
+}
