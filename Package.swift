@@ -37,7 +37,7 @@ let package = Package(
         .executableTarget(
             name: "splashhud",
             dependencies: [
-                "Gallery", "Assets", "Raster",
+                "Gallery", "HUD", "Assets", "Raster",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -58,7 +58,7 @@ let package = Package(
         .testTarget(name: "GalleryTests", dependencies: ["Gallery", "GoldenSupport"], exclude: ["Golden"]),
         .testTarget(name: "HUDTests", dependencies: ["HUD", "Raster", "Assets", "GoldenSupport"], exclude: ["Golden"]),
         .testTarget(name: "PlatformTests", dependencies: ["Raster", "CDRM", "CLinuxShim"]),
-        .testTarget(name: "splashhudTests", dependencies: ["splashhud"]),
+        .testTarget(name: "splashhudTests", dependencies: ["splashhud", "HUD", "Assets", "Raster"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,116 @@
+// `splashhud render SCRIPT`: draws a HUD script headless and deterministically (the same input
+// gives the same bytes) into PNG frames, an animated PNG, and an event log.
+import ArgumentParser
+import Assets
+import Foundation
+import HUD
+import Raster
+
+struct Render: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Render a HUD script headless to PNG frames, an animated PNG and an event log.",
+        discussion: """
+            SCRIPT holds timed commands, one per line: `@SECONDS COMMAND`, for example
+              @0.0 show "Loading"
+              @1.2 progress 0.5 "Copying"
+            (`-` reads standard input). Outputs, in any number and order:
+              --at T --out FILE.png              the frame at T seconds
+              --apng FROM:TO:FPS --out FILE.png  an animated PNG of that range
+              --events FILE                      the event log, `T EVENT STATUS` a line (`-`: stdout)
+            The HUD uses the library's defaults unless the script sets something.
+            """)
+
+    @Argument(help: "The script of timed commands (`-` for standard input).")
+    var script: String
+
+    @Option(help: "Screen size in pixels, WxH.")
+    var size: String = "1280x720"
+
+    @Option(help: "Pixels per point.")
+    var scale: Double = 1
+
+    @Option(help: "Scanout pixel format the frames are shown in (ARGB8888, XRGB8888, ABGR8888, XBGR8888, RGB888, BGR888, RGB565, BGR565).")
+    var format: String = "XRGB8888"
+
+    @Option(help: "Panel rotation: 0, 90, 180 or 270 (clockwise).")
+    var rotate: Int = 0
+
+    @Option(help: "What lies behind the HUD: a colour #RRGGBB[AA] or a PNG file (scaled to fill).")
+    var background: String = "#000000"
+
+    @Option(help: "Write the event log here (`-` for standard output).")
+    var events: String?
+
+    @Argument(parsing: .allUnrecognized, help: .hidden)
+    var outputs: [String] = []
+
+    func validate() throws {
+        _ = try screenSize()
+        guard scale > 0 && scale <= 8 else { throw ValidationError("--scale must be above 0 and at most 8, got \(scale)") }
+        guard PixelFormat(name: format) != nil else { throw ValidationError("unknown --format '\(format)'") }
+        guard Rotation(rawValue: rotate) != nil else { throw ValidationError("--rotate must be 0, 90, 180 or 270, got \(rotate)") }
+        do { _ = try RenderOutput.parse(outputs) } catch { throw ValidationError("\(error)") }
+        if try RenderOutput.parse(outputs).isEmpty && events == nil {
+            throw ValidationError("nothing to do: ask for --at T --out FILE.png, --apng FROM:TO:FPS --out FILE.png or --events FILE")
+        }
+    }
+
+    func screenSize() throws -> (Int32, Int32) {
+        let parts = size.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Int32(parts[0]), let h = Int32(parts[1]), (1...8192).contains(w), (1...8192).contains(h) else {
+            throw ValidationError("--size must be WxH with each 1...8192, got '\(size)'")
+        }
+        return (w, h)
+    }
+
+    func run() throws {
+        let commands = try loadScript()
+        let (w, h) = try screenSize()
+        let setup = try RenderSetup(width: w, height: h, scale: Fixed16_16(scale), background: loadBackground(),
+                                    format: PixelFormat(name: format)!, rotation: Rotation(rawValue: rotate)!, commands: commands)
+        var written: [String] = []
+        for output in try RenderOutput.parse(outputs) {
+            switch output {
+            case .frame(let t, let path):
+                try setup.writeFrame(at: .seconds(t), to: path)
+                written.append(path)
+            case .animation(let from, let to, let fps, let path):
+                let n = try setup.writeAnimation(from: from, to: to, fps: fps, to: path)
+                written.append("\(path) (\(n) frames)")
+            }
+        }
+        if let events {
+            let log = setup.eventLog().map(\.description).joined(separator: "\n") + "\n"
+            if events == "-" { print(log, terminator: "") } else { try log.write(toFile: events, atomically: true, encoding: .utf8); written.append(events) }
+        }
+        if !written.isEmpty { FileHandle.standardError.write(("wrote " + written.joined(separator: ", ") + "\n").data(using: .utf8)!) }
+    }
+
+    func loadScript() throws -> [TimedCommand] {
+        let data: Data
+        if script == "-" {
+            data = FileHandle.standardInput.readDataToEndOfFile()
+        } else {
+            guard let d = FileManager.default.contents(atPath: script) else { throw ValidationError("cannot read the script \(script)") }
+            data = d
+        }
+        do { return try CommandParser.parseScript(bytes: [UInt8](data)) } catch { throw ValidationError("\(script): \(error)") }
+    }
+
+    func loadBackground() throws -> SceneBackground {
+        if background.hasPrefix("#") {
+            guard let c = Color(hex: background) else { throw ValidationError("--background: bad colour '\(background)' (use #RRGGBB or #RRGGBBAA)") }
+            return .color(c)
+        }
+        do { return .image(try PNGDecoder.decode(contentsOf: background)) } catch { throw ValidationError("--background \(background): \(error)") }
+    }
+}
+
+extension Color {
+    /// `#RRGGBB` or `#RRGGBBAA`.
+    init?(hex: String) {
+        let digits = hex.dropFirst()
+        guard hex.first == "#", digits.count == 6 || digits.count == 8, let v = UInt32(digits, radix: 16) else { return nil }
+        self = digits.count == 6 ? Color(rgb: v) : Color(rgb: v >> 8, alpha: UInt8(v & 0xFF))
+    }
+}

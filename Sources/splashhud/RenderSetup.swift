@@ -1,0 +1,62 @@
+// What `splashhud render` and `splashhud demo` share: a script, a screen and how its frames are
+// shown. Every output replays the script from the start on its own virtual clock, so outputs do
+// not depend on each other or on their order.
+import Assets
+import HUD
+import Raster
+
+struct RenderSetup {
+    let width: Int32
+    let height: Int32
+    let scale: Fixed16_16
+    let background: SceneBackground
+    let format: PixelFormat
+    let rotation: Rotation
+    let commands: [TimedCommand]
+    let resources: HUDResources
+
+    init(width: Int32, height: Int32, scale: Fixed16_16, background: SceneBackground, format: PixelFormat, rotation: Rotation,
+         commands: [TimedCommand]) throws {
+        self.width = width; self.height = height; self.scale = scale; self.background = background
+        self.format = format; self.rotation = rotation; self.commands = commands
+        resources = try HUDResources.system()
+    }
+
+    func player() -> ScriptPlayer {
+        ScriptPlayer(script: commands, renderer: HUDSceneRenderer(width: width, height: height, scale: scale, background: background, resources: resources))
+    }
+
+    /// The frame as the panel shows it (format and rotation applied).
+    func shown(_ player: ScriptPlayer) -> Pixmap {
+        let view = player.renderer.frame.view
+        if format == .argb8888 && rotation == .r0 { return player.renderer.frame }
+        return view.asScanout(format: format, rotation: rotation)
+    }
+
+    func writeFrame(at t: Instant, to path: String) throws {
+        let p = player()
+        p.render(at: t)
+        try PNGEncoder.write(shown(p).view, to: path)
+    }
+
+    /// Frames at from, from + 1/fps, … up to `to`, as an animated PNG; returns the frame count.
+    func writeAnimation(from: Double, to: Double, fps: Int, to path: String) throws -> Int {
+        let p = player()
+        let first = Instant.seconds(from)
+        let count = Int(((to - from) * Double(fps)).rounded(.down)) + 1
+        let size = rotation.outputSize(sourceWidth: width, sourceHeight: height)
+        var apng = APNGEncoder(width: size.width, height: size.height, delay: .fps(UInt16(fps)))
+        for k in 0..<count {
+            // k/fps seconds after `from`, exactly in nanoseconds.
+            p.render(at: first + Interval(nanoseconds: Int64(k) * 1_000_000_000 / Int64(fps)))
+            try apng.addFrame(shown(p).view)
+        }
+        try apng.write(to: path)
+        return count
+    }
+
+    /// Every event of the script, played to the end.
+    func eventLog() -> [HUDEvent] {
+        player().playToEnd()
+    }
+}
