@@ -41,8 +41,8 @@ enum Icons {
             let dotC = pt(0.5, 0.3)
             canvas.fill(.ellipse(in: Rect(x: dotC.x - dotR, y: dotC.y - dotR, width: dotR * 2, height: dotR * 2)), .solid(color))
             var p = Path()
-            p.move(to: pt(0.42, 0.44)); p.line(to: pt(0.52, 0.44)); p.line(to: pt(0.52, 0.72))
-            p.move(to: pt(0.41, 0.73)); p.line(to: pt(0.63, 0.73))
+            p.move(to: pt(0.42, 0.44)); p.line(to: pt(0.51, 0.44)); p.line(to: pt(0.51, 0.72))
+            p.move(to: pt(0.41, 0.73)); p.line(to: pt(0.61, 0.73))
             canvas.stroke(p, StrokeStyle(width: side * Fixed16_16(0.08), cap: .round, join: .round), .solid(color))
         case .custom:
             placeholder(into: canvas, rect: rect, color: color)
