@@ -40,6 +40,7 @@ public final class HUDController {
     public init(clock: Clock, appearance: HUDAppearance = HUDAppearance()) {
         self.clock = clock
         self.appearance = appearance
+        statusText = appearance.label
         time = clock.now
     }
 
