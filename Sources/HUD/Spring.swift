@@ -22,7 +22,7 @@
 import Raster
 
 public enum CriticallyDampedSpring {
-    /// Y = ωT in 16.16: 9.233413 (the root of (1 + Y)·e^(−Y) = 0.001).
+    /// Y = ωT, the root 9.233413 of (1 + Y)·e^(−Y) = 0.001, rounded to 16.16 (605119/65536).
     public static let settleRaw: Int64 = 605_119
 
     /// e^(−x) for x ≥ 0 given in 16.16, as 2.30 fixed point (1 << 30 = 1.0).
