@@ -87,12 +87,14 @@ public final class Rasterizer {
         let top = clip.y << 8, bottom = clip.maxY << 8
         if Swift.max(y0, y1) <= top || Swift.min(y0, y1) >= bottom { return }
         let left = clip.x << 8, right = clip.maxX << 8
-        if Swift.min(x0, x1) >= right { return }  // reaches no visible pixel
+        // The pixels a shape can cover reach as far right as any of its edges (within the clip),
+        // even when that edge itself is dropped.
+        minX = Swift.min(minX, Swift.max(left, Swift.min(x0, x1))); maxX = Swift.max(maxX, Swift.min(right, Swift.max(x0, x1)))
+        minY = Swift.min(minY, y0, y1); maxY = Swift.max(maxY, y0, y1)
+        if Swift.min(x0, x1) >= right { return }  // changes no visible pixel's sum
         // Wholly left of the clip: only the height it carries matters, so it moves onto the side.
         let (ax, bx) = Swift.max(x0, x1) <= left ? (left, left) : (x0, x1)
         edges.append(Edge(x0: ax, y0: y0, x1: bx, y1: y1))
-        minX = Swift.min(minX, Swift.max(left, Swift.min(ax, bx))); maxX = Swift.max(maxX, Swift.min(right, Swift.max(ax, bx)))
-        minY = Swift.min(minY, y0, y1); maxY = Swift.max(maxY, y0, y1)
     }
 
     /// The pixel rect the added edges can touch (within the clip).

@@ -121,6 +121,18 @@ struct ScanConverterTests {
 
 @Suite("Clipping")
 struct ClippingTests {
+    /// A shape wider than the clip on both sides (a bezel around a damaged spinner box) fills it.
+    @Test func aShapeAroundTheClipFillsIt() {
+        let clip = IntRect(x: 10, y: 10, width: 5, height: 4)
+        let r = Rasterizer()
+        r.reset(clip: clip)
+        r.addPolygon([Point(2.5, 2.5), Point(30.5, 2.5), Point(30.5, 30.5), Point(2.5, 30.5)])
+        var b = CoverageBlitter(IntRect(x: 0, y: 0, width: 40, height: 40))
+        r.rasterize(rule: .nonZero, into: &b)
+        for y in 10..<14 { for x in 10..<15 { #expect(b.coverage[y * 40 + x] == 255, "pixel \(x),\(y)") } }
+        #expect(b.coverage.reduce(0) { $0 + Int($1) } == 20 * 255)
+    }
+
     /// A clip only chooses which pixels are written: inside it they equal an unclipped draw.
     @Test(arguments: 0..<30)
     func clippedPixelsEqualUnclippedOnes(seed: Int) {
