@@ -114,6 +114,12 @@ public struct HUDPainter {
     /// zooms with the bezel and stays sharp at any scale factor. Line breaks are the layout's.
     private func draw(_ block: HUDTextBlock, transform t: Transform, color: Color, into canvas: Canvas) {
         let text = block.text
+        // Skip a block far from the clip (a spinner-box redraw): its box grown by one em on
+        // every side holds all of its ink.
+        let em = text.fontSize
+        let reach = Rect(x: block.origin.x - em, y: block.origin.y - em,
+                         width: text.size.width + em * 2, height: text.size.height + em * 2)
+        if RingIndicator.deviceBounds(reach, t).intersection(canvas.clip).isEmpty { return }
         let size = text.fontSize * t.scaleFactor
         let paint = Paint.solid(color)
         for line in text.lines {

@@ -27,11 +27,11 @@ enum RingIndicator {
     /// SV's ring at `progress` (clamped to 0...1), then its track over it.
     static func drawSV(into canvas: Canvas, center: Point, radius: Fixed16_16, thickness: Fixed16_16,
                        progress: Fixed16_16, color: Color, track: Color) {
-        let path = arc(center: center, radius: radius, sweep: Trig.twoPi)
+        // strokeEnd = p on a circle is the arc through p·2π.
         let style = StrokeStyle(width: thickness, cap: .round)
         let end = clamped(progress)
-        if end > .zero { canvas.stroke(path, style, .solid(color), trimEnd: end) }
-        canvas.stroke(path, style, .solid(track))
+        if end > .zero { canvas.stroke(arc(center: center, radius: radius, sweep: Trig.twoPi * end), style, .solid(color)) }
+        canvas.stroke(arc(center: center, radius: radius, sweep: Trig.twoPi), style, .solid(track))
     }
 
     static let mbOutlineRadius = Fixed16_16(17.5), mbPieRadius = Fixed16_16(16.5)

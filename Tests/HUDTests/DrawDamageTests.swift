@@ -56,6 +56,18 @@ struct DrawDamageTests {
         }
     }
 
+    /// The root of a clipped redraw: a clip wholly inside a filled shape is filled. (A shape whose
+    /// right edges all lie right of the clip must still cover it; the bezel under the spinner box
+    /// is such a shape.)
+    @Test func clipInsideAShapeIsFilled() {
+        let p = Pixmap(width: 80, height: 80)
+        let canvas = Canvas(p.view)
+        canvas.clip = IntRect(x: 20, y: 20, width: 10, height: 10)
+        canvas.fill(.roundedRect(Rect(10.5, 10.5, 50, 50), radius: Fixed16_16(5)), .solid(.black))
+        canvas.flush()
+        #expect(p[25, 25] == Color.black.premultiplied && p[20, 20] == Color.black.premultiplied)
+    }
+
     /// Outside `bounds` only the backdrop is drawn: with no mask, a HUD leaves every pixel
     /// outside its bounds untouched, zoomed or not.
     @Test(arguments: [Fixed16_16(1.3), Fixed16_16(0.5), Fixed16_16.one])
