@@ -47,7 +47,7 @@ let package = Package(
         .executableTarget(
             name: "splashhud-bench",
             dependencies: [
-                "Gallery", "Assets", "Raster", "CCairoScene",
+                "Gallery", "HUD", "Assets", "Raster", "CCairoScene",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/splashhud-bench"),

@@ -76,7 +76,9 @@ struct SplashHUDBench: ParsableCommand {
             }
         }
         print("\n" + Report.table(results))
-        if let path = json { try Report.writeJSON(results, to: path); print("wrote \(path)") }
+        let hud = try HUDSpinnerTimings.measure(frames: frames, warmup: warmup)
+        print(hud.table + "\n")
+        if let path = json { try Report.writeJSON(results, hud: hud, to: path); print("wrote \(path)") }
 
         print("\nChecks")
         if chosen.contains(.damage1080) {
