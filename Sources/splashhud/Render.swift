@@ -68,6 +68,7 @@ struct Render: ParsableCommand {
         let (w, h) = try screenSize()
         let setup = try RenderSetup(width: w, height: h, scale: Fixed16_16(scale), background: loadBackground(),
                                     format: PixelFormat(name: format)!, rotation: Rotation(rawValue: rotate)!, commands: commands)
+        for problem in setup.problems() { FileHandle.standardError.write("splashhud render: \(script): \(problem)\n".data(using: .utf8)!) }
         var written: [String] = []
         for output in try RenderOutput.parse(outputs) {
             switch output {

@@ -22,6 +22,22 @@ struct RenderSetup {
         resources = try HUDResources.system()
     }
 
+    /// What in the script cannot be drawn as asked (an image that will not load, a font that
+    /// will not open), one message a line with the script's line number. Drawing goes on with a
+    /// placeholder or the default font.
+    func problems() -> [String] {
+        commands.compactMap { c in
+            switch c.command {
+            case .image(.custom(let path), _):
+                if case .failure(let e) = resources.image(at: path) { return "line \(c.line): \(e)" }
+            case .set(.font(let path)):
+                if case .failure(let e) = resources.chain(fontAt: path) { return "line \(c.line): \(e)" }
+            default: break
+            }
+            return nil
+        }
+    }
+
     func player() -> ScriptPlayer {
         ScriptPlayer(script: commands, renderer: HUDSceneRenderer(width: width, height: height, scale: scale, background: background, resources: resources))
     }

@@ -63,6 +63,15 @@ struct RenderCommandTests {
         #expect(r.width == 150 && r.height == 200)
     }
 
+    @Test func anImageThatWillNotLoadIsReportedWithItsLine() throws {
+        let commands = try CommandParser.parseScript("@0 show\n@1 image /nonexistent/logo.png \"Logo\"\n@2 set font /nonexistent/font.ttf")
+        let setup = try RenderSetup(width: 100, height: 100, scale: .one, background: .color(.black), format: .xrgb8888, rotation: .r0, commands: commands)
+        let problems = setup.problems()
+        #expect(problems.count == 2)
+        #expect(problems.first?.hasPrefix("line 2: ") == true && problems.first?.contains("/nonexistent/logo.png") == true)
+        #expect(problems.last?.hasPrefix("line 3: ") == true && problems.last?.contains("/nonexistent/font.ttf") == true)
+    }
+
     @Test func badInputIsAClearError() throws {
         let dir = try temporaryDirectory()
         try "@0 shwo Loading\n".write(toFile: "\(dir)/bad.hud", atomically: true, encoding: .utf8)
