@@ -14,6 +14,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
     ],
     targets: [
         // C libraries, through pkg-config; apt names the Debian package that provides each.
@@ -31,6 +32,11 @@ let package = Package(
         // The HUD: command language, SVProgressHUD/MBProgressHUD behaviour on a Clock, layout,
         // indicators and the damage-tracking scene renderer.
         .target(name: "HUD", dependencies: ["Raster", "Assets"]),
+        // Screens: the Display protocol, the memory display, fbdev (and DRM/KMS next); the only
+        // place that calls open/ioctl/mmap (Sources/Display/Syscalls.swift).
+        .target(
+            name: "Display",
+            dependencies: ["Raster", "CLinuxShim", "CDRM", .product(name: "SystemPackage", package: "swift-system")]),
         // The reference frame and the primitive gallery, shared by the demo, tests and benchmark.
         .target(name: "Gallery", dependencies: ["Raster", "Assets"]),
 
@@ -57,6 +63,7 @@ let package = Package(
         .testTarget(name: "AssetsTests", dependencies: ["Assets", "Raster", "GoldenSupport"], exclude: ["Golden", "Fixtures"]),
         .testTarget(name: "GalleryTests", dependencies: ["Gallery", "GoldenSupport"], exclude: ["Golden"]),
         .testTarget(name: "HUDTests", dependencies: ["HUD", "Raster", "Assets", "GoldenSupport"], exclude: ["Golden"]),
+        .testTarget(name: "DisplayTests", dependencies: ["Display", "Raster", "GoldenSupport"], exclude: ["Golden"]),
         .testTarget(name: "PlatformTests", dependencies: ["Raster", "CDRM", "CLinuxShim"]),
         .testTarget(name: "splashhudTests", dependencies: ["splashhud", "HUD", "Assets", "Raster"]),
     ],

@@ -2,8 +2,10 @@
 #define CLINUXSHIM_H
 // Linux constants that Swift cannot import because the kernel headers build them with
 // function-like macros: ioctl request numbers (_IOR/_IOW/_IOWR) and DRM fourcc codes
-// (fourcc_code). Nothing else belongs here.
+// (fourcc_code). Nothing else belongs here, except <linux/fb.h> itself: Swift imports its structs
+// (fb_var_screeninfo, fb_fix_screeninfo) and plain constants (FB_VISUAL_TRUECOLOR) as they are.
 #include <stdint.h>
+#include <linux/fb.h>
 extern const unsigned long CLinuxShim_FBIOGET_VSCREENINFO;
 extern const unsigned long CLinuxShim_FBIOPUT_VSCREENINFO;
 extern const unsigned long CLinuxShim_FBIOGET_FSCREENINFO;

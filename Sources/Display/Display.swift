@@ -1,0 +1,100 @@
+// The contract between the HUD's frame loop and a screen (issue 4 part 1): what the outputs are,
+// "show these damaged rects of this finished frame", how the picture's timing is known, and close.
+// Modelled on LVGL's flush/flush-wait pair and wlroots' small backend interface: the frame loop
+// owns the shadow frame and the damage; a display only converts, copies and shows.
+//
+// Time is Int64 nanoseconds on CLOCK_MONOTONIC (the HUD's `Instant` uses the same unit) so that
+// Display depends on Raster only, not on HUD.
+
+import Raster
+
+/// A video mode: the panel's size in scanout pixels and its refresh rate (DRM `drmModeModeInfo`,
+/// fbdev `xres`/`yres` and pixclock timings).
+public struct DisplayMode: Equatable, Sendable {
+    /// Scanout pixels per row (`hdisplay`, fbdev `xres`).
+    public var width: Int32
+    /// Scanout rows (`vdisplay`, fbdev `yres`).
+    public var height: Int32
+    /// Refresh rate in thousandths of a hertz (60 Hz = 60_000), as DRM's `vrefresh` with more digits.
+    public var refreshMillihertz: Int32
+    /// The mode's name, e.g. "1024x768" (DRM mode name; fbdev has none, so it is made from the size).
+    public var name: String
+
+    public init(width: Int32, height: Int32, refreshMillihertz: Int32, name: String? = nil) {
+        self.width = width; self.height = height; self.refreshMillihertz = refreshMillihertz
+        self.name = name ?? "\(width)x\(height)"
+    }
+
+    /// One refresh period in nanoseconds (rounded to nearest), what a timer-paced frame loop waits.
+    public var frameIntervalNanoseconds: Int64 {
+        let mHz = Int64(max(refreshMillihertz, 1))
+        return (1_000_000_000_000 + mHz / 2) / mHz
+    }
+}
+
+/// One screen a display drives.
+public struct DisplayOutput: Equatable, Sendable {
+    /// The connector or device, e.g. "HDMI-A-1" or "/dev/fb0".
+    public var name: String
+    /// The scanout mode (panel orientation, before `rotation` is undone by the panel).
+    public var mode: DisplayMode
+    /// The scanout memory's pixel format.
+    public var format: PixelFormat
+    /// How frames are turned on their way into scanout memory (see Raster's Rotation.swift).
+    public var rotation: Rotation
+    /// The panel's size in millimetres, when the driver knows it.
+    public var physicalWidthMM: Int32?
+    public var physicalHeightMM: Int32?
+
+    public init(
+        name: String, mode: DisplayMode, format: PixelFormat, rotation: Rotation,
+        physicalWidthMM: Int32? = nil, physicalHeightMM: Int32? = nil
+    ) {
+        self.name = name; self.mode = mode; self.format = format; self.rotation = rotation
+        self.physicalWidthMM = physicalWidthMM; self.physicalHeightMM = physicalHeightMM
+    }
+
+    /// The size of the frame the HUD renders for this output: the mode with axes swapped when the
+    /// rotation turns by 90° (a 480x800 portrait panel mounted sideways gets 800x480 frames).
+    public var frameWidth: Int32 { rotation.swapsAxes ? mode.height : mode.width }
+    public var frameHeight: Int32 { rotation.swapsAxes ? mode.width : mode.height }
+}
+
+/// When the picture of one `present` is (or will be) on the glass, for the frame pacer.
+public enum PresentTiming: Equatable, Sendable {
+    /// Shown at this vblank (CLOCK_MONOTONIC nanoseconds): pace from it (next = stamp + interval).
+    case vblank(nanoseconds: Int64)
+    /// Shown now, but the display gives no vblank timestamps (fbdev without FBIO_WAITFORVSYNC,
+    /// DRM drivers without vblank interrupts): pace with a timer at `frameIntervalNanoseconds`.
+    case timer
+    /// Shown now and there is no refresh to follow: the caller may present again at once.
+    case immediate
+}
+
+/// What `close` leaves on the screen.
+public enum CloseBehaviour: Equatable, Sendable {
+    /// Put back what was there before the display was opened (console contents, previous mode).
+    case restore
+    /// Leave the last presented frame on screen (a boot splash handing over to the next program).
+    case retain
+}
+
+/// A screen the HUD can be shown on: the memory display for tests, fbdev, DRM/KMS.
+public protocol Display: AnyObject {
+    /// The screens this display drives (one for fbdev and memory; every connected connector for DRM).
+    var outputs: [DisplayOutput] { get }
+
+    /// Copies the `damage` rects of `frame` into scanout memory (converted to the output's format,
+    /// dithered and rotated) and shows it. `frame` is the HUD's premultiplied ARGB32 shadow buffer,
+    /// `frameWidth x frameHeight` of the output, and must hold the COMPLETE new picture: backends
+    /// with several buffers also copy older damage from it to bring a stale buffer up to date.
+    /// Returns once the new picture is visible or queued, with its timing.
+    func present(_ frame: PixmapView, damage: [IntRect]) throws(DisplayError) -> PresentTiming
+
+    /// The refresh interval the frame pacer uses when `present` returns `.timer`.
+    var frameIntervalNanoseconds: Int64 { get }
+
+    /// Releases the screen, restoring what was shown before or retaining the last frame. Later
+    /// `present` calls throw `DisplayError.closed`; closing twice does nothing.
+    func close(_ how: CloseBehaviour)
+}

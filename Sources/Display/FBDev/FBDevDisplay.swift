@@ -1,0 +1,185 @@
+// The HUD on a Linux framebuffer device (/dev/fbN): vesafb, efifb, DRM's fbdev emulation, panel
+// drivers on small boards. The sequence (as LVGL's lv_linux_fbdev.c, with double buffering):
+//
+//   open      open the node, FBIOGET_VSCREENINFO + FBIOGET_FSCREENINFO -> FBLayout (refuses what
+//             we cannot drive), mmap smem_len, save the visible page's bytes for `close(.restore)`,
+//             FBIOBLANK(FB_BLANK_UNBLANK) (noted and skipped where the driver lacks it).
+//   present   convert the damage (plus what the target page missed, FBPages.swift) from the shadow
+//             frame into the hidden page and FBIOPAN_DISPLAY to it; with one page, into the visible
+//             one. Then FBIO_WAITFORVSYNC; the first ENOTTY/EINVAL means the driver has no vsync
+//             and present reports `.timer` from then on.
+//   close     put back the saved bytes (restore) or copy the last frame to where the screen was
+//             (retain), pan back to the offset found at open, munmap, close.
+//
+// The screen's var info is never changed (no FBIOPUT_VSCREENINFO): a mode change on fbdev can
+// disturb fbcon and the DRM emulation, and panning within the existing virtual size is enough.
+// Double buffering needs yres_virtual >= 2·yres, a non-zero ypanstep and xoffset 0 at open.
+
+import CLinuxShim
+import Raster
+import SystemPackage
+
+/// A `Display` on one fbdev device.
+public final class FBDevDisplay: Display {
+    /// The device node, e.g. "/dev/fb0".
+    public let path: String
+    /// The framebuffer's layout as found at open.
+    public let layout: FBLayout
+    public let outputs: [DisplayOutput]
+    /// Whether present draws into a hidden page and pans (false: straight into the visible page).
+    public private(set) var isDoubleBuffered: Bool
+    /// Whether FBIO_WAITFORVSYNC works: nil until the first present tries it.
+    public private(set) var hasVSync: Bool?
+    /// Optional features that failed and were skipped, one readable line each (for the log).
+    public private(set) var diagnostics: [String] = []
+    /// Whether 565 output is dithered (see convertingBlit).
+    public let dither: Bool
+
+    private var fd: FileDescriptor?
+    private let memory: UnsafeMutableRawPointer
+    private let originalVariable: fb_var_screeninfo
+    private let savedPage: [UInt8]
+    /// The rows that were visible at open (where `savedPage` came from and goes back to).
+    private let homeRow: Int32
+    /// The pan offset now on screen.
+    private var currentOffset: (x: Int32, y: Int32)
+    private var presentCount = 0
+    /// First row of each page: double buffered p·yres; single buffered the visible rows.
+    private var pageRows: [Int32]
+    private var pages: FBPages
+
+    /// Opens `path` and prepares it for presenting frames rotated by `rotation`.
+    public init(path: String, rotation: Rotation = .r0, dither: Bool = true, doubleBuffer: Bool = true) throws(DisplayError) {
+        let fd = try Syscalls.open(path)
+        let variable: fb_var_screeninfo, layout: FBLayout, memory: UnsafeMutableRawPointer
+        do {
+            variable = try FBDev.getVariableInfo(fd, device: path)
+            layout = try FBLayout(variable: variable, fixed: try FBDev.getFixedInfo(fd, device: path), device: path)
+            memory = try Syscalls.mmap(fd, length: layout.memoryLength, device: path)
+        } catch {
+            Syscalls.close(fd)
+            throw error
+        }
+        self.fd = fd; self.path = path; self.layout = layout; self.memory = memory; self.dither = dither
+        originalVariable = variable
+        // The visible rows, where they fit in memory (a driver reporting an offset past its memory
+        // gets them from row 0, where present will then pan).
+        let visibleRow = (Int(layout.yOffset) + Int(layout.height)) * layout.rowBytes <= layout.memoryLength ? layout.yOffset : 0
+        savedPage = Array(UnsafeRawBufferPointer(start: memory + Int(visibleRow) * layout.rowBytes, count: layout.pageBytes))
+        homeRow = visibleRow
+        currentOffset = (layout.xOffset, layout.yOffset)
+        isDoubleBuffered = doubleBuffer && layout.canDoubleBuffer && layout.xOffset == 0
+        if isDoubleBuffered {
+            pageRows = [0, layout.height]
+            pages = FBPages(count: 2, front: layout.yOffset == layout.height ? 1 : 0)
+        } else {
+            pageRows = [visibleRow]
+            pages = FBPages(count: 1, front: 0)
+        }
+        let mode = DisplayMode(width: layout.width, height: layout.height, refreshMillihertz: layout.refreshMillihertz)
+        outputs = [
+            DisplayOutput(
+                name: path, mode: mode, format: layout.format, rotation: rotation,
+                physicalWidthMM: layout.physicalWidthMM, physicalHeightMM: layout.physicalHeightMM)
+        ]
+        do {
+            try FBDev.blank(fd, device: path, mode: CInt(FB_BLANK_UNBLANK))
+        } catch {
+            diagnostics.append("\(error); continuing (the screen may already be on)")
+        }
+    }
+
+    deinit { close(.restore) }
+
+    public var frameIntervalNanoseconds: Int64 { outputs[0].mode.frameIntervalNanoseconds }
+
+    /// The scanout memory of page `page` (tests and the QEMU checks read it back).
+    func surface(page: Int) -> SurfaceView {
+        SurfaceView(
+            base: memory + Int(pageRows[page]) * layout.rowBytes + (isDoubleBuffered ? 0 : Int(layout.xOffset) * layout.format.bytesPerPixel),
+            width: layout.width, height: layout.height, rowBytes: layout.rowBytes, format: layout.format)
+    }
+
+    public func present(_ frame: PixmapView, damage: [IntRect]) throws(DisplayError) -> PresentTiming {
+        guard let fd else { throw .closed }
+        let output = outputs[0]
+        guard frame.width == output.frameWidth, frame.height == output.frameHeight else {
+            throw .frameSizeMismatch(
+                expectedWidth: output.frameWidth, expectedHeight: output.frameHeight, width: frame.width, height: frame.height)
+        }
+        let (page, rects) = pages.target(damage: damage)
+        let target = surface(page: page)
+        for r in rects ?? [frame.bounds] {
+            convertingBlit(from: frame, rect: r, to: target, rotation: output.rotation, dither: dither)
+        }
+        let showing = pages.front
+        pages.drawn(page: page, damage: damage)
+        presentCount += 1
+        let offset = (x: isDoubleBuffered ? 0 : layout.xOffset, y: pageRows[page])
+        if offset != currentOffset {
+            do {
+                try FBDev.panDisplay(fd, device: path, panInfo(offset))
+                currentOffset = offset
+            } catch {
+                // The driver refused to pan although its info allowed it: draw into what is visible.
+                guard isDoubleBuffered else { throw error }
+                diagnostics.append("\(error); falling back to single buffering")
+                isDoubleBuffered = false
+                pageRows = [pageRows[showing]]
+                pages = FBPages(count: 1, front: 0)
+                return try present(frame, damage: [frame.bounds])
+            }
+        }
+        return try waitForVSync(fd)
+    }
+
+    /// The var info found at open with another pan offset (FBIOPAN_DISPLAY reads only the offsets
+    /// and vmode, but drivers compare the rest against the current mode).
+    private func panInfo(_ offset: (x: Int32, y: Int32)) -> fb_var_screeninfo {
+        var info = originalVariable
+        info.xoffset = UInt32(offset.x)
+        info.yoffset = UInt32(offset.y)
+        return info
+    }
+
+    private func waitForVSync(_ fd: FileDescriptor) throws(DisplayError) -> PresentTiming {
+        guard hasVSync != false else { return .timer }
+        do {
+            try FBDev.waitForVSync(fd, device: path)
+            hasVSync = true
+            return .vblank(nanoseconds: Syscalls.monotonicNanoseconds())
+        } catch {
+            guard hasVSync == nil, case .ioctl(_, let e, _) = error,
+                [.inappropriateIOCTLForDevice, .invalidArgument, .noFunction, .notSupportedOnSocket].contains(e)
+            else { throw error }
+            hasVSync = false
+            diagnostics.append("\(error); pacing by timer at \(outputs[0].mode.refreshMillihertz) mHz")
+            return .timer
+        }
+    }
+
+    public func close(_ how: CloseBehaviour) {
+        guard let fd else { return }
+        self.fd = nil
+        let home = memory + Int(homeRow) * layout.rowBytes
+        switch how {
+        case .restore:
+            savedPage.withUnsafeBytes { home.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        case .retain:
+            // Bring the last frame to the rows that will be shown again (one read of scanout memory).
+            let frontRow = pageRows[pages.front]
+            if presentCount > 0 && frontRow != homeRow {
+                home.copyMemory(from: memory + Int(frontRow) * layout.rowBytes, byteCount: layout.pageBytes)
+            }
+        }
+        if currentOffset != (layout.xOffset, layout.yOffset) {
+            do {
+                try FBDev.panDisplay(fd, device: path, originalVariable)
+            } catch {
+                diagnostics.append("\(error) while restoring the pan offset")
+            }
+        }
+        Syscalls.munmap(memory, length: layout.memoryLength)
+        Syscalls.close(fd)
+    }
+}

@@ -1,0 +1,87 @@
+// The only file in SplashHUD that calls open, close, ioctl, mmap, munmap, poll or reads the
+// monotonic clock (style.md §2). Every call goes through `retryingOnce`, which retries EINTR once
+// (a signal during a display ioctl is normal: SIGTERM/SIGCHLD while waiting for vsync) and turns
+// failure into a DisplayError carrying the call, its errno and the device, so no caller formats
+// errno itself. EBADF and EFAULT mean our own bug (a closed fd, a bad pointer) and trap.
+
+#if canImport(Glibc)
+import Glibc
+#endif
+import SystemPackage
+
+enum Syscalls {
+    /// Runs `call` (a C call returning -1 and setting errno on failure); on EINTR tries once more.
+    /// Returns the result or the errno of the last try.
+    static func retryingOnce(_ call: () -> CInt) -> Result<CInt, Errno> {
+        var result = call()
+        if result == -1 && errno == EINTR { result = call() }
+        if result != -1 { return .success(result) }
+        let e = Errno(rawValue: errno)
+        precondition(e != .badFileDescriptor && e != .badAddress, "display syscall misuse: \(e)")
+        return .failure(e)
+    }
+
+    /// Opens `path` read-write, close-on-exec (swift-system `FileDescriptor.open`, C `open(2)`).
+    static func open(_ path: String) throws(DisplayError) -> FileDescriptor {
+        func attempt() -> Result<FileDescriptor, Errno> {
+            do {
+                return .success(try FileDescriptor.open(
+                    FilePath(path), .readWrite, options: [.closeOnExec], retryOnInterrupt: false))
+            } catch let e as Errno { return .failure(e) } catch { fatalError("FileDescriptor.open threw \(error)") }
+        }
+        var result = attempt()
+        if case .failure(.interrupted) = result { result = attempt() }
+        switch result {
+        case .success(let fd): return fd
+        case .failure(let e): throw .syscall("open", e, path)
+        }
+    }
+
+    /// Closes `fd` (C `close(2)`). Never retried: on Linux the descriptor is gone even after EINTR,
+    /// and retrying could close a descriptor another thread just opened. Errors are ignored for the
+    /// same reason (nothing useful can follow a failed close of a device node).
+    static func close(_ fd: FileDescriptor) {
+        _ = try? fd.close()
+    }
+
+    /// `ioctl(fd, request, arg)` with a pointer argument; `name` is the request's C name.
+    static func ioctl(
+        _ fd: FileDescriptor, _ request: UInt, _ name: String, device: String, _ arg: UnsafeMutableRawPointer
+    ) throws(DisplayError) {
+        if case .failure(let e) = retryingOnce({ Glibc.ioctl(fd.rawValue, request, arg) }) {
+            throw .ioctl(name, e, device)
+        }
+    }
+
+    /// `ioctl(fd, request, value)` with an integer argument (FBIOBLANK, KDSETMODE).
+    static func ioctl(
+        _ fd: FileDescriptor, _ request: UInt, _ name: String, device: String, value: CInt
+    ) throws(DisplayError) {
+        if case .failure(let e) = retryingOnce({ Glibc.ioctl(fd.rawValue, request, value) }) {
+            throw .ioctl(name, e, device)
+        }
+    }
+
+    /// Maps `length` bytes of `fd` from offset 0, shared and read-write (C `mmap(2)`): scanout memory.
+    static func mmap(_ fd: FileDescriptor, length: Int, device: String) throws(DisplayError) -> UnsafeMutableRawPointer {
+        let failed = UnsafeMutableRawPointer(bitPattern: -1)
+        var p = Glibc.mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd.rawValue, 0)
+        if p == failed && errno == EINTR { p = Glibc.mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd.rawValue, 0) }
+        guard let p, p != failed else { throw .syscall("mmap", Errno(rawValue: errno), device) }
+        return p
+    }
+
+    /// Unmaps what `mmap` returned (C `munmap(2)`). Failing means a wrong address or length: our bug.
+    static func munmap(_ address: UnsafeMutableRawPointer, length: Int) {
+        let r = Glibc.munmap(address, length)
+        precondition(r == 0, "munmap of \(length) bytes failed: \(Errno(rawValue: errno))")
+    }
+
+    /// CLOCK_MONOTONIC in nanoseconds (`clock_gettime(2)`), the time base of vblank timestamps.
+    static func monotonicNanoseconds() -> Int64 {
+        var ts = timespec()
+        let r = clock_gettime(CLOCK_MONOTONIC, &ts)
+        precondition(r == 0, "clock_gettime(CLOCK_MONOTONIC) failed")
+        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+    }
+}
