@@ -1,0 +1,683 @@
+#!/usr/bin/env python3
+"""Runs a host-built program under QEMU against real Linux display drivers and captures the screen.
+
+    vmtest.py run --display bochs --program PATH [--args ARG ...] --shots-dir DIR [--timeout S]
+    vmtest.py selftest [--displays bochs,virtio,...] [--shots-dir DIR]
+    vmtest.py displays
+
+The guest is Debian's linux-image-amd64 kernel booted with QEMU TCG on a busybox initramfs holding
+the kernel modules of the display configuration, the program (at its host path) and every shared
+library ldd names, and the DejaVu / Droid fonts. The guest talks to the host over its second serial
+port (/dev/ttyS1) in lines: "SHOT <name>" asks for a screendump into <shots-dir>/<name>.ppm (and
+.png) and waits for "OK"; "EXIT <code>" ends the run. /init sends "EXIT <status>" when the program
+returns. The exit status of `run` is the program's. See README.md beside this file.
+Python 3 standard library only.
+"""
+import argparse
+import gzip
+import hashlib
+import json
+import os
+import re
+import shlex
+import shutil
+import socket
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+CACHE_DIR = os.path.join(REPO, ".build", "qemu")
+
+# Display configurations: QEMU device arguments, kernel modules to insmod (dependencies are added),
+# extra kernel command line, and the device node the guest waits for before running the program.
+DISPLAYS = {
+    "bochs": {"qemu": ["-vga", "std"], "modules": ["bochs"], "cmdline": "", "wait_for": "/dev/fb0"},
+    "virtio": {"qemu": ["-vga", "none", "-device", "virtio-gpu-pci"],
+               "modules": ["virtio_pci", "virtio-gpu"], "cmdline": "", "wait_for": "/dev/fb0"},
+    "cirrus": {"qemu": ["-vga", "cirrus"], "modules": ["cirrus"], "cmdline": "", "wait_for": "/dev/fb0"},
+    # The kernel's built-in vesafb, set up by the kernel's boot code through the VGA BIOS's VBE modes
+    # (SeaBIOS's bochs table; vga= is 0x200 + the VBE mode); no DRM module is loaded.
+    "vesafb32": {"qemu": ["-vga", "std"], "modules": [], "cmdline": "vga=0x344", "wait_for": "/dev/fb0"},  # 1024x768x32
+    "vesafb24": {"qemu": ["-vga", "std"], "modules": [], "cmdline": "vga=0x318", "wait_for": "/dev/fb0"},  # 1024x768x24
+    "vesafb16": {"qemu": ["-vga", "std"], "modules": [], "cmdline": "vga=0x317", "wait_for": "/dev/fb0"},  # 1024x768 RGB565
+}
+DISPLAYS["vesafb"] = DISPLAYS["vesafb32"]
+
+FONT_GLOBS = [
+    "/usr/share/fonts/truetype/dejavu",
+    "/usr/share/fonts/truetype/droid",
+]
+
+EXIT_TIMEOUT = 124
+EXIT_VM_FAILED = 125
+
+
+class VMError(Exception):
+    pass
+
+
+def log(msg):
+    print(f"vmtest: {msg}", file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# Kernel and modules
+
+def kernel_version():
+    mods = sorted(os.listdir("/lib/modules")) if os.path.isdir("/lib/modules") else []
+    for v in reversed(mods):
+        if os.path.exists(f"/boot/vmlinuz-{v}"):
+            return v
+    raise VMError("no kernel found (/boot/vmlinuz-* with /lib/modules/*): run scripts/setup.sh, "
+                  "which installs linux-image-amd64, qemu-system-x86 and busybox-static")
+
+
+def modinfo(version, module, field):
+    out = subprocess.run(["modinfo", "-k", version, "-F", field, module], capture_output=True, text=True)
+    if out.returncode != 0:
+        raise VMError(f"modinfo -k {version} -F {field} {module} failed: {out.stderr.strip()}")
+    return out.stdout.strip()
+
+
+def module_load_order(version, names):
+    """The modules' files with their dependencies first (depth-first post-order)."""
+    order, seen = [], set()
+
+    def visit(name):
+        key = name.replace("-", "_")
+        if key in seen:
+            return
+        seen.add(key)
+        deps = modinfo(version, name, "depends")
+        for dep in filter(None, deps.split(",")):
+            visit(dep)
+        path = modinfo(version, name, "filename")
+        if path == "(builtin)" or not path:
+            return
+        order.append(path)
+
+    for n in names:
+        visit(n)
+    return order
+
+
+def module_bytes(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    if path.endswith(".xz"):
+        import lzma
+        data = lzma.decompress(data)
+    elif path.endswith(".zst"):
+        data = subprocess.run(["zstd", "-dc", path], capture_output=True, check=True).stdout
+    elif path.endswith(".gz"):
+        data = gzip.decompress(data)
+    return data
+
+
+# ---------------------------------------------------------------------------------------------
+# newc cpio writer: enough for an initramfs (directories, regular files, symlinks)
+
+class Cpio:
+    def __init__(self):
+        self.entries = {}  # archive path (no leading /) -> (mode, data)
+
+    def _add(self, path, mode, data):
+        path = path.lstrip("/")
+        if path and path not in self.entries:
+            self.entries[path] = (mode, data)
+
+    def dir(self, path):
+        parts = path.strip("/").split("/")
+        for i in range(1, len(parts) + 1):
+            self._add("/".join(parts[:i]), stat.S_IFDIR | 0o755, b"")
+
+    def file(self, path, data, mode=0o644):
+        self.dir(os.path.dirname(path))
+        self._add(path, stat.S_IFREG | mode, data)
+
+    def symlink(self, path, target):
+        self.dir(os.path.dirname(path))
+        self._add(path, stat.S_IFLNK | 0o777, target.encode())
+
+    def host_path(self, path):
+        """Copies a host file to the same path, reproducing every symlink on the way (/lib ->
+        usr/lib, libfoo.so.1 -> libfoo.so.1.2), so the dynamic loader finds it as on the host."""
+        path = os.path.abspath(path)
+        parts = path.strip("/").split("/")
+        cur = ""
+        for i, part in enumerate(parts):
+            cur = cur + "/" + part
+            if os.path.islink(cur):
+                target = os.readlink(cur)
+                self.symlink(cur, target)
+                resolved = os.path.normpath(os.path.join(os.path.dirname(cur), target))
+                rest = "/".join(parts[i + 1:])
+                return self.host_path(resolved + ("/" + rest if rest else ""))
+            if i < len(parts) - 1:
+                self.dir(cur)
+        st = os.stat(path)
+        with open(path, "rb") as f:
+            self.file(path, f.read(), stat.S_IMODE(st.st_mode))
+
+    def encode(self):
+        out = bytearray()
+        ino = 1
+        for path in sorted(self.entries):
+            mode, data = self.entries[path]
+            out += _cpio_entry(path, mode, data, ino)
+            ino += 1
+        out += _cpio_entry("TRAILER!!!", 0, b"", 0)
+        return bytes(out)
+
+
+def _cpio_entry(name, mode, data, ino):
+    name_b = name.encode() + b"\0"
+    fields = [ino, mode, 0, 0, 1, 0, len(data), 0, 0, 0, 0, len(name_b), 0]
+    hdr = b"070701" + b"".join(b"%08X" % v for v in fields)
+    out = hdr + name_b
+    out += b"\0" * (-len(out) % 4)
+    out += data
+    out += b"\0" * (-len(out) % 4)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# initramfs
+
+INIT_TEMPLATE = """#!/bin/sh
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin
+mount -t devtmpfs devtmpfs /dev
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mkdir -p /tmp /run  # the rootfs is writable already; a tmpfs on /tmp would hide programs there
+for m in $(cat /modules/order); do
+  insmod /modules/$m || echo "init: insmod $m failed"
+done
+i=0
+while [ ! -e {wait_for} ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done
+[ -e {wait_for} ] || echo "init: {wait_for} did not appear"
+stty -F /dev/ttyS1 raw -echo 115200
+echo "init: up $(cut -d' ' -f1 /proc/uptime) s"
+cd {cwd}
+{env} {program} {args}
+rc=$?
+echo "init: program exited with status $rc"
+echo "EXIT $rc" > /dev/ttyS1
+sleep 1
+poweroff -f
+"""
+
+
+def _atomic_write(path, data):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path))
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
+
+
+def base_initramfs(version, display):
+    """busybox, the display's modules and the fonts; cached per kernel and display."""
+    cfg = DISPLAYS[display]
+    busybox = shutil.which("busybox") or "/bin/busybox"
+    if not os.path.exists(busybox):
+        raise VMError("busybox not found: run scripts/setup.sh (installs busybox-static)")
+    paths = module_load_order(version, cfg["modules"]) if cfg["modules"] else []
+    # Rebuilt when busybox, the kernel, the module list or this script changes.
+    key_src = [busybox, os.stat(busybox).st_mtime, version, paths, FONT_GLOBS, os.stat(__file__).st_mtime]
+    key = hashlib.sha1(json.dumps(key_src).encode()).hexdigest()[:12]
+    out = os.path.join(CACHE_DIR, f"base-{version}-{display}-{key}.cpio.gz")
+    if os.path.exists(out):
+        return out
+    c = Cpio()
+    for d in ["dev", "proc", "sys", "tmp", "run", "etc", "root", "bin", "sbin", "usr/bin", "usr/sbin"]:
+        c.dir(d)
+    with open(busybox, "rb") as f:
+        c.file("bin/busybox", f.read(), 0o755)
+    applets = subprocess.run([busybox, "--list-full"], capture_output=True, text=True, check=True).stdout
+    for a in applets.split():
+        if a != "bin/busybox":
+            c.symlink(a, "/bin/busybox")
+    names = []
+    for p in paths:
+        name = os.path.basename(p)
+        for ext in (".xz", ".zst", ".gz"):
+            if name.endswith(ext):
+                name = name[: -len(ext)]
+        c.file(f"modules/{name}", module_bytes(p))
+        names.append(name)
+    c.file("modules/order", ("\n".join(names) + "\n").encode())
+    for d in FONT_GLOBS:
+        if os.path.isdir(d):
+            for fn in sorted(os.listdir(d)):
+                if fn.endswith((".ttf", ".ttc", ".otf")):
+                    c.host_path(os.path.join(d, fn))
+    _atomic_write(out, gzip.compress(c.encode(), compresslevel=1))
+    return out
+
+
+def shared_libraries(program):
+    out = subprocess.run(["ldd", program], capture_output=True, text=True)
+    if out.returncode != 0:  # static executables: "not a dynamic executable"
+        return []
+    libs = []
+    for line in out.stdout.splitlines():
+        m = re.search(r"=>\s*(/\S+)", line) or re.match(r"\s*(/\S+)\s+\(", line)
+        if m:
+            libs.append(m.group(1))
+        elif "=> not found" in line:
+            raise VMError(f"ldd {program}: {line.strip()}")
+    return libs
+
+
+def program_initramfs(display, program, args, env, extra_files, workdir):
+    cfg = DISPLAYS[display]
+    program = os.path.abspath(program)
+    c = Cpio()
+    c.host_path(program)
+    for lib in shared_libraries(program):
+        c.host_path(lib)
+    for spec in extra_files:
+        src, _, dst = spec.partition(":")
+        if dst:
+            with open(src, "rb") as f:
+                c.file(dst, f.read(), stat.S_IMODE(os.stat(src).st_mode))
+        else:
+            c.host_path(src)
+    envs = " ".join(shlex.quote(e) for e in env)
+    init = INIT_TEMPLATE.format(
+        wait_for=cfg["wait_for"], cwd=shlex.quote(os.path.dirname(program)),
+        env=("env " + envs) if envs else "", program=shlex.quote(program),
+        args=" ".join(shlex.quote(a) for a in args))
+    c.file("init", init.encode(), 0o755)
+    path = os.path.join(workdir, "program.cpio")
+    with open(path, "wb") as f:
+        f.write(c.encode())
+    return path
+
+
+# ---------------------------------------------------------------------------------------------
+# PPM / PNG
+
+def read_ppm(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    m = re.match(rb"P6\s+(\d+)\s+(\d+)\s+(\d+)\s", data)
+    if not m:
+        raise VMError(f"{path} is not a binary PPM")
+    w, h, maxval = int(m.group(1)), int(m.group(2)), int(m.group(3))
+    pixels = data[m.end():]
+    if maxval != 255 or len(pixels) < w * h * 3:
+        raise VMError(f"{path}: truncated or unsupported PPM ({len(pixels)} bytes for {w}x{h})")
+    return w, h, pixels[: w * h * 3]
+
+
+def ppm_complete(path):
+    try:
+        read_ppm(path)
+        return True
+    except (OSError, VMError):
+        return False
+
+
+def write_png(path, w, h, rgb):
+    """A minimal RGB8 PNG encoder: one IDAT, filter type 0 on every row."""
+    import struct
+    import zlib
+
+    def chunk(kind, body):
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+
+    stride = w * 3
+    raw = b"".join(b"\0" + rgb[y * stride:(y + 1) * stride] for y in range(h))
+    png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
+    png += chunk(b"IDAT", zlib.compress(raw, 6)) + chunk(b"IEND", b"")
+    with open(path, "wb") as f:
+        f.write(png)
+
+
+# ---------------------------------------------------------------------------------------------
+# QEMU
+
+class QMP:
+    def __init__(self, path, deadline):
+        self.sock = _connect_unix(path, deadline)
+        self.buf = b""
+        self.read_message(deadline)  # greeting
+        self.command("qmp_capabilities", deadline=deadline)
+
+    def read_message(self, deadline):
+        while b"\n" not in self.buf:
+            self.sock.settimeout(max(0.01, deadline - time.monotonic()))
+            data = self.sock.recv(65536)
+            if not data:
+                raise VMError("QEMU closed the QMP socket")
+            self.buf += data
+        line, self.buf = self.buf.split(b"\n", 1)
+        return json.loads(line)
+
+    def command(self, name, deadline, **arguments):
+        msg = {"execute": name}
+        if arguments:
+            msg["arguments"] = arguments
+        self.sock.sendall(json.dumps(msg).encode() + b"\n")
+        while True:
+            reply = self.read_message(deadline)
+            if "return" in reply:
+                return reply["return"]
+            if "error" in reply:
+                raise VMError(f"QMP {name}: {reply['error'].get('desc', reply)}")
+            # anything else is an asynchronous event: skip
+
+
+def _connect_unix(path, deadline):
+    while True:
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            s.connect(path)
+            return s
+        except OSError:
+            s.close()
+            if time.monotonic() > deadline:
+                raise VMError(f"could not connect to {path}")
+            time.sleep(0.02)
+
+
+class RunResult:
+    def __init__(self):
+        self.status = None
+        self.shots = []
+        self.console = ""
+        self.boot_seconds = None  # QEMU start to the guest's first protocol line or exit
+        self.total_seconds = None
+        self.error = None
+
+
+def run_vm(display, program, args=(), shots_dir=".", timeout=120.0, env=(), extra_files=(),
+           cmdline="", memory=1024, png=True, verbose=False):
+    """Boots the guest with `program` and serves its requests; returns a RunResult."""
+    if display not in DISPLAYS:
+        raise VMError(f"unknown display '{display}' (have: {', '.join(sorted(DISPLAYS))})")
+    qemu = shutil.which("qemu-system-x86_64")
+    if not qemu:
+        raise VMError("qemu-system-x86_64 not found: run scripts/setup.sh (installs qemu-system-x86)")
+    version = kernel_version()
+    cfg = DISPLAYS[display]
+    shots_dir = os.path.abspath(shots_dir)
+    os.makedirs(shots_dir, exist_ok=True)
+    result = RunResult()
+    start = time.monotonic()
+    deadline = start + timeout
+    work = tempfile.mkdtemp(prefix="vmtest-")
+    proc = None
+    try:
+        base = base_initramfs(version, display)
+        prog = program_initramfs(display, program, list(args), list(env), list(extra_files), work)
+        initrd = os.path.join(work, "initrd")
+        # The kernel unpacks concatenated archives; the uncompressed one goes first because after a
+        # gzip member the kernel misreads what follows ("invalid magic at start of compressed archive").
+        with open(initrd, "wb") as out:
+            for part in (prog, base):
+                with open(part, "rb") as f:
+                    shutil.copyfileobj(f, out)
+        console = os.path.join(work, "console.log")
+        qmp_path, ctl_path = os.path.join(work, "qmp"), os.path.join(work, "ctl")
+        # The caller's words go before the configuration's: QEMU's loader takes the first vga=.
+        append = " ".join(filter(None, ["console=ttyS0 quiet panic=-1", cmdline, cfg["cmdline"]]))
+        argv = [qemu, "-nodefaults", "-accel", "tcg", "-m", str(memory), "-display", "none", "-no-reboot",
+                "-kernel", f"/boot/vmlinuz-{version}", "-initrd", initrd, "-append", append,
+                "-qmp", f"unix:{qmp_path},server=on,wait=off",
+                "-chardev", f"file,id=con,path={console}", "-serial", "chardev:con",
+                "-chardev", f"socket,id=ctl,path={ctl_path},server=on,wait=off", "-serial", "chardev:ctl",
+                "-S"] + cfg["qemu"]
+        if verbose:
+            log(" ".join(shlex.quote(a) for a in argv))
+        boot_start = time.monotonic()
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        qmp = QMP(qmp_path, deadline)
+        ctl = _connect_unix(ctl_path, deadline)
+        qmp.command("cont", deadline=deadline)  # started paused (-S) so no guest byte is lost
+        buf = b""
+        while result.status is None:
+            now = time.monotonic()
+            if now > deadline:
+                result.status = EXIT_TIMEOUT
+                result.error = f"timed out after {timeout:.0f} s"
+                break
+            if proc.poll() is not None:
+                result.status = EXIT_VM_FAILED
+                result.error = f"QEMU exited ({proc.returncode}) before the guest reported EXIT"
+                break
+            ctl.settimeout(min(0.2, max(0.01, deadline - now)))
+            try:
+                data = ctl.recv(4096)
+            except socket.timeout:
+                continue
+            if not data:
+                result.status = EXIT_VM_FAILED
+                result.error = "control channel closed"
+                break
+            buf += data
+            while b"\n" in buf and result.status is None:
+                raw, buf = buf.split(b"\n", 1)
+                line = raw.decode(errors="replace").strip()
+                if result.boot_seconds is None:
+                    result.boot_seconds = time.monotonic() - boot_start
+                if not line:
+                    continue
+                word, _, rest = line.partition(" ")
+                if word == "SHOT":
+                    name = rest.strip()
+                    if not re.fullmatch(r"[A-Za-z0-9_.-]+", name):
+                        ctl.sendall(b"ERR bad name\n")
+                        continue
+                    ppm = os.path.join(shots_dir, name + ".ppm")
+                    if os.path.exists(ppm):
+                        os.unlink(ppm)
+                    qmp.command("screendump", deadline=deadline, filename=ppm)
+                    while not ppm_complete(ppm):
+                        if time.monotonic() > deadline:
+                            raise VMError(f"screendump {ppm} never completed")
+                        time.sleep(0.01)
+                    if png:
+                        write_png(os.path.join(shots_dir, name + ".png"), *read_ppm(ppm))
+                    result.shots.append(ppm)
+                    ctl.sendall(b"OK\n")
+                elif word == "EXIT":
+                    try:
+                        result.status = int(rest.strip())
+                    except ValueError:
+                        result.status = EXIT_VM_FAILED
+                        result.error = f"bad EXIT line: {line!r}"
+                else:
+                    log(f"guest said: {line}")
+        try:
+            qmp.command("quit", deadline=time.monotonic() + 2)
+        except (VMError, OSError):
+            pass
+    except VMError as e:
+        result.status = EXIT_VM_FAILED
+        result.error = str(e)
+    finally:
+        if proc is not None:
+            try:
+                proc.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+            qemu_out = proc.stdout.read().decode(errors="replace") if proc.stdout else ""
+            if qemu_out.strip():
+                result.console += "[qemu] " + qemu_out.strip() + "\n"
+        try:
+            with open(os.path.join(work, "console.log"), "rb") as f:
+                result.console += f.read().decode(errors="replace")
+        except OSError:
+            pass
+        shutil.rmtree(work, ignore_errors=True)
+        result.total_seconds = time.monotonic() - start
+    return result
+
+
+# ---------------------------------------------------------------------------------------------
+# selftest: fbfill on each display, screendump compared with the expected pattern
+
+def expected_rgb(x, y, w, h):
+    """Mirror of pattern_rgb() in fbfill.c."""
+    band = h // 16
+    if h // 2 - band <= y < h // 2 + band:
+        v = (x * 255) // (w - 1)
+        return (v, v, v)
+    right, bottom = x >= w // 2, y >= h // 2
+    return [(255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 255)][bottom * 2 + right]
+
+
+def parse_fbinfo(console):
+    m = re.search(r"^fbinfo: (.*)$", console, re.M)
+    if not m:
+        return None
+    info = {}
+    for tok in m.group(1).split():
+        k, _, v = tok.partition("=")
+        info[k] = v
+    return info
+
+
+def widen(value, length):
+    """An 8-bit value as it comes back from a `length`-bit channel: fbfill truncates, QEMU widens
+    by repeating the high bits (RGB565: 124 -> 15 -> 123)."""
+    if length >= 8:
+        return value
+    q = value >> (8 - length)
+    out, filled = 0, 0
+    while filled < 8:
+        out = (out << length) | q
+        filled += length
+    return out >> (filled - 8)
+
+
+def compare_pattern(ppm, info):
+    """Returns (mismatching pixels, text naming the first). Exact, after quantising the expected
+    colours to the framebuffer's channel lengths."""
+    w, h, px = read_ppm(ppm)
+    fw, fh = int(info["xres"]), int(info["yres"])
+    if (w, h) != (fw, fh):
+        return w * h, f"screendump is {w}x{h}, framebuffer is {fw}x{fh}"
+    lengths = [int(info[ch].split("/")[1]) for ch in ("red", "green", "blue")]
+    rows = {}  # the expected row for each kind of row (top, band, bottom)
+    bad, first = 0, None
+    for y in range(h):
+        kind = (expected_rgb(0, y, w, h), expected_rgb(w - 1, y, w, h))
+        if kind not in rows:
+            rows[kind] = bytes(widen(c, lengths[i]) for x in range(w)
+                               for i, c in enumerate(expected_rgb(x, y, w, h)))
+        exp, got = rows[kind], px[y * w * 3:(y + 1) * w * 3]
+        if exp == got:
+            continue
+        for x in range(w):
+            if exp[x * 3:x * 3 + 3] != got[x * 3:x * 3 + 3]:
+                bad += 1
+                if first is None:
+                    first = f"({x},{y}) is {tuple(got[x * 3:x * 3 + 3])}, expected {tuple(exp[x * 3:x * 3 + 3])}"
+    return bad, first
+
+
+def build_fbfill(out_dir):
+    src = os.path.join(HERE, "fbfill.c")
+    exe = os.path.join(out_dir, "fbfill")
+    if not os.path.exists(exe) or os.stat(exe).st_mtime < os.stat(src).st_mtime:
+        os.makedirs(out_dir, exist_ok=True)
+        cc = shutil.which("cc") or shutil.which("gcc")
+        if not cc:
+            raise VMError("no C compiler (cc/gcc) to build fbfill.c")
+        subprocess.run([cc, "-O2", "-Wall", "-o", exe + ".tmp", src], check=True)
+        os.replace(exe + ".tmp", exe)
+    return exe
+
+
+def selftest(displays, shots_dir, timeout):
+    exe = build_fbfill(CACHE_DIR)
+    failures = []
+    for d in displays:
+        shots = os.path.join(shots_dir, d)
+        if os.path.isdir(shots):
+            shutil.rmtree(shots)
+        r = run_vm(d, exe, shots_dir=shots, timeout=timeout)
+        info = parse_fbinfo(r.console)
+        boot = f"{r.boot_seconds:.1f}" if r.boot_seconds is not None else "-"
+        problem = None
+        if r.status != 0:
+            problem = f"guest status {r.status}" + (f" ({r.error})" if r.error else "")
+        elif info is None:
+            problem = "no fbinfo line on the console"
+        elif not r.shots:
+            problem = "no screendump was taken"
+        else:
+            bad, first = compare_pattern(r.shots[0], info)
+            if bad:
+                problem = f"{bad} pixels differ from the pattern, first {first}"
+        summary = (f"{info['id']} {info['xres']}x{info['yres']} virtual {info['xres_virtual']}x{info['yres_virtual']} "
+                   f"{info['bpp']} bpp r{info['red']} g{info['green']} b{info['blue']} a{info['transp']} "
+                   f"pitch {info['line_length']} pan={info['pan_display']} vsync={info['waitforvsync']}") if info else ""
+        print(f"{d:9s} {'ok  ' if not problem else 'FAIL'} boot {boot} s total {r.total_seconds:.1f} s  {summary}",
+              flush=True)
+        if problem:
+            print(f"  {problem}\n  --- guest console ---\n" + _indent(r.console[-6000:]), flush=True)
+            failures.append(d)
+    return failures
+
+
+def _indent(text):
+    return "\n".join("    " + line for line in text.splitlines())
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run", help="boot the guest with a program and serve its screenshot requests")
+    r.add_argument("--display", required=True, choices=sorted(DISPLAYS))
+    r.add_argument("--program", required=True)
+    r.add_argument("--args", nargs=argparse.REMAINDER, default=[], help="program arguments (the rest)")
+    r.add_argument("--shots-dir", default=".")
+    r.add_argument("--timeout", type=float, default=120.0)
+    r.add_argument("--env", action="append", default=[], help="NAME=VALUE for the program")
+    r.add_argument("--file", action="append", default=[], help="host file to copy: PATH or SRC:DEST")
+    r.add_argument("--cmdline", default="", help="extra kernel command line")
+    r.add_argument("--verbose", action="store_true")
+    s = sub.add_parser("selftest", help="fbfill on each display; screendumps checked against the pattern")
+    s.add_argument("--displays", default="bochs,virtio,cirrus,vesafb32,vesafb24,vesafb16")
+    s.add_argument("--shots-dir", default=os.path.join(CACHE_DIR, "selftest"))
+    s.add_argument("--timeout", type=float, default=90.0)
+    sub.add_parser("displays", help="list the display configurations")
+    a = ap.parse_args()
+    try:
+        if a.cmd == "displays":
+            for name, cfg in DISPLAYS.items():
+                print(f"{name:9s} qemu {' '.join(cfg['qemu'])}; modules {','.join(cfg['modules']) or '-'}; "
+                      f"cmdline {cfg['cmdline'] or '-'}")
+            return 0
+        if a.cmd == "selftest":
+            failures = selftest([d for d in a.displays.split(",") if d], a.shots_dir, a.timeout)
+            print("selftest: " + ("all passed" if not failures else "FAILED: " + ", ".join(failures)))
+            return 1 if failures else 0
+        res = run_vm(a.display, a.program, a.args, a.shots_dir, a.timeout, a.env, a.file, a.cmdline,
+                     verbose=a.verbose)
+        boot = f"{res.boot_seconds:.1f} s" if res.boot_seconds is not None else "-"
+        log(f"{a.display}: status {res.status}, {len(res.shots)} shot(s), boot {boot}, total {res.total_seconds:.1f} s")
+        if res.error or res.status != 0:
+            if res.error:
+                log(res.error)
+            sys.stderr.write("--- guest console ---\n" + res.console + "\n")
+        elif a.verbose:
+            sys.stderr.write(res.console)
+        return res.status
+    except VMError as e:
+        log(str(e))
+        return EXIT_VM_FAILED
+
+
+if __name__ == "__main__":
+    sys.exit(main())
