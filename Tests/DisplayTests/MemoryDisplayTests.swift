@@ -1,0 +1,126 @@
+// The memory display: what present puts in scanout memory, byte for byte.
+
+import Raster
+import Testing
+
+@testable import Display
+
+@Suite("Memory display")
+struct MemoryDisplayTests {
+    @Test func readBackEqualsTheHUDFrameInXRGB8888() throws {
+        let frame = Fixtures.hudLikeFrame(width: 64, height: 48)
+        let display = MemoryDisplay(width: 64, height: 48, format: .xrgb8888)
+        _ = try display.present(frame.view, damage: [frame.view.bounds])
+        #expect(display.shown().pixels == frame.pixels)
+        #expect(display.presentCount == 1)
+        // XRGB8888 bytes are B G R 0xFF, little-endian, whatever the host.
+        let p = frame[10, 20]
+        #expect(Array(display.scanoutBytes[(20 * 64 + 10) * 4..<(20 * 64 + 11) * 4]) == [p.b, p.g, p.r, 0xFF])
+    }
+
+    @Test func presentCopiesOnlyTheDamagedRects() throws {
+        let a = Fixtures.hudLikeFrame(width: 40, height: 30, seed: 0)
+        let b = Fixtures.hudLikeFrame(width: 40, height: 30, seed: 0xFFFFFF)
+        let display = MemoryDisplay(width: 40, height: 30)
+        _ = try display.present(a.view, damage: [a.view.bounds])
+        let damage = [IntRect(x: 3, y: 4, width: 10, height: 5), IntRect(x: 30, y: 20, width: 9, height: 9)]
+        _ = try display.present(b.view, damage: damage)
+        #expect(display.lastWrittenRects == damage)
+        let shown = display.shown()
+        var mismatches = 0
+        for y: Int32 in 0..<30 {
+            for x: Int32 in 0..<40 {
+                let inside = damage.contains { $0.contains(IntRect(x: x, y: y, width: 1, height: 1)) }
+                if shown[x, y] != (inside ? b[x, y] : a[x, y]) { mismatches += 1 }
+            }
+        }
+        #expect(mismatches == 0)
+        #expect(a.pixels != b.pixels)  // the two frames differ, so the check above can fail
+    }
+
+    /// Pure red in every format: the byte table in Raster's PixelFormat.swift header.
+    @Test(arguments: [
+        (PixelFormat.argb8888, [0x00, 0x00, 0xFF, 0xFF] as [UInt8]), (.xrgb8888, [0x00, 0x00, 0xFF, 0xFF]),
+        (.abgr8888, [0xFF, 0x00, 0x00, 0xFF]), (.xbgr8888, [0xFF, 0x00, 0x00, 0xFF]),
+        (.rgb888, [0x00, 0x00, 0xFF]), (.bgr888, [0xFF, 0x00, 0x00]),
+        (.rgb565, [0x00, 0xF8]), (.bgr565, [0x1F, 0x00]),
+    ])
+    func everyFormatGetsItsOwnBytes(format: PixelFormat, red: [UInt8]) throws {
+        let frame = Pixmap(width: 5, height: 3)
+        frame.view.fill(frame.view.bounds, with: PremultipliedColor(a: 255, r: 255, g: 0, b: 0))
+        let display = MemoryDisplay(width: 5, height: 3, format: format)
+        _ = try display.present(frame.view, damage: [frame.view.bounds])
+        #expect(display.scanoutBytes == Array([[UInt8]](repeating: red, count: 15).joined()))
+        #expect(display.outputs[0].format == format)
+    }
+
+    @Test(arguments: Rotation.allCases)
+    func rotationTurnsTheFrameIntoThePanel(rotation: Rotation) throws {
+        let frame = Fixtures.hudLikeFrame(width: 24, height: 16)
+        let panel = rotation.outputSize(sourceWidth: 24, sourceHeight: 16)
+        let display = MemoryDisplay(width: panel.width, height: panel.height, rotation: rotation)
+        #expect(display.outputs[0].frameWidth == 24 && display.outputs[0].frameHeight == 16)
+        _ = try display.present(frame.view, damage: [frame.view.bounds])
+        let shown = display.shown()
+        #expect(shown.width == panel.width)
+        // The frame's top-left pixel sits where the rotation table says.
+        let corner = rotation.destinationPoint(x: 0, y: 0, sourceWidth: 24, sourceHeight: 16)
+        #expect(shown[corner.x, corner.y] == frame[0, 0])
+        #expect(display.shownUnrotated().pixels == frame.pixels)
+    }
+
+    @Test(arguments: [(PixelFormat.rgb565, Rotation.r0), (.bgr565, .r90), (.rgb565, .r270)])
+    func ditheringIsTheSameForPartialAndFullUpdates(format: PixelFormat, rotation: Rotation) throws {
+        let frame = Fixtures.hudLikeFrame(width: 37, height: 29)
+        let panel = rotation.outputSize(sourceWidth: 37, sourceHeight: 29)
+        let full = MemoryDisplay(width: panel.width, height: panel.height, format: format, rotation: rotation)
+        let parts = MemoryDisplay(width: panel.width, height: panel.height, format: format, rotation: rotation)
+        _ = try full.present(frame.view, damage: [frame.view.bounds])
+        // Odd-sized, odd-placed rects covering the frame, presented one at a time.
+        let tiles = [
+            IntRect(x: 0, y: 0, width: 13, height: 29), IntRect(x: 13, y: 0, width: 24, height: 7),
+            IntRect(x: 13, y: 7, width: 5, height: 22), IntRect(x: 18, y: 7, width: 19, height: 22),
+        ]
+        for t in tiles { _ = try parts.present(frame.view, damage: [t]) }
+        #expect(parts.scanoutBytes == full.scanoutBytes)
+        // Dithering really happened: some 565 pixels differ from plain rounding.
+        let rounded = MemoryDisplay(width: panel.width, height: panel.height, format: format, rotation: rotation, dither: false)
+        _ = try rounded.present(frame.view, damage: [frame.view.bounds])
+        #expect(rounded.scanoutBytes != full.scanoutBytes)
+    }
+
+    @Test func virtualVSyncTicksAtTheChosenRate() throws {
+        let frame = Pixmap(width: 4, height: 4)
+        let display = MemoryDisplay(width: 4, height: 4, refreshMillihertz: 50_000)
+        #expect(display.frameIntervalNanoseconds == 20_000_000)
+        #expect(try display.present(frame.view, damage: []) == .vblank(nanoseconds: 20_000_000))
+        #expect(try display.present(frame.view, damage: []) == .vblank(nanoseconds: 40_000_000))
+        let noVSync = MemoryDisplay(width: 4, height: 4, refreshMillihertz: nil)
+        #expect(try noVSync.present(frame.view, damage: []) == .immediate)
+        #expect(DisplayMode(width: 1, height: 1, refreshMillihertz: 60_000).frameIntervalNanoseconds == 16_666_667)
+    }
+
+    @Test func wrongFrameSizeAndClosedDisplayAreErrors() throws {
+        let display = MemoryDisplay(width: 8, height: 6, rotation: .r90)
+        let wrong = Pixmap(width: 8, height: 6)
+        #expect(throws: DisplayError.frameSizeMismatch(expectedWidth: 6, expectedHeight: 8, width: 8, height: 6)) {
+            try display.present(wrong.view, damage: [])
+        }
+        #expect("\(DisplayError.frameSizeMismatch(expectedWidth: 6, expectedHeight: 8, width: 8, height: 6))"
+            == "frame is 8x6 but the output needs 6x8")
+        display.close(.retain)
+        #expect(throws: DisplayError.closed) { try display.present(Pixmap(width: 6, height: 8).view, damage: []) }
+    }
+
+    @Test func closeRestoresBlackOrRetainsTheLastFrame() throws {
+        let frame = Fixtures.hudLikeFrame(width: 10, height: 10)
+        let retained = MemoryDisplay(width: 10, height: 10)
+        let restored = MemoryDisplay(width: 10, height: 10)
+        for d in [retained, restored] { _ = try d.present(frame.view, damage: [frame.view.bounds]) }
+        retained.close(.retain)
+        restored.close(.restore)
+        #expect(retained.shown().pixels == frame.pixels)
+        #expect(restored.scanoutBytes.allSatisfy { $0 == 0 })
+        #expect(retained.closedAs == .retain && restored.closedAs == .restore)
+    }
+}
