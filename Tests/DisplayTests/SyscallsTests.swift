@@ -1,0 +1,55 @@
+// The syscall funnel: errors name the call, the errno and the device; EINTR is retried once.
+
+import Foundation
+import SystemPackage
+import Testing
+
+@testable import Display
+
+@Suite("Display syscalls")
+struct SyscallsTests {
+    @Test func openingAMissingPathNamesOpenAndENOENT() {
+        let path = "/nonexistent/splashhud-fb9"
+        do {
+            _ = try Syscalls.open(path)
+            Issue.record("opened \(path)")
+        } catch {
+            #expect(error == .syscall("open", .noSuchFileOrDirectory, path))
+            #expect("\(error)" == "open /nonexistent/splashhud-fb9 failed: No such file or directory (errno 2) - no such device node")
+        }
+    }
+
+    @Test func fbdevOnARegularFileFailsAtTheFirstIoctl() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("splashhud-not-a-fb-\(getpid())")
+        try Data(count: 4096).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        do {
+            _ = try FBDevDisplay(path: url.path)
+            Issue.record("a regular file opened as a framebuffer")
+        } catch {
+            #expect(error == .ioctl("FBIOGET_VSCREENINFO", .inappropriateIOCTLForDevice, url.path))
+            #expect("\(error)".hasPrefix("ioctl FBIOGET_VSCREENINFO on \(url.path) failed: Inappropriate ioctl for device (errno 25)"))
+        }
+    }
+
+    @Test func interruptedCallsAreRetriedOnce() {
+        var calls = 0
+        let once = Syscalls.retryingOnce {
+            calls += 1
+            if calls == 1 { errno = EINTR; return -1 }
+            return 7
+        }
+        #expect(once == .success(7) && calls == 2)
+        calls = 0
+        let twice = Syscalls.retryingOnce { calls += 1; errno = EINTR; return -1 }
+        #expect(twice == .failure(.interrupted) && calls == 2)
+        let denied = Syscalls.retryingOnce { errno = EACCES; return -1 }
+        #expect(denied == .failure(.permissionDenied))
+    }
+
+    @Test func monotonicClockAdvances() {
+        let a = Syscalls.monotonicNanoseconds()
+        let b = Syscalls.monotonicNanoseconds()
+        #expect(a > 0 && b >= a)
+    }
+}
