@@ -19,7 +19,8 @@ import CLinuxShim
 import Raster
 import SystemPackage
 
-/// A `Display` on one fbdev device.
+/// A `Display` on one fbdev device. Dropping it without `close` restores the screen; call
+/// `close(.retain)` to leave the last frame up.
 public final class FBDevDisplay: Display {
     /// The device node, e.g. "/dev/fb0".
     public let path: String
@@ -41,6 +42,8 @@ public final class FBDevDisplay: Display {
     private let savedPage: [UInt8]
     /// The rows that were visible at open (where `savedPage` came from and goes back to).
     private let homeRow: Int32
+    /// The visible column at open when single buffered (0 when it would not fit in a row).
+    private let homeColumn: Int32
     /// The pan offset now on screen.
     private var currentOffset: (x: Int32, y: Int32)
     private var presentCount = 0
@@ -67,6 +70,8 @@ public final class FBDevDisplay: Display {
         let visibleRow = (Int(layout.yOffset) + Int(layout.height)) * layout.rowBytes <= layout.memoryLength ? layout.yOffset : 0
         savedPage = Array(UnsafeRawBufferPointer(start: memory + Int(visibleRow) * layout.rowBytes, count: layout.pageBytes))
         homeRow = visibleRow
+        let fitsInRow = (Int(layout.xOffset) + Int(layout.width)) * layout.format.bytesPerPixel <= layout.rowBytes
+        homeColumn = fitsInRow ? layout.xOffset : 0
         currentOffset = (layout.xOffset, layout.yOffset)
         isDoubleBuffered = doubleBuffer && layout.canDoubleBuffer && layout.xOffset == 0
         if isDoubleBuffered {
@@ -96,7 +101,7 @@ public final class FBDevDisplay: Display {
     /// The scanout memory of page `page` (tests and the QEMU checks read it back).
     func surface(page: Int) -> SurfaceView {
         SurfaceView(
-            base: memory + Int(pageRows[page]) * layout.rowBytes + (isDoubleBuffered ? 0 : Int(layout.xOffset) * layout.format.bytesPerPixel),
+            base: memory + Int(pageRows[page]) * layout.rowBytes + (isDoubleBuffered ? 0 : Int(homeColumn) * layout.format.bytesPerPixel),
             width: layout.width, height: layout.height, rowBytes: layout.rowBytes, format: layout.format)
     }
 
@@ -115,7 +120,7 @@ public final class FBDevDisplay: Display {
         let showing = pages.front
         pages.drawn(page: page, damage: damage)
         presentCount += 1
-        let offset = (x: isDoubleBuffered ? 0 : layout.xOffset, y: pageRows[page])
+        let offset = (x: isDoubleBuffered ? 0 : homeColumn, y: pageRows[page])
         if offset != currentOffset {
             do {
                 try FBDev.panDisplay(fd, device: path, panInfo(offset))
