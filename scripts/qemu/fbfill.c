@@ -24,6 +24,22 @@
 #define FBIO_WAITFORVSYNC _IOW('F', 0x20, uint32_t)
 #endif
 
+/* errno as a single word for the fbinfo line. */
+static const char *errno_word(int e) {
+    static char other[16];
+    switch (e) {
+    case 0: return "ok";
+    case EINVAL: return "EINVAL";
+    case ENOTTY: return "ENOTTY";
+    case EFAULT: return "EFAULT";
+    case EBUSY: return "EBUSY";
+    case ENODEV: return "ENODEV";
+    case ENOSYS: return "ENOSYS";
+    case EOPNOTSUPP: return "EOPNOTSUPP";
+    default: snprintf(other, sizeof other, "errno%d", e); return other;
+    }
+}
+
 static int fail(const char *what) {
     fprintf(stderr, "fbfill: %s failed: %s (errno %d)\n", what, strerror(errno), errno);
     return 2;
@@ -102,15 +118,18 @@ int main(int argc, char **argv) {
     clock_gettime(CLOCK_MONOTONIC, &t1);
     long vs_us = (long)((t1.tv_sec - t0.tv_sec) * 1000000L + (t1.tv_nsec - t0.tv_nsec) / 1000L);
 
-    printf("fbinfo: id=%.16s xres=%u yres=%u xres_virtual=%u yres_virtual=%u xoffset=%u yoffset=%u "
+    char id[17] = {0};
+    memcpy(id, fix.id, 16);
+    for (char *c = id; *c; c++) if (*c == ' ') *c = '_';
+    printf("fbinfo: id=%s xres=%u yres=%u xres_virtual=%u yres_virtual=%u xoffset=%u yoffset=%u "
            "bpp=%u grayscale=%u red=%u/%u green=%u/%u blue=%u/%u transp=%u/%u nonstd=%u "
            "line_length=%u smem_len=%u type=%u visual=%u ypanstep=%u ywrapstep=%u accel=%u "
            "pan_display=%s waitforvsync=%s vsync_us=%ld\n",
-           fix.id, var.xres, var.yres, var.xres_virtual, var.yres_virtual, var.xoffset, var.yoffset,
+           id, var.xres, var.yres, var.xres_virtual, var.yres_virtual, var.xoffset, var.yoffset,
            var.bits_per_pixel, var.grayscale, var.red.offset, var.red.length, var.green.offset,
            var.green.length, var.blue.offset, var.blue.length, var.transp.offset, var.transp.length,
            var.nonstd, fix.line_length, fix.smem_len, fix.type, fix.visual, fix.ypanstep, fix.ywrapstep,
-           fix.accel, pan_rc == 0 ? "ok" : strerror(pan_errno), vs_rc == 0 ? "ok" : strerror(vs_errno), vs_us);
+           fix.accel, errno_word(pan_errno), errno_word(vs_errno), vs_us);
     fflush(stdout);
 
     if (fix.visual != FB_VISUAL_TRUECOLOR && fix.visual != FB_VISUAL_DIRECTCOLOR) {
@@ -142,16 +161,22 @@ int main(int argc, char **argv) {
             }
         }
     }
-    /* Drivers with deferred I/O (DRM fbdev emulation on virtio-gpu) flush damage from a worker;
-     * a pan to the same offset asks some to flush now, and a short wait lets the worker run. */
-    ioctl(fd, FBIOPAN_DISPLAY, &pan);
-    msync(fb, map_len, MS_SYNC);
+    /* DRM's fbdev emulation (bochs, virtio-gpu, cirrus) draws into a shadow buffer that a
+     * deferred-I/O worker copies to the scanout about 50 ms later. A pan or an msync schedules the
+     * worker at once but neither waits for it, so a short settle time follows.
+     * FBFILL_FLUSH=pan|msync|both|none and FBFILL_SETTLE_MS=N vary this to see what a driver needs. */
+    const char *flush = getenv("FBFILL_FLUSH");
+    if (!flush) flush = "both";
+    if (!strcmp(flush, "pan") || !strcmp(flush, "both")) ioctl(fd, FBIOPAN_DISPLAY, &pan);
+    if (!strcmp(flush, "msync") || !strcmp(flush, "both")) msync(fb, map_len, MS_SYNC);
     const char *settle = getenv("FBFILL_SETTLE_MS");
     long settle_ms = settle ? atol(settle) : 200;
     struct timespec ts = {settle_ms / 1000, (settle_ms % 1000) * 1000000L};
     nanosleep(&ts, NULL);
 
-    int rc = request_shot("pattern");
+    /* "stable": the host dumps until two dumps agree (see the flush comment above). */
+    const char *stable = getenv("FBFILL_STABLE");
+    int rc = request_shot(stable && !strcmp(stable, "0") ? "pattern" : "pattern stable");
     munmap(fb, map_len);
     if (tty >= 0) ioctl(tty, KDSETMODE, KD_TEXT);
     close(fd);

@@ -387,6 +387,16 @@ def _connect_unix(path, deadline):
             time.sleep(0.02)
 
 
+def _screendump(qmp, ppm, deadline):
+    if os.path.exists(ppm):
+        os.unlink(ppm)
+    qmp.command("screendump", deadline=deadline, filename=ppm)
+    while not ppm_complete(ppm):  # QMP answers once written; this guards against a short file
+        if time.monotonic() > deadline:
+            raise VMError(f"screendump {ppm} never completed")
+        time.sleep(0.01)
+
+
 class RunResult:
     def __init__(self):
         self.status = None
@@ -471,18 +481,22 @@ def run_vm(display, program, args=(), shots_dir=".", timeout=120.0, env=(), extr
                     continue
                 word, _, rest = line.partition(" ")
                 if word == "SHOT":
-                    name = rest.strip()
-                    if not re.fullmatch(r"[A-Za-z0-9_.-]+", name):
-                        ctl.sendall(b"ERR bad name\n")
+                    name, _, mode = rest.strip().partition(" ")
+                    if not re.fullmatch(r"[A-Za-z0-9_.-]+", name) or mode not in ("", "stable"):
+                        ctl.sendall(b"ERR bad SHOT line\n")
                         continue
                     ppm = os.path.join(shots_dir, name + ".ppm")
-                    if os.path.exists(ppm):
-                        os.unlink(ppm)
-                    qmp.command("screendump", deadline=deadline, filename=ppm)
-                    while not ppm_complete(ppm):
-                        if time.monotonic() > deadline:
-                            raise VMError(f"screendump {ppm} never completed")
-                        time.sleep(0.01)
+                    _screendump(qmp, ppm, deadline)
+                    # "stable": repeat until two dumps 50 ms apart agree, for drivers that reach the
+                    # screen asynchronously (DRM fbdev emulation's deferred-I/O worker).
+                    tries = 0
+                    while mode == "stable" and tries < 40:
+                        time.sleep(0.05)
+                        prev = read_ppm(ppm)
+                        _screendump(qmp, ppm, deadline)
+                        tries += 1
+                        if read_ppm(ppm) == prev:
+                            break
                     if png:
                         write_png(os.path.join(shots_dir, name + ".png"), *read_ppm(ppm))
                     result.shots.append(ppm)
@@ -590,9 +604,9 @@ def build_fbfill(out_dir):
     exe = os.path.join(out_dir, "fbfill")
     if not os.path.exists(exe) or os.stat(exe).st_mtime < os.stat(src).st_mtime:
         os.makedirs(out_dir, exist_ok=True)
-        cc = shutil.which("cc") or shutil.which("gcc")
+        cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
         if not cc:
-            raise VMError("no C compiler (cc/gcc) to build fbfill.c")
+            raise VMError("no C compiler (cc, gcc or the Swift toolchain's clang) to build fbfill.c")
         subprocess.run([cc, "-O2", "-Wall", "-o", exe + ".tmp", src], check=True)
         os.replace(exe + ".tmp", exe)
     return exe
