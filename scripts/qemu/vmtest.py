@@ -195,13 +195,16 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mkdir -p /tmp /run  # the rootfs is writable already; a tmpfs on /tmp would hide programs there
 for m in $(cat /modules/order); do
-  insmod /modules/$m || echo "init: insmod $m failed"
+  # module.param=value words of the kernel command line, as modprobe would pass them
+  n=$(echo ${{m%.ko}} | tr - _)
+  insmod /modules/$m $(tr ' ' '\n' < /proc/cmdline | sed -n "s/^$n\.//p") || echo "init: insmod $m failed"
 done
 i=0
 while [ ! -e {wait_for} ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done
 [ -e {wait_for} ] || echo "init: {wait_for} did not appear"
 stty -F /dev/ttyS1 raw -echo 115200
-echo "init: up $(cut -d' ' -f1 /proc/uptime) s"
+echo "init: up $(cut -d' ' -f1 /proc/uptime) s; devices:" $(ls /dev/dri/card* /dev/dri/render* /dev/fb* 2>/dev/null)
+echo READY > /dev/ttyS1
 cd {cwd}
 {env} {program} {args}
 rc=$?
@@ -402,7 +405,7 @@ class RunResult:
         self.status = None
         self.shots = []
         self.console = ""
-        self.boot_seconds = None  # QEMU start to the guest's first protocol line or exit
+        self.ready_seconds = None  # QEMU start to /init's READY (kernel, modules, device node up)
         self.total_seconds = None
         self.error = None
 
@@ -475,12 +478,12 @@ def run_vm(display, program, args=(), shots_dir=".", timeout=120.0, env=(), extr
             while b"\n" in buf and result.status is None:
                 raw, buf = buf.split(b"\n", 1)
                 line = raw.decode(errors="replace").strip()
-                if result.boot_seconds is None:
-                    result.boot_seconds = time.monotonic() - boot_start
                 if not line:
                     continue
                 word, _, rest = line.partition(" ")
-                if word == "SHOT":
+                if word == "READY":  # /init is about to start the program
+                    result.ready_seconds = time.monotonic() - boot_start
+                elif word == "SHOT":
                     name, _, mode = rest.strip().partition(" ")
                     if not re.fullmatch(r"[A-Za-z0-9_.-]+", name) or mode not in ("", "stable"):
                         ctl.sendall(b"ERR bad SHOT line\n")
@@ -621,7 +624,8 @@ def selftest(displays, shots_dir, timeout):
             shutil.rmtree(shots)
         r = run_vm(d, exe, shots_dir=shots, timeout=timeout)
         info = parse_fbinfo(r.console)
-        boot = f"{r.boot_seconds:.1f}" if r.boot_seconds is not None else "-"
+        boot = f"{r.ready_seconds:.1f}" if r.ready_seconds is not None else "-"
+        devices = re.search(r"devices: ?(.*)$", r.console, re.M)
         problem = None
         if r.status != 0:
             problem = f"guest status {r.status}" + (f" ({r.error})" if r.error else "")
@@ -635,7 +639,8 @@ def selftest(displays, shots_dir, timeout):
                 problem = f"{bad} pixels differ from the pattern, first {first}"
         summary = (f"{info['id']} {info['xres']}x{info['yres']} virtual {info['xres_virtual']}x{info['yres_virtual']} "
                    f"{info['bpp']} bpp r{info['red']} g{info['green']} b{info['blue']} a{info['transp']} "
-                   f"pitch {info['line_length']} pan={info['pan_display']} vsync={info['waitforvsync']}") if info else ""
+                   f"pitch {info['line_length']} pan={info['pan_display']} vsync={info['waitforvsync']} "
+                   f"({info['vsync_us']} us) nodes: {devices.group(1) if devices else '?'}") if info else ""
         print(f"{d:9s} {'ok  ' if not problem else 'FAIL'} boot {boot} s total {r.total_seconds:.1f} s  {summary}",
               flush=True)
         if problem:
@@ -679,7 +684,7 @@ def main():
             return 1 if failures else 0
         res = run_vm(a.display, a.program, a.args, a.shots_dir, a.timeout, a.env, a.file, a.cmdline,
                      verbose=a.verbose)
-        boot = f"{res.boot_seconds:.1f} s" if res.boot_seconds is not None else "-"
+        boot = f"{res.ready_seconds:.1f} s" if res.ready_seconds is not None else "-"
         log(f"{a.display}: status {res.status}, {len(res.shots)} shot(s), boot {boot}, total {res.total_seconds:.1f} s")
         if res.error or res.status != 0:
             if res.error:
