@@ -1,4 +1,4 @@
-// The only file in SplashHUD that calls open, close, ioctl, mmap, munmap, poll or reads the
+// The only file in SplashHUD that calls open, close, ioctl, mmap, munmap, fsync, poll or reads the
 // monotonic clock (style.md §2). Every call goes through `retryingOnce`, which retries EINTR once
 // (a signal during a display ioctl is normal: SIGTERM/SIGCHLD while waiting for vsync) and turns
 // failure into a DisplayError carrying the call, its errno and the device, so no caller formats
@@ -59,6 +59,16 @@ enum Syscalls {
     ) throws(DisplayError) {
         if case .failure(let e) = retryingOnce({ Glibc.ioctl(fd.rawValue, request, value) }) {
             throw .ioctl(name, e, device)
+        }
+    }
+
+    /// `fsync(2)` on a device: for fbdev this runs deferred I/O now (DRM's fbdev emulation copies
+    /// written pages to the real scanout buffer up to 50 ms later otherwise). EINVAL means the
+    /// device has nothing to flush and is not an error.
+    static func fsync(_ fd: FileDescriptor, device: String) throws(DisplayError) {
+        switch retryingOnce({ Glibc.fsync(fd.rawValue) }) {
+        case .success, .failure(.invalidArgument), .failure(.readOnlyFileSystem): return
+        case .failure(let e): throw .syscall("fsync", e, device)
         }
     }
 

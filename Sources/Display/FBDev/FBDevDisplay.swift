@@ -6,14 +6,21 @@
 //             FBIOBLANK(FB_BLANK_UNBLANK) (noted and skipped where the driver lacks it).
 //   present   convert the damage (plus what the target page missed, FBPages.swift) from the shadow
 //             frame into the hidden page and FBIOPAN_DISPLAY to it; with one page, into the visible
-//             one. Then FBIO_WAITFORVSYNC; the first ENOTTY/EINVAL means the driver has no vsync
-//             and present reports `.timer` from then on.
+//             one; fsync (runs DRM fbdev emulation's deferred I/O now). Then FBIO_WAITFORVSYNC;
+//             ENOTTY/EINVAL, or a wait that returns at once (DRM emulation without vblank
+//             interrupts), means no vsync and present reports `.timer` from then on.
 //   close     put back the saved bytes (restore) or copy the last frame to where the screen was
 //             (retain), pan back to the offset found at open, munmap, close.
 //
 // The screen's var info is never changed (no FBIOPUT_VSCREENINFO): a mode change on fbdev can
 // disturb fbcon and the DRM emulation, and panning within the existing virtual size is enough.
 // Double buffering needs yres_virtual >= 2·yres, a non-zero ypanstep and xoffset 0 at open.
+//
+// Checked by hand under QEMU (scripts/qemu/vmtest.py): on vesafb 32 and 16 bpp and on bochs' DRM
+// fbdev emulation the screendump equals MemoryDisplay's scanout of the same frames (565 dithering
+// included) except fbcon's blinking cursor cell, which keeps drawing until KD_GRAPHICS is set (the
+// VT part); close(.restore) gives back the console's pixels. vesafb on x86-64 cannot pan
+// (ypanstep 0 even with video=vesafb:ypan), so panning itself is still untested on a real driver.
 
 import CLinuxShim
 import Raster
@@ -117,6 +124,8 @@ public final class FBDevDisplay: Display {
         for r in rects ?? [frame.bounds] {
             convertingBlit(from: frame, rect: r, to: target, rotation: output.rotation, dither: dither)
         }
+        // DRM's fbdev emulation shows mmap writes through deferred I/O, 50 ms later: flush it now.
+        try Syscalls.fsync(fd, device: path)
         let showing = pages.front
         pages.drawn(page: page, damage: damage)
         presentCount += 1
@@ -151,6 +160,17 @@ public final class FBDevDisplay: Display {
         guard hasVSync != false else { return .timer }
         do {
             try FBDev.waitForVSync(fd, device: path)
+            if hasVSync == nil {
+                // DRM's fbdev emulation answers 0 at once when the CRTC has no vblank interrupt
+                // (bochs, virtio-gpu under QEMU): a second wait must take about a frame to count.
+                let start = Syscalls.monotonicNanoseconds()
+                try FBDev.waitForVSync(fd, device: path)
+                if Syscalls.monotonicNanoseconds() - start < frameIntervalNanoseconds / 4 {
+                    hasVSync = false
+                    diagnostics.append("FBIO_WAITFORVSYNC on \(path) returns without waiting; pacing by timer")
+                    return .timer
+                }
+            }
             hasVSync = true
             return .vblank(nanoseconds: Syscalls.monotonicNanoseconds())
         } catch {
