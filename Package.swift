@@ -65,6 +65,9 @@ let package = Package(
         .testTarget(name: "HUDTests", dependencies: ["HUD", "Raster", "Assets", "GoldenSupport"], exclude: ["Golden"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Raster", "CLinuxShim", "GoldenSupport"]),
         .testTarget(name: "PlatformTests", dependencies: ["Raster", "CDRM", "CLinuxShim"]),
+        // End-to-end display harness: boots real kernel drivers under QEMU via scripts/qemu/vmtest.py
+        // (needs qemu-system-x86, linux-image-amd64, busybox-static from scripts/setup.sh).
+        .testTarget(name: "QEMUTests", path: "Tests/QEMUTests"),
         .testTarget(name: "splashhudTests", dependencies: ["splashhud", "HUD", "Assets", "Raster"]),
     ],
     swiftLanguageModes: [.v6]

@@ -17,6 +17,12 @@ PACKAGES=(
   fonts-urw-base35      # Nimbus Sans (CFF outlines), for the font tests
 )
 
+# --- QEMU end-to-end display tests (scripts/qemu/vmtest.py, Tests/QEMUTests) ---------------------
+# Debian's kernel with its DRM modules, QEMU (TCG), busybox for the guest initramfs, and python3 for
+# the harness. linux-image-amd64 is only booted inside QEMU; it is never the host's kernel.
+PACKAGES+=(qemu-system-x86 linux-image-amd64 busybox-static python3)
+# --- end of the QEMU block -----------------------------------------------------------------------
+
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -531,7 +531,8 @@ def run_vm(display, program, args=(), shots_dir=".", timeout=120.0, env=(), extr
                 result.console += "[qemu] " + qemu_out.strip() + "\n"
         try:
             with open(os.path.join(work, "console.log"), "rb") as f:
-                result.console += f.read().decode(errors="replace")
+                # the guest's tty turns \n into \r\n
+                result.console += f.read().decode(errors="replace").replace("\r\n", "\n")
         except OSError:
             pass
         shutil.rmtree(work, ignore_errors=True)
