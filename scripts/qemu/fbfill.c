@@ -161,9 +161,9 @@ int main(int argc, char **argv) {
             }
         }
     }
-    /* DRM's fbdev emulation (bochs, virtio-gpu, cirrus) draws into a shadow buffer that a
-     * deferred-I/O worker copies to the scanout about 50 ms later. A pan or an msync schedules the
-     * worker at once but neither waits for it, so a short settle time follows.
+    /* DRM's fbdev emulation (bochs, virtio-gpu, cirrus) draws into a shadow buffer; deferred I/O
+     * hands the damage to a worker that copies it to the scanout about 50 ms later. msync runs the
+     * deferred-I/O step at once but nothing waits for the copy, so a short settle time follows.
      * FBFILL_FLUSH=pan|msync|both|none and FBFILL_SETTLE_MS=N vary this to see what a driver needs. */
     const char *flush = getenv("FBFILL_FLUSH");
     if (!flush) flush = "both";
