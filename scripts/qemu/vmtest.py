@@ -260,6 +260,12 @@ def base_initramfs(version, display):
                 if fn.endswith((".ttf", ".ttc", ".otf")):
                     c.host_path(os.path.join(d, fn))
     _atomic_write(out, gzip.compress(c.encode(), compresslevel=1))
+    for old in os.listdir(CACHE_DIR):  # older builds of the same base
+        if old.startswith(f"base-{version}-{display}-") and os.path.join(CACHE_DIR, old) != out:
+            try:
+                os.unlink(os.path.join(CACHE_DIR, old))
+            except OSError:
+                pass
     return out
 
 
