@@ -3,6 +3,7 @@
 #include <linux/fb.h>
 #include <linux/kd.h>
 #include <linux/vt.h>
+#include <drm.h>         /* libdrm-dev, as below */
 #include <drm_fourcc.h>  /* libdrm-dev; the include path comes from pkg-config through CDRM */
 
 const unsigned long CLinuxShim_FBIOGET_VSCREENINFO = FBIOGET_VSCREENINFO;
@@ -16,6 +17,9 @@ const unsigned long CLinuxShim_KDGETMODE = KDGETMODE;
 const unsigned long CLinuxShim_VT_GETSTATE = VT_GETSTATE;
 const unsigned long CLinuxShim_VT_SETMODE = VT_SETMODE;
 const unsigned long CLinuxShim_VT_RELDISP = VT_RELDISP;
+const unsigned long CLinuxShim_DRM_IOCTL_MODE_CREATE_DUMB = DRM_IOCTL_MODE_CREATE_DUMB;
+const unsigned long CLinuxShim_DRM_IOCTL_MODE_MAP_DUMB = DRM_IOCTL_MODE_MAP_DUMB;
+const unsigned long CLinuxShim_DRM_IOCTL_MODE_DESTROY_DUMB = DRM_IOCTL_MODE_DESTROY_DUMB;
 
 const uint32_t CLinuxShim_DRM_FORMAT_ARGB8888 = DRM_FORMAT_ARGB8888;
 const uint32_t CLinuxShim_DRM_FORMAT_XRGB8888 = DRM_FORMAT_XRGB8888;

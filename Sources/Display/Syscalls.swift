@@ -81,6 +81,30 @@ enum Syscalls {
         return p
     }
 
+    /// Maps `length` bytes of `fd` at `offset`, shared and read-write (C `mmap(2)`): a DRM dumb
+    /// buffer, whose fake offset DRM_IOCTL_MODE_MAP_DUMB returned.
+    static func mmap(_ fd: FileDescriptor, length: Int, offset: UInt64, device: String) throws(DisplayError) -> UnsafeMutableRawPointer {
+        let failed = UnsafeMutableRawPointer(bitPattern: -1)
+        let off = off_t(Int64(bitPattern: offset))
+        var p = Glibc.mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd.rawValue, off)
+        if p == failed && errno == EINTR { p = Glibc.mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd.rawValue, off) }
+        guard let p, p != failed else { throw .syscall("mmap", Errno(rawValue: errno), device) }
+        return p
+    }
+
+    /// Waits up to `timeoutMilliseconds` for `fd` to become readable (C `poll(2)`, POLLIN): a DRM
+    /// event (page flip done) is ready. Returns false on timeout; EINTR counts as a timeout (the
+    /// caller polls again or gives up).
+    static func pollReadable(_ fd: FileDescriptor, timeoutMilliseconds: Int32, device: String) throws(DisplayError) -> Bool {
+        var pfd = pollfd(fd: fd.rawValue, events: Int16(POLLIN), revents: 0)
+        let r = Glibc.poll(&pfd, 1, timeoutMilliseconds)
+        if r < 0 {
+            if errno == EINTR { return false }
+            throw .syscall("poll", Errno(rawValue: errno), device)
+        }
+        return r > 0 && (pfd.revents & Int16(POLLIN)) != 0
+    }
+
     /// Unmaps what `mmap` returned (C `munmap(2)`). Failing means a wrong address or length: our bug.
     static func munmap(_ address: UnsafeMutableRawPointer, length: Int) {
         let r = Glibc.munmap(address, length)

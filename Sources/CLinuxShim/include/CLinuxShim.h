@@ -17,6 +17,10 @@ extern const unsigned long CLinuxShim_KDGETMODE;
 extern const unsigned long CLinuxShim_VT_GETSTATE;
 extern const unsigned long CLinuxShim_VT_SETMODE;
 extern const unsigned long CLinuxShim_VT_RELDISP;
+// DRM dumb buffers (drm.h builds them with DRM_IOWR), for drmIoctl.
+extern const unsigned long CLinuxShim_DRM_IOCTL_MODE_CREATE_DUMB;
+extern const unsigned long CLinuxShim_DRM_IOCTL_MODE_MAP_DUMB;
+extern const unsigned long CLinuxShim_DRM_IOCTL_MODE_DESTROY_DUMB;
 
 extern const uint32_t CLinuxShim_DRM_FORMAT_ARGB8888;
 extern const uint32_t CLinuxShim_DRM_FORMAT_XRGB8888;
