@@ -1,0 +1,120 @@
+// How a finished buffer gets onto a CRTC: two strategies behind one method (wlroots' iface.h,
+// kmscube's drm-legacy.c / drm-atomic.c).
+//
+// Legacy (every KMS driver):
+//   first frame  drmModeSetCrtc(crtc, fb, connector, mode)    blocking, no event
+//   later        drmModePageFlip(crtc, fb, PAGE_FLIP_EVENT)     event when the flip is done
+// Atomic (DRM_CLIENT_CAP_ATOMIC granted and every property in DRMPropertyTable.required found):
+//   first frame  connector CRTC_ID, CRTC ACTIVE + MODE_ID (a property blob of the mode), primary
+//                plane FB_ID/CRTC_ID/SRC_*/CRTC_* in one ALLOW_MODESET commit, blocking, no event
+//   later        plane FB_ID alone, NONBLOCK | PAGE_FLIP_EVENT
+// Either way the first frame is only committed once it is completely drawn, so the screen never
+// shows an empty buffer.
+
+import CDRM
+import SystemPackage
+
+/// One output's KMS objects.
+struct DRMOutputTarget {
+    var connectorID: UInt32
+    var crtcID: UInt32
+    var mode: drmModeModeInfo
+    /// The primary plane and the property tables an atomic commit needs (nil for legacy).
+    var atomic: DRMAtomicObjects?
+}
+
+struct DRMAtomicObjects {
+    var planeID: UInt32
+    var connector: DRMPropertyTable
+    var crtc: DRMPropertyTable
+    var plane: DRMPropertyTable
+}
+
+/// Shows a framebuffer on an output.
+protocol CommitStrategy: AnyObject {
+    /// A name for diagnostics ("atomic", "legacy").
+    var name: String { get }
+    /// Puts `framebuffer` on `target`'s CRTC, setting the mode first when `modeset`. Returns true
+    /// when a page-flip event carrying `userData` will report completion (false: done on return).
+    func commit(_ target: DRMOutputTarget, framebuffer: UInt32, modeset: Bool, userData: UnsafeMutableRawPointer?) throws(DisplayError) -> Bool
+}
+
+final class LegacyCommit: CommitStrategy {
+    let fd: FileDescriptor
+    let device: String
+    var name: String { "legacy" }
+
+    init(fd: FileDescriptor, device: String) { self.fd = fd; self.device = device }
+
+    func commit(_ target: DRMOutputTarget, framebuffer: UInt32, modeset: Bool, userData: UnsafeMutableRawPointer?) throws(DisplayError) -> Bool {
+        if modeset {
+            var connector = target.connectorID
+            var mode = target.mode
+            try DRMCall.check(
+                "drmModeSetCrtc", drmModeSetCrtc(fd.rawValue, target.crtcID, framebuffer, 0, 0, &connector, 1, &mode), device: device)
+            return false
+        }
+        try DRMCall.check(
+            "drmModePageFlip",
+            drmModePageFlip(fd.rawValue, target.crtcID, framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT), userData), device: device)
+        return true
+    }
+}
+
+final class AtomicCommit: CommitStrategy {
+    let fd: FileDescriptor
+    let device: String
+    var name: String { "atomic" }
+    /// MODE_ID blobs by CRTC, created at the first modeset and kept (the kernel frees them with the file).
+    private var modeBlobs: [UInt32: UInt32] = [:]
+
+    init(fd: FileDescriptor, device: String) { self.fd = fd; self.device = device }
+
+    func commit(_ target: DRMOutputTarget, framebuffer: UInt32, modeset: Bool, userData: UnsafeMutableRawPointer?) throws(DisplayError) -> Bool {
+        guard let objects = target.atomic else { throw .unsupported(device, "atomic commit without a primary plane") }
+        guard let req = drmModeAtomicAlloc() else { throw .ioctl("drmModeAtomicAlloc", .noMemory, device) }
+        defer { drmModeAtomicFree(req) }
+        var failed: String?
+        func add(_ object: UInt32, _ table: DRMPropertyTable, _ name: String, _ value: UInt64) {
+            guard failed == nil else { return }
+            guard let id = table[name], drmModeAtomicAddProperty(req, object, id, value) >= 0 else {
+                failed = "\(table.kind.rawValue) property \(name)"
+                return
+            }
+        }
+        let plane = objects.planeID
+        add(plane, objects.plane, "FB_ID", UInt64(framebuffer))
+        add(plane, objects.plane, "CRTC_ID", UInt64(target.crtcID))
+        var flags = UInt32(DRM_MODE_ATOMIC_NONBLOCK) | UInt32(DRM_MODE_PAGE_FLIP_EVENT)
+        if modeset {
+            let blob = try modeBlob(for: target)
+            add(target.connectorID, objects.connector, "CRTC_ID", UInt64(target.crtcID))
+            add(target.crtcID, objects.crtc, "ACTIVE", 1)
+            add(target.crtcID, objects.crtc, "MODE_ID", UInt64(blob))
+            let w = UInt64(target.mode.hdisplay), h = UInt64(target.mode.vdisplay)
+            add(plane, objects.plane, "SRC_X", 0)
+            add(plane, objects.plane, "SRC_Y", 0)
+            add(plane, objects.plane, "SRC_W", w << 16)  // 16.16 fixed point
+            add(plane, objects.plane, "SRC_H", h << 16)
+            add(plane, objects.plane, "CRTC_X", 0)
+            add(plane, objects.plane, "CRTC_Y", 0)
+            add(plane, objects.plane, "CRTC_W", w)
+            add(plane, objects.plane, "CRTC_H", h)
+            flags = UInt32(DRM_MODE_ATOMIC_ALLOW_MODESET)
+        }
+        if let failed { throw .unsupported(device, "atomic commit cannot set \(failed)") }
+        try DRMCall.check("drmModeAtomicCommit", drmModeAtomicCommit(fd.rawValue, req, flags, userData), device: device)
+        return !modeset
+    }
+
+    private func modeBlob(for target: DRMOutputTarget) throws(DisplayError) -> UInt32 {
+        if let b = modeBlobs[target.crtcID] { return b }
+        var mode = target.mode
+        var blob: UInt32 = 0
+        try DRMCall.check(
+            "drmModeCreatePropertyBlob", drmModeCreatePropertyBlob(fd.rawValue, &mode, MemoryLayout<drmModeModeInfo>.size, &blob),
+            device: device)
+        modeBlobs[target.crtcID] = blob
+        return blob
+    }
+}

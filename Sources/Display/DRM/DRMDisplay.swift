@@ -1,0 +1,304 @@
+// The HUD on KMS/DRM: every connected connector of the card that can modeset, each on its own CRTC,
+// with two dumb buffers per output. The sequence (drm-howto modeset-double-buffered.c and
+// modeset-vsync.c, kmscube drm-legacy.c / drm-atomic.c):
+//
+//   open      pick the card (DRMDevice.swift), the connected connectors, a CRTC for each
+//             (DRMCRTCAssignment), the mode (DRMModeSelection), the format (XRGB8888, or RGB565 when
+//             that is all the primary plane takes), the rotation (requested + the connector's
+//             `panel orientation`); save each CRTC's state for close(.restore); create two dumb
+//             buffers per output. Nothing is shown yet.
+//   present   per output: convert the damage (plus what this buffer missed, FBPages.swift) into the
+//             back buffer, commit it (the first time with the mode: the first frame appears only
+//             once it is completely drawn), wait for the page-flip event (poll + drmHandleEvent;
+//             these drivers complete flips at once, a real panel within a frame).
+//   close     .restore: drmModeSetCrtc back to the saved framebuffer and mode, free the buffers.
+//             .retain: leave our framebuffer on the CRTC and drop DRM master so the next program
+//             can take over; the buffers live until the display is released (on Linux before 6.8
+//             closing the card removes its framebuffers, so the frame stays up while we are alive).
+//
+// Timing: drivers without vblank interrupts (bochs, virtio-gpu, cirrus under QEMU) fail
+// drmWaitVBlank; their flip events carry the completion time, not a vblank, so present reports
+// `.timer`. Others report the flip event's CLOCK_MONOTONIC timestamp as `.vblank`.
+//
+// DRM master: a commit that fails with EACCES/EPERM means another process (or a VT switch) took
+// master. present throws that error once, forgets the mode on every output, and the next present
+// calls drmSetMaster and modesets again.
+//
+// Damage with a flip: every present flips to the other buffer, and a new framebuffer on the plane
+// counts as full damage for damage-helper drivers (virtio-gpu), so drmModeDirtyFB is never needed.
+
+#if canImport(Glibc)
+import Glibc
+#endif
+import CDRM
+import Raster
+import SystemPackage
+
+/// How to open a DRM display.
+public struct DRMDisplayOptions: Sendable {
+    /// The card node; nil picks the card that can modeset.
+    public var devicePath: String?
+    /// The mode every output should use (the board profile's), when the connector offers it.
+    public var mode: DRMModeRequest?
+    /// `video=` words (see DRMModeSelection.videoOverrides(kernelCommandLine:)).
+    public var videoOverrides: [DRMModeRequest]
+    /// A rotation applied after the panel orientation's.
+    public var rotation: Rotation
+    /// A scanout format to use instead of XRGB8888/RGB565, when the plane takes it.
+    public var format: PixelFormat?
+    /// false keeps to legacy drmModeSetCrtc/drmModePageFlip even where atomic works.
+    public var allowAtomic: Bool
+    public var dither: Bool
+    /// How long present waits for a page-flip event before giving up.
+    public var flipTimeoutMilliseconds: Int32
+
+    public init(
+        devicePath: String? = nil, mode: DRMModeRequest? = nil, videoOverrides: [DRMModeRequest] = [],
+        rotation: Rotation = .r0, format: PixelFormat? = nil, allowAtomic: Bool = true, dither: Bool = true,
+        flipTimeoutMilliseconds: Int32 = 1000
+    ) {
+        self.devicePath = devicePath; self.mode = mode; self.videoOverrides = videoOverrides
+        self.rotation = rotation; self.format = format; self.allowAtomic = allowAtomic; self.dither = dither
+        self.flipTimeoutMilliseconds = flipTimeoutMilliseconds
+    }
+}
+
+/// One output's buffers and flip state; its address is the page-flip event's user data.
+final class DRMOutputState {
+    let output: DisplayOutput
+    var target: DRMOutputTarget
+    let buffers: [DRMDumbBuffer]
+    var pages = FBPages(count: 2, front: 1)
+    var needsModeset = true
+    var flipPending = false
+    var lastFlipNanoseconds: Int64 = 0
+    let hasVBlank: Bool
+    /// The CRTC as found at open (drmModeGetCrtc), for close(.restore).
+    let saved: drmModeCrtc?
+
+    init(output: DisplayOutput, target: DRMOutputTarget, buffers: [DRMDumbBuffer], hasVBlank: Bool, saved: drmModeCrtc?) {
+        self.output = output; self.target = target; self.buffers = buffers; self.hasVBlank = hasVBlank; self.saved = saved
+    }
+}
+
+/// A `Display` on a KMS/DRM card. Dropping it without `close` restores the screen.
+public final class DRMDisplay: Display {
+    public let outputs: [DisplayOutput]
+    /// The card node in use.
+    public let devicePath: String
+    /// The kernel driver ("bochs-drm", "virtio_gpu").
+    public let driverName: String
+    /// "atomic" or "legacy".
+    public let commitStrategyName: String
+    /// Optional things that failed or fell back, one readable line each (for the log).
+    public private(set) var diagnostics: [String] = []
+    /// Whether another process holds DRM master (present retries drmSetMaster).
+    public private(set) var isMasterLost = false
+    public let dither: Bool
+
+    private var device: DRMDevice?
+    private let states: [DRMOutputState]
+    private let strategy: CommitStrategy
+    private let flipTimeout: Int32
+
+    public init(options: DRMDisplayOptions = DRMDisplayOptions()) throws(DisplayError) {
+        let device: DRMDevice
+        if let path = options.devicePath {
+            device = try DRMDevice(path: path, wantAtomic: options.allowAtomic)
+        } else {
+            device = try DRMDevice.openModesettingCard(wantAtomic: options.allowAtomic)
+        }
+        self.device = device
+        devicePath = device.path; driverName = device.driverName; dither = options.dither; flipTimeout = options.flipTimeoutMilliseconds
+        let connected = device.connectors.filter { $0.isConnected && !$0.modes.isEmpty }
+        guard !connected.isEmpty else { throw .unsupported(device.path, "no connected connector with modes") }
+        let crtcIndices = DRMCRTCAssignment.assign(connected.map { ($0.possibleCRTCs, $0.currentCRTCIndex) }, crtcCount: device.crtcIDs.count)
+        var notes: [String] = []
+        var states: [DRMOutputState] = []
+        var useAtomic = device.hasAtomic
+        for (connector, crtcIndex) in zip(connected, crtcIndices) {
+            guard let crtcIndex else {
+                notes.append("\(connector.name): no free CRTC, not used")
+                continue
+            }
+            let choice = DRMModeSelection.choose(
+                modes: connector.modes.map(\.candidate), connector: connector.name, requested: options.mode,
+                videoOverrides: options.videoOverrides)!
+            for r in choice.unmatched { notes.append("\(connector.name): no mode \(r.width)x\(r.height)\(r.refreshHertz.map { "@\($0)" } ?? "")") }
+            let mode = connector.modes[choice.index]
+            let plane = device.primaryPlane(crtcIndex: crtcIndex)
+            guard let format = DRMFormatChoice.choose(planeFormats: plane?.formats ?? [], override: options.format) else {
+                throw .unsupported(device.path, "\(connector.name): the primary plane takes none of our formats")
+            }
+            let panel = DRMPanelOrientation.rotation(forPropertyValue: connector.properties.enumValueName("panel orientation"))
+            let crtcID = device.crtcIDs[crtcIndex]
+            var atomic: DRMAtomicObjects?
+            if useAtomic, let plane {
+                let objects = DRMAtomicObjects(
+                    planeID: plane.id, connector: connector.properties,
+                    crtc: DRMDevice.readProperties(device.fd, object: crtcID, type: UInt32(DRM_MODE_OBJECT_CRTC), kind: .crtc),
+                    plane: plane.properties)
+                let missing = objects.connector.missingRequired + objects.crtc.missingRequired + objects.plane.missingRequired
+                if missing.isEmpty { atomic = objects } else {
+                    notes.append("atomic KMS lacks \(missing.joined(separator: ", ")); using legacy")
+                    useAtomic = false
+                }
+            } else if useAtomic {
+                notes.append("no primary plane for CRTC \(crtcID); using legacy")
+                useAtomic = false
+            }
+            let output = DisplayOutput(
+                name: connector.name, mode: mode.displayMode, format: format, rotation: panel.then(options.rotation),
+                physicalWidthMM: connector.physicalWidthMM > 0 ? connector.physicalWidthMM : nil,
+                physicalHeightMM: connector.physicalHeightMM > 0 ? connector.physicalHeightMM : nil)
+            let buffers = try (0..<2).map { (_) throws(DisplayError) in
+                try DRMDumbBuffer(fd: device.fd, device: device.path, width: Int32(mode.hdisplay), height: Int32(mode.vdisplay), format: format)
+            }
+            var saved: drmModeCrtc?
+            if let c = drmModeGetCrtc(device.fd.rawValue, crtcID) {
+                saved = c.pointee
+                drmModeFreeCrtc(c)
+            }
+            let target = DRMOutputTarget(connectorID: connector.id, crtcID: crtcID, mode: mode, atomic: atomic)
+            states.append(DRMOutputState(
+                output: output, target: target, buffers: buffers,
+                hasVBlank: DRMDisplay.crtcHasVBlank(device.fd, crtcIndex: crtcIndex), saved: saved))
+        }
+        guard !states.isEmpty else { throw .unsupported(device.path, notes.joined(separator: "; ")) }
+        if !useAtomic { for s in states { s.target.atomic = nil } }
+        self.states = states
+        outputs = states.map(\.output)
+        strategy = useAtomic ? AtomicCommit(fd: device.fd, device: device.path) : LegacyCommit(fd: device.fd, device: device.path)
+        commitStrategyName = strategy.name
+        diagnostics = notes
+    }
+
+    deinit { close(.restore) }
+
+    public var frameIntervalNanoseconds: Int64 { outputs[0].mode.frameIntervalNanoseconds }
+
+    /// Presents `frame` on every output (they must all take this frame size; see `present(_:damage:output:)`).
+    public func present(_ frame: PixmapView, damage: [IntRect]) throws(DisplayError) -> PresentTiming {
+        var timing = PresentTiming.timer
+        for i in states.indices { timing = try present(frame, damage: damage, output: i) }
+        return timing
+    }
+
+    /// Presents a frame laid out for output `index` (`outputs[index].frameWidth x frameHeight`).
+    public func present(_ frame: PixmapView, damage: [IntRect], output index: Int) throws(DisplayError) -> PresentTiming {
+        guard let device else { throw .closed }
+        let state = states[index]
+        let output = state.output
+        guard frame.width == output.frameWidth, frame.height == output.frameHeight else {
+            throw .frameSizeMismatch(
+                expectedWidth: output.frameWidth, expectedHeight: output.frameHeight, width: frame.width, height: frame.height)
+        }
+        if isMasterLost {
+            try DRMCall.check("drmSetMaster", drmSetMaster(device.fd.rawValue), device: device.path)
+            isMasterLost = false
+        }
+        if state.flipPending { try waitForFlip(state, device: device) }
+        let (page, rects) = state.pages.target(damage: damage)
+        let buffer = state.buffers[page]
+        for r in rects ?? [frame.bounds] {
+            convertingBlit(from: frame, rect: r, to: buffer.surface, rotation: output.rotation, dither: dither)
+        }
+        let userData = Unmanaged.passUnretained(state).toOpaque()
+        let willSignal: Bool
+        do {
+            willSignal = try strategy.commit(state.target, framebuffer: buffer.framebufferID, modeset: state.needsModeset, userData: userData)
+        } catch {
+            if case .ioctl(_, let e, _) = error, e == .permissionDenied || e == .notPermitted {
+                // Someone else is master: show everything again once we get it back.
+                isMasterLost = true
+                for s in states { s.needsModeset = true; s.flipPending = false }
+            }
+            throw error
+        }
+        state.needsModeset = false
+        state.pages.drawn(page: page, damage: damage)
+        if willSignal {
+            state.flipPending = true
+            try waitForFlip(state, device: device)
+        } else {
+            state.lastFlipNanoseconds = Syscalls.monotonicNanoseconds()
+        }
+        return state.hasVBlank ? .vblank(nanoseconds: state.lastFlipNanoseconds) : .timer
+    }
+
+    /// Reads DRM events until `state`'s flip has completed.
+    private func waitForFlip(_ state: DRMOutputState, device: DRMDevice) throws(DisplayError) {
+        let deadline = Syscalls.monotonicNanoseconds() + Int64(flipTimeout) * 1_000_000
+        var context = drmEventContext()
+        context.version = 2
+        context.page_flip_handler = { _, _, seconds, microseconds, data in
+            guard let data else { return }
+            let s = Unmanaged<DRMOutputState>.fromOpaque(data).takeUnretainedValue()
+            s.flipPending = false
+            s.lastFlipNanoseconds = Int64(seconds) * 1_000_000_000 + Int64(microseconds) * 1000
+        }
+        while state.flipPending {
+            let left = deadline - Syscalls.monotonicNanoseconds()
+            guard left > 0 else {
+                state.flipPending = false
+                throw .ioctl("drmHandleEvent (page flip on \(state.output.name))", .timedOut, device.path)
+            }
+            if try Syscalls.pollReadable(device.fd, timeoutMilliseconds: Int32(clamping: left / 1_000_000 + 1), device: device.path) {
+                try DRMCall.check("drmHandleEvent", drmHandleEvent(device.fd.rawValue, &context), device: device.path)
+            }
+        }
+    }
+
+    public func close(_ how: CloseBehaviour) {
+        guard let device else { return }
+        for s in states where s.flipPending { try? waitForFlip(s, device: device) }
+        switch how {
+        case .restore:
+            for s in states {
+                if var saved = s.saved, saved.buffer_id != 0, saved.mode_valid != 0 {
+                    var connector = s.target.connectorID
+                    if drmModeSetCrtc(device.fd.rawValue, saved.crtc_id, saved.buffer_id, saved.x, saved.y, &connector, 1, &saved.mode) != 0 {
+                        diagnostics.append("restoring CRTC \(saved.crtc_id) failed: \(Errno(rawValue: errno))")
+                    }
+                } else if !s.needsModeset {
+                    _ = drmModeSetCrtc(device.fd.rawValue, s.target.crtcID, 0, 0, 0, nil, 0, nil)
+                }
+                for b in s.buffers { b.destroy() }
+            }
+            self.device = nil
+        case .retain:
+            for s in states { for b in s.buffers { b.abandon() } }
+            _ = drmDropMaster(device.fd.rawValue)
+            retainedDevice = device
+            self.device = nil
+        }
+    }
+
+    /// After close(.retain): the card stays open so our framebuffers stay on screen.
+    private var retainedDevice: DRMDevice?
+
+    /// Whether the CRTC delivers vblank events (drmWaitVBlank for the current count succeeds).
+    private static func crtcHasVBlank(_ fd: FileDescriptor, crtcIndex: Int) -> Bool {
+        var vbl = drmVBlank()
+        var type = DRM_VBLANK_RELATIVE.rawValue
+        if crtcIndex == 1 { type |= DRM_VBLANK_SECONDARY.rawValue } else if crtcIndex > 1 {
+            type |= (UInt32(crtcIndex) << UInt32(DRM_VBLANK_HIGH_CRTC_SHIFT)) & DRM_VBLANK_HIGH_CRTC_MASK.rawValue
+        }
+        vbl.request.type = drmVBlankSeqType(rawValue: type)
+        vbl.request.sequence = 0
+        return drmWaitVBlank(fd.rawValue, &vbl) == 0
+    }
+}
+
+/// The scanout format for a primary plane's format list (pure, unit-tested).
+public enum DRMFormatChoice {
+    /// `override` when the plane takes it; else XRGB8888; else RGB565 when the plane takes that;
+    /// else the first format of ours it lists. An empty list (no universal planes: the plane is not
+    /// visible to us) means XRGB8888, which every legacy KMS driver scans out.
+    public static func choose(planeFormats: [UInt32], override: PixelFormat?) -> PixelFormat? {
+        if planeFormats.isEmpty { return override ?? .xrgb8888 }
+        if let o = override, planeFormats.contains(o.drmFourCC) { return o }
+        for f in [PixelFormat.xrgb8888, .rgb565] where planeFormats.contains(f.drmFourCC) { return f }
+        return planeFormats.lazy.compactMap { PixelFormat(drmFourCC: $0) }.first
+    }
+}
