@@ -1,0 +1,179 @@
+// A board profile (issue 4 part 8): which device and connectors to drive, the mode, rotation, scale,
+// pixel format and pacing, the theme, and HUD defaults, read from a small INI-like file in `boards/`
+// (format: boards/README.md; parser: BoardProfileParser.swift).
+//
+// The profile only records what was asked for. Turning `auto` and `panel-orientation` into concrete
+// values needs the device (connector properties, physical size), so backends resolve them; the one
+// pure rule, `scale = auto`, is here so that every backend resolves it the same way.
+//
+// Display must not depend on HUD, so `[hud]` settings stay raw key/value text; the caller feeds
+// `setCommand` to HUD's `CommandParser`, which validates them and names the key.
+
+import Raster
+
+/// What a board needs from the display stack, as read from a profile file.
+public struct BoardProfile: Equatable, Sendable {
+    /// A display backend, tried in the order the profile lists them.
+    public enum Backend: String, CaseIterable, Sendable {
+        case drm, fbdev, memory
+    }
+
+    /// Which DRM card node to open.
+    public enum CardSelection: Equatable, Sendable {
+        /// The first card that can modeset (and whose driver is in `drivers`, when given).
+        case auto
+        /// This node, e.g. "/dev/dri/card1".
+        case path(String)
+    }
+
+    /// Which connectors to light.
+    public enum ConnectorSelection: Equatable, Sendable {
+        /// Every connected connector.
+        case all
+        /// Only these, by the kernel's name ("HDMI-A-1", "DSI-1"), when connected.
+        case named([String])
+    }
+
+    /// The mode to set.
+    public enum ModeRequest: Equatable, Sendable {
+        /// The connector's preferred mode (the panel's native mode, EDID's first detailed timing).
+        case preferred
+        /// A mode of this size; the refresh in thousandths of a hertz when given, else the best one.
+        case size(width: Int32, height: Int32, refreshMillihertz: Int32?)
+    }
+
+    /// How frames are turned for the panel.
+    public enum RotationSetting: Equatable, Sendable {
+        /// Follow the connector's `panel orientation` property (no property: as rendered).
+        case panelOrientation
+        /// Always this rotation (Raster's `Rotation`: clockwise, fbcon `FB_ROTATE_*`).
+        case fixed(Rotation)
+    }
+
+    /// Points to pixels.
+    public enum ScaleSetting: Equatable, Sendable {
+        /// From the output's physical size: see `resolve(pixels:millimetres:)`.
+        case auto
+        /// This many pixels per point.
+        case fixed(Fixed16_16)
+
+        /// The scale for an output `pixels` wide and `millimetres` wide: its density over 96 dpi,
+        /// rounded to the nearest quarter and kept within 1...4, or 1 when the size is unknown (0) or
+        /// implausible (below 50 or above 600 dpi: projectors and EDIDs that store an aspect ratio).
+        public func resolve(pixels: Int32, millimetres: Int32) -> Fixed16_16 {
+            switch self {
+            case .fixed(let scale): return scale
+            case .auto:
+                guard pixels > 0, millimetres > 0 else { return .one }
+                let px = Int64(pixels), mm = Int64(millimetres)
+                // dpi = px * 25.4 / mm; quarters = dpi / 96 * 4 = px * 127 / (mm * 120).
+                let dpiTimes10 = px * 254 / mm
+                guard dpiTimes10 >= 500 && dpiTimes10 <= 6000 else { return .one }
+                let quarters = (px * 127 * 2 + mm * 120) / (mm * 120 * 2)
+                let clamped = Swift.min(Swift.max(quarters, 4), 16)
+                return Fixed16_16(raw: Int32(clamped) << 14)
+            }
+        }
+    }
+
+    /// How the frame loop knows when to draw the next frame.
+    public enum PacingMethod: String, CaseIterable, Sendable {
+        /// Vblank timestamps when the driver delivers them, else a timer at the refresh rate.
+        case auto
+        /// Vblank timestamps (flip events, FBIO_WAITFORVSYNC).
+        case vblank
+        /// A timerfd at the refresh rate.
+        case timer
+    }
+
+    /// Where the logo sits on the screen, before `logoOffset` moves it.
+    public enum LogoPlacement: String, CaseIterable, Sendable {
+        case center, top, bottom
+    }
+
+    /// One `[hud]` line: a `set` key of the command language and its value, unvalidated.
+    public struct HUDDefault: Equatable, Sendable {
+        public var key: String
+        /// The value with quotes and escapes removed.
+        public var value: String
+        /// Whether the value was a quoted string (so spaces and `#` are part of it).
+        public var quoted: Bool
+        /// The line in the profile, for the caller's error message.
+        public var line: Int
+
+        public init(key: String, value: String, quoted: Bool, line: Int) {
+            self.key = key; self.value = value; self.quoted = quoted; self.line = line
+        }
+
+        /// The command-language line that applies it: `set KEY VALUE`, a quoted value re-quoted with
+        /// the lexer's escapes (`\"`, `\\`, `\n`, `\t`).
+        public var setCommand: String {
+            guard quoted else { return "set \(key) \(value)" }
+            var out = "\""
+            for c in value.unicodeScalars {
+                switch c {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                case "\t": out += "\\t"
+                default: out.unicodeScalars.append(c)
+                }
+            }
+            return "set \(key) \(out)\""
+        }
+    }
+
+    /// The file the profile was read from, as given to the parser (names errors and resolves paths).
+    public var file: String
+
+    // [device]
+    public var backends: [Backend] = [.drm, .fbdev]
+    public var card: CardSelection = .auto
+    /// DRM driver names (`drmVersion.name`: "vc4", "i915") a card must be driven by; empty: any.
+    public var drivers: [String] = []
+    public var connectors: ConnectorSelection = .all
+    public var fbdevPath: String = "/dev/fb0"
+
+    // [output]
+    public var mode: ModeRequest = .preferred
+    public var rotation: RotationSetting = .panelOrientation
+    public var scale: ScaleSetting = .fixed(.one)
+    /// The scanout format to ask for; nil: the best the device offers (XRGB8888, else RGB565...).
+    public var pixelFormat: PixelFormat?
+
+    // [pacing]
+    public var pacing: PacingMethod = .auto
+    /// Overrides the mode's refresh rate for timer pacing, in thousandths of a hertz.
+    public var refreshMillihertz: Int32?
+
+    // [theme]
+    /// What fills the screen behind the logo and the HUD.
+    public var screenColor: Color = .black
+    /// HUD `set foreground-color`, `background-color`, `backdrop-color`; nil: the HUD's defaults.
+    public var foregroundColor: Color?
+    public var backgroundColor: Color?
+    public var backdropColor: Color?
+    /// HUD `set font`; nil: the HUD's default font.
+    public var fontPath: String?
+    /// A PNG drawn on the screen behind the HUD.
+    public var logoPath: String?
+    public var logoPlacement: LogoPlacement = .center
+    /// Moves the logo from its placement, in points (x right, y down).
+    public var logoOffsetX: Int32 = 0
+    public var logoOffsetY: Int32 = 0
+
+    // [hud]
+    /// Applied in file order after the theme's colours and font, so a `[hud]` line wins.
+    public var hudDefaults: [HUDDefault] = []
+
+    /// A profile with every default (what an empty file gives).
+    public init(file: String) { self.file = file }
+
+    /// `path` as given when absolute, else relative to the profile's directory (font and logo
+    /// paths in `boards/` can then name files beside the profile).
+    public func resolve(path: String) -> String {
+        if path.hasPrefix("/") { return path }
+        guard let slash = file.lastIndex(of: "/") else { return path }
+        return String(file[...slash]) + path
+    }
+}
