@@ -67,7 +67,10 @@ let package = Package(
         .testTarget(name: "PlatformTests", dependencies: ["Raster", "CDRM", "CLinuxShim"]),
         // End-to-end display harness: boots real kernel drivers under QEMU via scripts/qemu/vmtest.py
         // (needs qemu-system-x86, linux-image-amd64, busybox-static from scripts/setup.sh).
-        .testTarget(name: "QEMUTests", path: "Tests/QEMUTests"),
+        // The program the QEMU end-to-end tests run in the guest: HUD frames through FBDevDisplay.
+        .executableTarget(name: "splashhud-display-guest", dependencies: ["Display", "HUD", "Raster", "Assets"], path: "Tests/DisplayGuest"),
+        .testTarget(
+            name: "QEMUTests", dependencies: ["splashhud-display-guest", "Display", "HUD", "Raster", "Assets"], path: "Tests/QEMUTests"),
         .testTarget(name: "splashhudTests", dependencies: ["splashhud", "HUD", "Assets", "Raster"]),
     ],
     swiftLanguageModes: [.v6]

@@ -14,12 +14,14 @@
 //
 // The screen's var info is never changed (no FBIOPUT_VSCREENINFO): a mode change on fbdev can
 // disturb fbcon and the DRM emulation, and panning within the existing virtual size is enough.
-// Double buffering needs yres_virtual >= 2·yres, a non-zero ypanstep and xoffset 0 at open.
+// Double buffering needs yres_virtual >= 2·yres, a non-zero ypanstep and xoffset 0 at open, and
+// is never used on DRM's fbdev emulation (FBLayout.isDRMEmulation: bochs ignores the pan).
 //
-// Checked by hand under QEMU (scripts/qemu/vmtest.py): on vesafb 32 and 16 bpp and on bochs' DRM
-// fbdev emulation the screendump equals MemoryDisplay's scanout of the same frames (565 dithering
-// included) except fbcon's blinking cursor cell, which keeps drawing until KD_GRAPHICS is set (the
-// VT part); close(.restore) gives back the console's pixels. vesafb on x86-64 cannot pan
+// Tested under QEMU by Tests/QEMUTests/FBDevEndToEndTests.swift: on vesafb 32 and 16 bpp and on
+// bochs' DRM fbdev emulation (also rotated 90° and 180°) the screendump equals MemoryDisplay's
+// scanout of the same frames bit for bit (565 dithering included) except fbcon's blinking cursor
+// cell, which keeps drawing until KD_GRAPHICS is set (the VT part); close(.restore) gives back the
+// console's pixels and close(.retain) leaves the last frame. vesafb on x86-64 cannot pan
 // (ypanstep 0 even with video=vesafb:ypan), so panning itself is still untested on a real driver.
 
 import CLinuxShim

@@ -23,8 +23,18 @@ public struct FBLayout: Equatable, Sendable {
     /// Bytes to mmap (`smem_len`).
     public var memoryLength: Int
     /// Whole screens that fit in the virtual height and the memory, at y = 0, height, 2·height...
-    /// 2 means double buffering by FBIOPAN_DISPLAY is possible.
+    /// 2 means double buffering by FBIOPAN_DISPLAY is possible. Always 1 on DRM's fbdev emulation
+    /// (see `isDRMEmulation`).
     public var pageCount: Int
+    /// The driver's name for the device (`fix.id`), e.g. "VESA VGA" or "bochs-drmdrmfb".
+    public var id: String
+    /// Whether this is DRM's fbdev emulation (`fix.id` is the DRM driver's name + "drmfb"). There
+    /// /dev/fbN is a shadow buffer that a worker copies to the real scanout buffer, so panning
+    /// cannot prevent tearing, and some drivers ignore it: bochs (QEMU -vga std) programs the
+    /// plane's destination position, never its source offset, so FBIOPAN_DISPLAY succeeds while
+    /// the screen keeps showing row 0 (seen in the QEMU end-to-end test with
+    /// drm_kms_helper.drm_fbdev_overalloc=200). So we never pan there.
+    public var isDRMEmulation: Bool { id.hasSuffix("drmfb") }
     /// The pan offset the device had (`xoffset`, `yoffset`): the visible page when we opened it.
     public var xOffset: Int32
     public var yOffset: Int32
@@ -84,6 +94,9 @@ public struct FBLayout: Equatable, Sendable {
         let rows = min(Int(v.yres_virtual), rowsInMemory)
         var pages = rows / Int(v.yres)
         if f.ypanstep == 0 || v.yres % UInt32(f.ypanstep) != 0 { pages = 1 }
+        // fix.id: up to 16 bytes, NUL-terminated when shorter.
+        id = withUnsafeBytes(of: f.id) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        if id.hasSuffix("drmfb") { pages = 1 }
 
         self.format = format
         width = Int32(v.xres); height = Int32(v.yres)

@@ -1,0 +1,28 @@
+// DRM's fbdev emulation is recognised by its fix.id and never gets pages to pan between.
+
+import CLinuxShim
+import Testing
+
+@testable import Display
+
+@Suite("fbdev layout on DRM emulation")
+struct FBLayoutDRMEmulationTests {
+    static func fixed(id: String, lineLength: UInt32, memory: UInt32) -> fb_fix_screeninfo {
+        var f = FBLayoutTests.fixed(lineLength: lineLength, memory: memory)
+        withUnsafeMutableBytes(of: &f.id) { bytes in
+            for (i, b) in id.utf8.prefix(bytes.count).enumerated() { bytes[i] = b }
+        }
+        return f
+    }
+
+    @Test func drmEmulationIsSinglePageEvenWithRoomToPan() throws {
+        // bochs with drm_kms_helper.drm_fbdev_overalloc=200: 1280x1600 virtual, ypanstep 1.
+        let v = FBLayoutTests.variable(bpp: 32, (16, 8), (8, 8), (0, 8), xres: 1280, yres: 800, yresVirtual: 1600)
+        let bochs = try FBLayout(variable: v, fixed: Self.fixed(id: "bochs-drmdrmfb", lineLength: 5120, memory: 5120 * 1600), device: "fb0")
+        #expect(bochs.id == "bochs-drmdrmfb" && bochs.isDRMEmulation)
+        #expect(bochs.pageCount == 1 && !bochs.canDoubleBuffer && bochs.virtualHeight == 1600)
+        // The same screen on a plain fbdev driver pans; a full 16-byte id has no NUL.
+        let plain = try FBLayout(variable: v, fixed: Self.fixed(id: "0123456789abcdef", lineLength: 5120, memory: 5120 * 1600), device: "fb0")
+        #expect(plain.id == "0123456789abcdef" && !plain.isDRMEmulation && plain.pageCount == 2)
+    }
+}

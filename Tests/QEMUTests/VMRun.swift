@@ -1,0 +1,75 @@
+// Running a host-built program in the QEMU guest through scripts/qemu/vmtest.py, and finding the
+// guest program of the end-to-end display tests.
+import Foundation
+import Raster
+
+/// One `vmtest.py run`: its exit status, everything it printed, and the guest's INFO lines.
+struct VMRun {
+    let status: Int32
+    let output: String
+    /// What the guest sent as "INFO ..." (vmtest logs them as "vmtest: guest said: INFO ..."), without "INFO ".
+    let info: [String]
+    /// vmtest's own summary ("bochs: status 0, 7 shot(s), boot 7.1 s, total 12.0 s").
+    let summary: String
+
+    init(display: String, program: String, shotsDir: String, cmdline: String = "", timeout: Int = 120, args: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        var argv = ["python3", VMSelftestTests.repo.appendingPathComponent("scripts/qemu/vmtest.py").path, "run",
+                    "--display", display, "--program", program, "--shots-dir", shotsDir, "--timeout", "\(timeout)"]
+        if !cmdline.isEmpty { argv += ["--cmdline", cmdline] }
+        process.arguments = argv + ["--args"] + args
+        process.currentDirectoryURL = VMSelftestTests.repo
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        status = process.terminationStatus
+        let lines = output.split(whereSeparator: \.isNewline).map(String.init)
+        let marker = "guest said: INFO "
+        info = lines.compactMap { line in line.range(of: marker).map { String(line[$0.upperBound...]) } }
+        summary = lines.last { $0.hasPrefix("vmtest: \(display): status") }.map { String($0.dropFirst("vmtest: ".count)) } ?? "no summary"
+    }
+
+    /// fbcon's cursor cell in scanout pixels, from "CONSOLE columns lines x y" (/dev/vcsa).
+    func cursorCell(width: Int32, height: Int32) -> IntRect? {
+        guard let line = info.first(where: { $0.hasPrefix("CONSOLE ") }) else { return nil }
+        let v = line.split(separator: " ").dropFirst().compactMap { Int32($0) }
+        guard v.count == 4, v[0] > 0, v[1] > 0 else { return nil }
+        let cellWidth = width / v[0], cellHeight = height / v[1]
+        return IntRect(x: v[2] * cellWidth, y: v[3] * cellHeight, width: cellWidth, height: cellHeight)
+    }
+}
+
+/// The guest program, `splashhud-display-guest`, built beside this test binary (`swift build
+/// --build-tests` builds every executable target); built on demand when it is missing.
+enum GuestProgram {
+    enum Failure: Error, CustomStringConvertible {
+        case build(String)
+        var description: String { switch self { case .build(let log): return "building splashhud-display-guest failed:\n\(log)" } }
+    }
+
+    static func path() throws -> String {
+        // This process is .build/<triple>/<configuration>/SplashHUDPackageTests.xctest.
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
+        let program = dir.appendingPathComponent("splashhud-display-guest").path
+        if FileManager.default.isExecutableFile(atPath: program) { return program }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["swift", "build", "--product", "splashhud-display-guest",
+                             "--scratch-path", dir.deletingLastPathComponent().deletingLastPathComponent().path,
+                             "-c", dir.lastPathComponent]
+        process.currentDirectoryURL = VMSelftestTests.repo
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let log = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, FileManager.default.isExecutableFile(atPath: program) else { throw Failure.build(log) }
+        return program
+    }
+}
