@@ -69,8 +69,10 @@ let package = Package(
         // (needs qemu-system-x86, linux-image-amd64, busybox-static from scripts/setup.sh).
         // The program the QEMU end-to-end tests run in the guest: HUD frames through FBDevDisplay.
         .executableTarget(name: "splashhud-display-guest", dependencies: ["Display", "HUD", "Raster", "Assets"], path: "Tests/DisplayGuest"),
+        // The same for KMS: known frames through DRMDisplay (atomic and legacy commits).
+        .executableTarget(name: "splashhud-drm-guest", dependencies: ["Display", "Raster", "CLinuxShim"], path: "Tests/DRMGuest"),
         .testTarget(
-            name: "QEMUTests", dependencies: ["splashhud-display-guest", "Display", "HUD", "Raster", "Assets"], path: "Tests/QEMUTests"),
+            name: "QEMUTests", dependencies: ["splashhud-display-guest", "splashhud-drm-guest", "Display", "HUD", "Raster", "Assets"], path: "Tests/QEMUTests"),
         .testTarget(name: "splashhudTests", dependencies: ["splashhud", "HUD", "Assets", "Raster"]),
     ],
     swiftLanguageModes: [.v6]

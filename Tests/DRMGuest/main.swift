@@ -1,0 +1,116 @@
+// splashhud-drm-guest: runs inside QEMU (scripts/qemu/vmtest.py) on a real KMS driver (bochs,
+// virtio-gpu). For each commit strategy asked for it opens the card through DRMDisplay, presents
+// DRMGuestFrames' three frames with a screendump after each, then closes (restore, or retain for
+// the last strategy when asked) and photographs the result. Facts for the host test go out as
+// "INFO" lines on the control channel.
+//
+//   splashhud-drm-guest [--strategies atomic,legacy] [--close restore|retain] [--mode WxH[@Hz]]
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLinuxShim
+import Display
+import Raster
+
+struct GuestError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The control channel (/dev/ttyS1, raw mode from /init). Plain Glibc: this is a test program.
+final class ControlLine {
+    let fd: Int32
+    init() throws {
+        fd = open("/dev/ttyS1", O_RDWR | O_NOCTTY)
+        guard fd >= 0 else { throw GuestError("open /dev/ttyS1: \(String(cString: strerror(errno)))") }
+    }
+
+    func send(_ line: String) {
+        let bytes = Array((line + "\n").utf8)
+        var done = 0
+        while done < bytes.count {
+            let n = bytes[done...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return }
+            done += n
+        }
+    }
+
+    func shot(_ name: String) throws {
+        send("SHOT \(name) stable")
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            let n = read(fd, &byte, 1)
+            if n < 0 && errno == EINTR { continue }
+            guard n == 1 else { throw GuestError("control channel closed") }
+            if byte == UInt8(ascii: "\n") { break }
+            if byte != UInt8(ascii: "\r") { line.append(byte) }
+        }
+        let answer = String(decoding: line, as: UTF8.self)
+        guard answer == "OK" else { throw GuestError("SHOT \(name): host answered \"\(answer)\"") }
+    }
+
+    func info(_ text: String) {
+        send("INFO " + text)
+        print("drm-guest: " + text)
+    }
+}
+
+/// Switches the foreground VT to graphics (KDSETMODE KD_GRAPHICS = 1, <linux/kd.h>) so fbcon stops
+/// blinking its cursor and the console's pixels before and after the run compare exactly.
+func setConsoleGraphics(_ graphics: Bool) {
+    let fd = open("/dev/tty0", O_RDWR | O_NOCTTY)
+    guard fd >= 0 else { return }
+    _ = ioctl(fd, CLinuxShim_KDSETMODE, graphics ? 1 : 0)
+    close(fd)
+}
+
+func runGuest(_ args: [String]) throws {
+    var strategies = ["atomic"]
+    var closing = CloseBehaviour.restore
+    var mode: DRMModeRequest?
+    var i = 0
+    while i < args.count {
+        let value = i + 1 < args.count ? args[i + 1] : ""
+        switch args[i] {
+        case "--strategies": strategies = value.split(separator: ",").map(String.init)
+        case "--close":
+            guard let c = ["restore": CloseBehaviour.restore, "retain": .retain][value] else { throw GuestError("--close \(value)") }
+            closing = c
+        case "--mode": mode = try DRMModeRequest.parse(video: value)
+        default: throw GuestError("unknown argument \(args[i])")
+        }
+        i += 2
+    }
+    let port = try ControlLine()
+    setConsoleGraphics(true)
+    defer { setConsoleGraphics(false) }
+    try port.shot("before")
+    for (n, strategy) in strategies.enumerated() {
+        guard strategy == "atomic" || strategy == "legacy" else { throw GuestError("strategy \(strategy)") }
+        let display = try DRMDisplay(options: DRMDisplayOptions(mode: mode, allowAtomic: strategy == "atomic"))
+        let out = display.outputs[0]
+        port.info("OUTPUT \(strategy) \(display.devicePath) \(display.driverName) \(display.commitStrategyName) \(out.name) "
+            + "\(out.mode.width)x\(out.mode.height) \(out.mode.refreshMillihertz) \(out.format.name) r\(out.rotation.rawValue) outputs \(display.outputs.count)")
+        let frame = Pixmap(width: out.frameWidth, height: out.frameHeight)
+        for step in DRMGuestFrames.steps(width: out.frameWidth, height: out.frameHeight) {
+            step.draw(frame.view)
+            let timing = try display.present(frame.view, damage: step.damage)
+            port.info("PRESENT \(strategy) \(step.name) \(timing)")
+            try port.shot("\(strategy)-\(step.name)")
+        }
+        for line in display.diagnostics { port.info("DIAG \(line)") }
+        let last = n == strategies.count - 1
+        display.close(last ? closing : .restore)
+        try port.shot("\(strategy)-closed")
+    }
+}
+
+do {
+    try runGuest(Array(CommandLine.arguments.dropFirst()))
+    exit(0)
+} catch {
+    print("splashhud-drm-guest: \(error)")
+    exit(1)
+}

@@ -1,0 +1,116 @@
+import Assets
+import Display
+import Foundation
+import Raster
+import Testing
+
+@testable import splashhud_drm_guest
+
+/// Known frames through the real KMS path: the guest program (Tests/DRMGuest) opens the card of a
+/// real kernel DRM driver under QEMU with DRMDisplay, presents DRMGuestFrames' full frame and two
+/// partial ones with a screendump after each, and closes; here the same frames go to a MemoryDisplay
+/// and every dump must equal its scanout exactly (XRGB8888, no tolerance). The guest switches the VT
+/// to KD_GRAPHICS, so fbcon's cursor stops blinking and close(.restore) must give back the console's
+/// pixels exactly. One boot per configuration, 15-25 s each.
+@Suite("DRMDisplay end to end under QEMU", .serialized)
+struct DRMEndToEndTests {
+    struct Config: CustomTestStringConvertible, Sendable {
+        var display: String
+        var driver: String
+        var strategies: [String]
+        var close: CloseBehaviour
+        var width: Int32 = 1280
+        var height: Int32 = 800
+        var name: String { "\(display)-\(strategies.joined(separator: "+"))-\(close)" }
+        var testDescription: String { name }
+    }
+
+    static let configs: [Config] = [
+        // bochs: atomic, then legacy SetCrtc/PageFlip on the same boot; both restore the console.
+        Config(display: "bochs", driver: "bochs-drm", strategies: ["atomic", "legacy"], close: .restore),
+        // virtio-gpu (needs a flip or DirtyFB to update the host's copy); retain leaves the last frame.
+        Config(display: "virtio", driver: "virtio_gpu", strategies: ["atomic"], close: .retain),
+    ]
+
+    @Test("screendumps equal the memory display's scanout", arguments: configs)
+    func framesReachTheScreen(_ config: Config) throws {
+        for tool in ["qemu-system-x86_64", "busybox", "python3"] {
+            try #require(VMSelftestTests.onPath(tool), "\(tool) is not installed: run scripts/setup.sh")
+        }
+        let program = try DRMGuestProgram.path()
+        let shots = FileManager.default.temporaryDirectory.appendingPathComponent("splashhud-drm-\(config.name)-\(UInt32.random(in: 0...UInt32.max))").path
+        defer { try? FileManager.default.removeItem(atPath: shots) }
+        let run = try VMRun(display: config.display, program: program, shotsDir: shots, timeout: 90,
+                            args: ["--strategies", config.strategies.joined(separator: ","), "--close", "\(config.close)"])
+        print("\(config.name): \(run.summary)")
+        for line in run.info where line.hasPrefix("PRESENT") || line.hasPrefix("DIAG") { print("  \(line)") }
+        try #require(run.status == 0, "\(config.name): guest failed (status \(run.status)):\n\(run.output)")
+
+        let before = try ScreenDump(contentsOf: "\(shots)/before.ppm")
+        func check(_ shot: String, against expected: Pixmap) throws {
+            let dump = try ScreenDump(contentsOf: "\(shots)/\(shot).ppm")
+            try #require(dump.width == config.width && dump.height == config.height,
+                         "\(shot): screendump is \(dump.width)x\(dump.height), expected \(config.width)x\(config.height)")
+            let d = compareScreens(dump, expected)
+            if d.count != 0 { saveFailure(config: config, shot: shot, dump: dump, expected: expected, difference: d) }
+            #expect(d.count == 0, "\(config.name) \(shot): \(d) (pictures in .build/qemu-failures/)")
+        }
+        for strategy in config.strategies {
+            // The driver, the strategy asked for, the connector's preferred mode, XRGB8888.
+            let output = run.info.first { $0.hasPrefix("OUTPUT \(strategy) ") } ?? "no OUTPUT line"
+            #expect(output.hasPrefix("OUTPUT \(strategy) /dev/dri/card0 \(config.driver) \(strategy) Virtual-1 \(config.width)x\(config.height) "),
+                    "\(output)")
+            #expect(output.contains(" XRGB8888 r0 outputs 1"), "\(output)")
+
+            let memory = MemoryDisplay(width: config.width, height: config.height, format: .xrgb8888)
+            let frame = Pixmap(width: config.width, height: config.height)
+            for step in DRMGuestFrames.steps(width: config.width, height: config.height) {
+                step.draw(frame.view)
+                _ = try memory.present(frame.view, damage: step.damage)
+                try check("\(strategy)-\(step.name)", against: memory.shown())
+            }
+            // The console as it was, or (retain, last strategy only) the last frame.
+            let retained = config.close == .retain && strategy == config.strategies.last
+            try check("\(strategy)-closed", against: retained ? memory.shown() : before.pixmap)
+        }
+    }
+
+    func saveFailure(config: Config, shot: String, dump: ScreenDump, expected: Pixmap, difference: ScreenDifference) {
+        let dir = VMSelftestTests.repo.appendingPathComponent(".build/qemu-failures").path
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let stem = "\(dir)/drm-\(config.name)-\(shot)"
+        try? PNGEncoder.write(dump.pixmap, to: stem + "-screen.png")
+        try? PNGEncoder.write(expected, to: stem + "-expected.png")
+        if let p = difference.picture { try? PNGEncoder.write(p, to: stem + "-diff.png") }
+    }
+}
+
+/// `splashhud-drm-guest`, beside this test binary (`swift build --build-tests` builds every
+/// executable target); built on demand when missing, as GuestProgram does for the fbdev guest.
+enum DRMGuestProgram {
+    struct BuildFailure: Error, CustomStringConvertible {
+        let log: String
+        var description: String { "building splashhud-drm-guest failed:\n\(log)" }
+    }
+
+    static func path() throws -> String {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
+        let program = dir.appendingPathComponent("splashhud-drm-guest").path
+        if FileManager.default.isExecutableFile(atPath: program) { return program }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["swift", "build", "--product", "splashhud-drm-guest",
+                             "--scratch-path", dir.deletingLastPathComponent().deletingLastPathComponent().path,
+                             "-c", dir.lastPathComponent]
+        process.currentDirectoryURL = VMSelftestTests.repo
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let log = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, FileManager.default.isExecutableFile(atPath: program) else { throw BuildFailure(log: log) }
+        return program
+    }
+}
