@@ -21,6 +21,12 @@ enum DRMGuestFrames {
         ]
     }
 
+    /// The frame presented after DRM master was lost and regained: one more partial change.
+    static func afterMasterLoss(width: Int32, height: Int32) -> (name: String, damage: [IntRect], draw: (PixmapView) -> Void) {
+        let d = IntRect(x: width * 3 / 4, y: height / 10, width: width / 6, height: height / 3)
+        return ("frame-4", [d], { $0.fill(d, with: PremultipliedColor(argb: 0xFFE0_2040)) })
+    }
+
     /// Every pixel different from its neighbours in some channel, so a wrong pitch, offset, byte
     /// order or rotation cannot go unnoticed: red = x, green = y, blue = x xor y (low 8 bits).
     static func pattern(_ v: PixmapView) {

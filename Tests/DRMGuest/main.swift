@@ -1,6 +1,7 @@
 // splashhud-drm-guest: runs inside QEMU (scripts/qemu/vmtest.py) on a real KMS driver (bochs,
 // virtio-gpu). For each commit strategy asked for it opens the card through DRMDisplay, presents
-// DRMGuestFrames' three frames with a screendump after each, then closes (restore, or retain for
+// DRMGuestFrames' three frames with a screendump after each, loses and regains DRM master and
+// presents a fourth, then closes (restore, or retain for
 // the last strategy when asked) and photographs the result. Facts for the host test go out as
 // "INFO" lines on the control channel.
 //
@@ -100,6 +101,23 @@ func runGuest(_ args: [String]) throws {
             port.info("PRESENT \(strategy) \(step.name) \(timing)")
             try port.shot("\(strategy)-\(step.name)")
         }
+        // DRM master: give it up (as on a VT switch), let another opener of the card take it,
+        // present (must fail clearly), then present again once that opener is gone.
+        try display.releaseMaster()
+        let other = open(display.devicePath, O_RDWR | O_CLOEXEC)
+        guard other >= 0 else { throw GuestError("second open of \(display.devicePath) failed") }
+        let after = DRMGuestFrames.afterMasterLoss(width: out.frameWidth, height: out.frameHeight)
+        after.draw(frame.view)
+        do {
+            _ = try display.present(frame.view, damage: after.damage)
+            port.info("MASTER \(strategy) present succeeded while another process held master")
+        } catch {
+            port.info("MASTER \(strategy) refused: \(error)")
+        }
+        close(other)
+        let timing = try display.present(frame.view, damage: after.damage)
+        port.info("PRESENT \(strategy) \(after.name) \(timing) master \(display.isMasterLost ? "lost" : "held")")
+        try port.shot("\(strategy)-\(after.name)")
         for line in display.diagnostics { port.info("DIAG \(line)") }
         let last = n == strategies.count - 1
         display.close(last ? closing : .restore)

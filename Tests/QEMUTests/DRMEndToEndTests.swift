@@ -8,7 +8,8 @@ import Testing
 
 /// Known frames through the real KMS path: the guest program (Tests/DRMGuest) opens the card of a
 /// real kernel DRM driver under QEMU with DRMDisplay, presents DRMGuestFrames' full frame and two
-/// partial ones with a screendump after each, and closes; here the same frames go to a MemoryDisplay
+/// partial ones with a screendump after each, gives up DRM master to a second opener of the card
+/// and takes it back for a fourth frame, and closes; here the same frames go to a MemoryDisplay
 /// and every dump must equal its scanout exactly (XRGB8888, no tolerance). The guest switches the VT
 /// to KD_GRAPHICS, so fbcon's cursor stops blinking and close(.restore) must give back the console's
 /// pixels exactly. One boot per configuration, 15-25 s each.
@@ -43,7 +44,7 @@ struct DRMEndToEndTests {
         let run = try VMRun(display: config.display, program: program, shotsDir: shots, timeout: 90,
                             args: ["--strategies", config.strategies.joined(separator: ","), "--close", "\(config.close)"])
         print("\(config.name): \(run.summary)")
-        for line in run.info where line.hasPrefix("PRESENT") || line.hasPrefix("DIAG") { print("  \(line)") }
+        for line in run.info where line.hasPrefix("PRESENT") || line.hasPrefix("DIAG") || line.hasPrefix("MASTER") { print("  \(line)") }
         try #require(run.status == 0, "\(config.name): guest failed (status \(run.status)):\n\(run.output)")
 
         let before = try ScreenDump(contentsOf: "\(shots)/before.ppm")
@@ -69,6 +70,14 @@ struct DRMEndToEndTests {
                 _ = try memory.present(frame.view, damage: step.damage)
                 try check("\(strategy)-\(step.name)", against: memory.shown())
             }
+            // Master given up, taken by a second opener: present refuses clearly; once that opener
+            // is gone the next present takes master back and shows the fourth frame.
+            let refused = run.info.first { $0.hasPrefix("MASTER \(strategy) ") } ?? "no MASTER line"
+            #expect(refused.hasPrefix("MASTER \(strategy) refused: ioctl drmSetMaster (another process holds DRM master"), "\(refused)")
+            let after = DRMGuestFrames.afterMasterLoss(width: config.width, height: config.height)
+            after.draw(frame.view)
+            _ = try memory.present(frame.view, damage: after.damage)
+            try check("\(strategy)-\(after.name)", against: memory.shown())
             // The console as it was, or (retain, last strategy only) the last frame.
             let retained = config.close == .retain && strategy == config.strategies.last
             try check("\(strategy)-closed", against: retained ? memory.shown() : before.pixmap)

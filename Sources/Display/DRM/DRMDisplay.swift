@@ -22,7 +22,10 @@
 //
 // DRM master: a commit that fails with EACCES/EPERM means another process (or a VT switch) took
 // master. present throws that error once, forgets the mode on every output, and the next present
-// calls drmSetMaster and modesets again.
+// calls drmSetMaster (failing clearly while the other holder keeps it) and modesets again.
+// `releaseMaster()` gives master up on purpose (VT switch away). Checked under QEMU: released,
+// a second opener of the card becomes master, present fails, and after it closes present shows
+// the frame again.
 //
 // Damage with a flip: every present flips to the other buffer, and a new framebuffer on the plane
 // counts as full damage for damage-helper drivers (virtio-gpu), so drmModeDirtyFB is never needed.
@@ -194,7 +197,9 @@ public final class DRMDisplay: Display {
                 expectedWidth: output.frameWidth, expectedHeight: output.frameHeight, width: frame.width, height: frame.height)
         }
         if isMasterLost {
-            try DRMCall.check("drmSetMaster", drmSetMaster(device.fd.rawValue), device: device.path)
+            try DRMCall.check(
+                "drmSetMaster (another process holds DRM master; present again later)", drmSetMaster(device.fd.rawValue),
+                device: device.path)
             isMasterLost = false
         }
         if state.flipPending { try waitForFlip(state, device: device) }
@@ -208,10 +213,11 @@ public final class DRMDisplay: Display {
         do {
             willSignal = try strategy.commit(state.target, framebuffer: buffer.framebufferID, modeset: state.needsModeset, userData: userData)
         } catch {
-            if case .ioctl(_, let e, _) = error, e == .permissionDenied || e == .notPermitted {
+            if case .ioctl(let call, let e, let path) = error, e == .permissionDenied || e == .notPermitted {
                 // Someone else is master: show everything again once we get it back.
                 isMasterLost = true
                 for s in states { s.needsModeset = true; s.flipPending = false }
+                throw .ioctl("\(call) (DRM master lost to another process or a VT switch; present again to take it back)", e, path)
             }
             throw error
         }
@@ -224,6 +230,17 @@ public final class DRMDisplay: Display {
             state.lastFlipNanoseconds = Syscalls.monotonicNanoseconds()
         }
         return state.hasVBlank ? .vblank(nanoseconds: state.lastFlipNanoseconds) : .timer
+    }
+
+    /// Gives up DRM master, as on a VT switch away or to let another program show something:
+    /// waits for pending flips and calls drmDropMaster. The next present takes master back
+    /// (drmSetMaster) and sets every output's mode again.
+    public func releaseMaster() throws(DisplayError) {
+        guard let device else { throw .closed }
+        for s in states where s.flipPending { try waitForFlip(s, device: device) }
+        try DRMCall.check("drmDropMaster", drmDropMaster(device.fd.rawValue), device: device.path)
+        isMasterLost = true
+        for s in states { s.needsModeset = true }
     }
 
     /// Reads DRM events until `state`'s flip has completed.
