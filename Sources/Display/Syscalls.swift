@@ -111,6 +111,27 @@ enum Syscalls {
         precondition(r == 0, "munmap of \(length) bytes failed: \(Errno(rawValue: errno))")
     }
 
+    /// The first `limit` bytes of a small read-only file such as /proc/cmdline (C `open(2)` read-only
+    /// and `read(2)`; EINTR retried once each).
+    static func readFile(_ path: String, limit: Int = 65536) throws(DisplayError) -> [UInt8] {
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec], retryOnInterrupt: true)
+        } catch let e as Errno { throw .syscall("open", e, path) } catch { fatalError("FileDescriptor.open threw \(error)") }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: limit)
+        var count = 0
+        while count < limit {
+            let n: Int
+            do {
+                n = try bytes.withUnsafeMutableBytes { try fd.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[count...]), retryOnInterrupt: true) }
+            } catch let e as Errno { throw .syscall("read", e, path) } catch { fatalError("FileDescriptor.read threw \(error)") }
+            if n == 0 { break }
+            count += n
+        }
+        return Array(bytes[..<count])
+    }
+
     /// CLOCK_MONOTONIC in nanoseconds (`clock_gettime(2)`), the time base of vblank timestamps.
     static func monotonicNanoseconds() -> Int64 {
         var ts = timespec()

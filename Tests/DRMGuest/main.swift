@@ -5,7 +5,7 @@
 // the last strategy when asked) and photographs the result. Facts for the host test go out as
 // "INFO" lines on the control channel.
 //
-//   splashhud-drm-guest [--strategies atomic,legacy] [--close restore|retain] [--mode WxH[@Hz]]
+//   splashhud-drm-guest [--strategies atomic,legacy:1024x768@60] [--close restore|retain] [--rotate 0|90|180|270]
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -70,7 +70,7 @@ func setConsoleGraphics(_ graphics: Bool) {
 func runGuest(_ args: [String]) throws {
     var strategies = ["atomic"]
     var closing = CloseBehaviour.restore
-    var mode: DRMModeRequest?
+    var rotation = Rotation.r0
     var i = 0
     while i < args.count {
         let value = i + 1 < args.count ? args[i + 1] : ""
@@ -79,7 +79,9 @@ func runGuest(_ args: [String]) throws {
         case "--close":
             guard let c = ["restore": CloseBehaviour.restore, "retain": .retain][value] else { throw GuestError("--close \(value)") }
             closing = c
-        case "--mode": mode = try DRMModeRequest.parse(video: value)
+        case "--rotate":
+            guard let degrees = Int(value), let r = Rotation(rawValue: degrees) else { throw GuestError("--rotate \(value)") }
+            rotation = r
         default: throw GuestError("unknown argument \(args[i])")
         }
         i += 2
@@ -88,9 +90,13 @@ func runGuest(_ args: [String]) throws {
     setConsoleGraphics(true)
     defer { setConsoleGraphics(false) }
     try port.shot("before")
-    for (n, strategy) in strategies.enumerated() {
+    for (n, pass) in strategies.enumerated() {
+        // "legacy" or "legacy:1024x768@60" (a mode request, as a board profile makes).
+        let parts = pass.split(separator: ":", maxSplits: 1).map(String.init)
+        let strategy = parts[0]
         guard strategy == "atomic" || strategy == "legacy" else { throw GuestError("strategy \(strategy)") }
-        let display = try DRMDisplay(options: DRMDisplayOptions(mode: mode, allowAtomic: strategy == "atomic"))
+        let mode = try parts.count > 1 ? DRMModeRequest.parse(video: parts[1]) : nil
+        let display = try DRMDisplay(options: DRMDisplayOptions(mode: mode, rotation: rotation, allowAtomic: strategy == "atomic"))
         let out = display.outputs[0]
         port.info("OUTPUT \(strategy) \(display.devicePath) \(display.driverName) \(display.commitStrategyName) \(out.name) "
             + "\(out.mode.width)x\(out.mode.height) \(out.mode.refreshMillihertz) \(out.format.name) r\(out.rotation.rawValue) outputs \(display.outputs.count)")

@@ -43,8 +43,9 @@ public struct DRMDisplayOptions: Sendable {
     public var devicePath: String?
     /// The mode every output should use (the board profile's), when the connector offers it.
     public var mode: DRMModeRequest?
-    /// `video=` words (see DRMModeSelection.videoOverrides(kernelCommandLine:)).
-    public var videoOverrides: [DRMModeRequest]
+    /// `video=` overrides; nil reads the kernel's (/proc/cmdline), as fbcon and the kernel's own
+    /// DRM clients honour them.
+    public var videoOverrides: [DRMModeRequest]?
     /// A rotation applied after the panel orientation's.
     public var rotation: Rotation
     /// A scanout format to use instead of XRGB8888/RGB565, when the plane takes it.
@@ -56,7 +57,7 @@ public struct DRMDisplayOptions: Sendable {
     public var flipTimeoutMilliseconds: Int32
 
     public init(
-        devicePath: String? = nil, mode: DRMModeRequest? = nil, videoOverrides: [DRMModeRequest] = [],
+        devicePath: String? = nil, mode: DRMModeRequest? = nil, videoOverrides: [DRMModeRequest]? = nil,
         rotation: Rotation = .r0, format: PixelFormat? = nil, allowAtomic: Bool = true, dither: Bool = true,
         flipTimeoutMilliseconds: Int32 = 1000
     ) {
@@ -119,6 +120,7 @@ public final class DRMDisplay: Display {
         var notes: [String] = []
         var states: [DRMOutputState] = []
         var useAtomic = device.hasAtomic
+        let videoOverrides = options.videoOverrides ?? DRMModeSelection.kernelVideoOverrides()
         for (connector, crtcIndex) in zip(connected, crtcIndices) {
             guard let crtcIndex else {
                 notes.append("\(connector.name): no free CRTC, not used")
@@ -126,9 +128,10 @@ public final class DRMDisplay: Display {
             }
             let choice = DRMModeSelection.choose(
                 modes: connector.modes.map(\.candidate), connector: connector.name, requested: options.mode,
-                videoOverrides: options.videoOverrides)!
+                videoOverrides: videoOverrides)!
             for r in choice.unmatched { notes.append("\(connector.name): no mode \(r.width)x\(r.height)\(r.refreshHertz.map { "@\($0)" } ?? "")") }
             let mode = connector.modes[choice.index]
+            notes.append("\(connector.name): mode \(mode.nameString) at \(mode.refreshMillihertz) mHz (\(choice.source))")
             let plane = device.primaryPlane(crtcIndex: crtcIndex)
             guard let format = DRMFormatChoice.choose(planeFormats: plane?.formats ?? [], override: options.format) else {
                 throw .unsupported(device.path, "\(connector.name): the primary plane takes none of our formats")

@@ -145,6 +145,13 @@ public enum DRMModeSelection {
             .compactMap { word in (try? DRMModeRequest.parse(video: String(word))) ?? nil }
     }
 
+    /// The `video=` overrides of the running kernel's command line (/proc/cmdline); none when it
+    /// cannot be read.
+    public static func kernelVideoOverrides() -> [DRMModeRequest] {
+        guard let bytes = try? Syscalls.readFile("/proc/cmdline") else { return [] }
+        return videoOverrides(kernelCommandLine: String(decoding: bytes, as: UTF8.self))
+    }
+
     /// Refresh in millihertz of a mode's timings: pixel clock (kHz) / (htotal · vtotal), doubled
     /// for interlaced and halved for double-scan modes, as drm_mode_vrefresh does (with more digits).
     public static func refreshMillihertz(clockKHz: UInt32, htotal: UInt16, vtotal: UInt16, interlaced: Bool, doubleScan: Bool, vscan: UInt16) -> Int32 {
