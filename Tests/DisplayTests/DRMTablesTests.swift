@@ -1,6 +1,10 @@
 // DRM pure parts: property tables by name, panel orientation, format choice, card choice, CRTC routing.
 
+#if canImport(Glibc)
+import Glibc
+#endif
 import Raster
+import SystemPackage
 import Testing
 
 @testable import Display
@@ -90,5 +94,23 @@ struct DRMTablesTests {
         #expect(DRMCRTCAssignment.assign([(0b01, nil), (0b10, nil), (0b11, nil)], crtcCount: 2) == [0, 1, nil])
         // A current CRTC the connector cannot use (stale) is ignored.
         #expect(DRMCRTCAssignment.assign([(0b10, 0)], crtcCount: 2) == [1])
+    }
+
+    @Test func libdrmFailureConventionsBecomeNamedErrors() {
+        // libdrm returns -errno from some calls (drmModeCreatePropertyBlob) ...
+        #expect(throws: DisplayError.ioctl("drmModeCreatePropertyBlob", .invalidArgument, "/dev/dri/card0")) {
+            try DRMCall.check("drmModeCreatePropertyBlob", CInt(-EINVAL), device: "/dev/dri/card0")
+        }
+        // ... and -1 with errno set from others (drmIoctl).
+        errno = EACCES
+        #expect(throws: DisplayError.ioctl("drmModeSetCrtc", .permissionDenied, "/dev/dri/card1")) {
+            try DRMCall.check("drmModeSetCrtc", CInt(-1), device: "/dev/dri/card1")
+        }
+        #expect(throws: Never.self) { try DRMCall.check("drmModePageFlip", CInt(0), device: "/dev/dri/card0") }
+        errno = ENOENT
+        let missing: Int? = nil
+        #expect(throws: DisplayError.ioctl("drmModeGetConnector", .noSuchFileOrDirectory, "/dev/dri/card0")) {
+            _ = try DRMCall.check("drmModeGetConnector", missing, device: "/dev/dri/card0")
+        }
     }
 }
