@@ -7,6 +7,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CLinuxShim  // <sys/timerfd.h>, <sys/eventfd.h>
 import SystemPackage
 
 enum Syscalls {
@@ -138,5 +139,70 @@ enum Syscalls {
         let r = clock_gettime(CLOCK_MONOTONIC, &ts)
         precondition(r == 0, "clock_gettime(CLOCK_MONOTONIC) failed")
         return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+    }
+
+    // MARK: frame pacer: timerfd, eventfd and poll on several descriptors
+
+    /// A CLOCK_MONOTONIC timerfd, non-blocking and close-on-exec (C `timerfd_create(2)`): the frame
+    /// pacer's timer, armed at absolute instants so a late wake-up never drifts the frame grid.
+    static func timerfdCreate() throws(DisplayError) -> FileDescriptor {
+        switch retryingOnce({ timerfd_create(CLOCK_MONOTONIC, CInt(TFD_CLOEXEC) | CInt(TFD_NONBLOCK)) }) {
+        case .success(let fd): return FileDescriptor(rawValue: fd)
+        case .failure(let e): throw .syscall("timerfd_create", e, "timerfd")
+        }
+    }
+
+    /// Arms `fd` to expire once at `deadline` (CLOCK_MONOTONIC ns, absolute), or disarms it when
+    /// nil (C `timerfd_settime(2)` with TFD_TIMER_ABSTIME). A deadline in the past expires at once.
+    static func timerfdArm(_ fd: FileDescriptor, at deadline: Int64?) throws(DisplayError) {
+        var spec = itimerspec()
+        if let deadline {
+            let t = max(deadline, 1)  // an all-zero it_value would disarm instead
+            spec.it_value.tv_sec = time_t(t / 1_000_000_000)
+            spec.it_value.tv_nsec = Int(t % 1_000_000_000)
+        }
+        if case .failure(let e) = retryingOnce({ timerfd_settime(fd.rawValue, CInt(TFD_TIMER_ABSTIME), &spec, nil) }) {
+            throw .syscall("timerfd_settime", e, "timerfd")
+        }
+    }
+
+    /// An eventfd, non-blocking and close-on-exec (C `eventfd(2)`): another thread or a signal
+    /// handler's `eventfdSignal` wakes a poll on it.
+    static func eventfdCreate() throws(DisplayError) -> FileDescriptor {
+        switch retryingOnce({ eventfd(0, CInt(EFD_CLOEXEC) | CInt(EFD_NONBLOCK)) }) {
+        case .success(let fd): return FileDescriptor(rawValue: fd)
+        case .failure(let e): throw .syscall("eventfd", e, "eventfd")
+        }
+    }
+
+    /// Adds 1 to an eventfd's counter (C `write(2)` of 8 bytes); EAGAIN (counter full) is ignored:
+    /// the descriptor is readable anyway.
+    static func eventfdSignal(_ fd: FileDescriptor) {
+        var one: UInt64 = 1
+        _ = retryingOnce({ CInt(Glibc.write(fd.rawValue, &one, 8)) })
+    }
+
+    /// Reads and resets the 8-byte counter of a timerfd (expirations) or eventfd (signals) (C
+    /// `read(2)`); 0 when nothing was pending (EAGAIN on the non-blocking descriptor).
+    static func readCounter(_ fd: FileDescriptor, name: String) throws(DisplayError) -> UInt64 {
+        var value: UInt64 = 0
+        switch retryingOnce({ CInt(Glibc.read(fd.rawValue, &value, 8)) }) {
+        case .success: return value
+        case .failure(.resourceTemporarilyUnavailable): return 0
+        case .failure(let e): throw .syscall("read", e, name)
+        }
+    }
+
+    /// Blocks until at least one of `fds` is readable, with no timeout (C `poll(2)`, POLLIN, -1):
+    /// the pacer's only wait, since deadlines live in a timerfd among `fds`. Returns which are
+    /// readable (or hung up); EINTR returns all false so the caller re-checks its state.
+    static func pollReadable(_ fds: [FileDescriptor]) throws(DisplayError) -> [Bool] {
+        var pfds = fds.map { pollfd(fd: $0.rawValue, events: Int16(POLLIN), revents: 0) }
+        let r = Glibc.poll(&pfds, nfds_t(pfds.count), -1)
+        if r < 0 {
+            if errno == EINTR { return fds.map { _ in false } }
+            throw .syscall("poll", Errno(rawValue: errno), "pacer descriptors")
+        }
+        return pfds.map { ($0.revents & Int16(POLLIN | POLLHUP | POLLERR)) != 0 }
     }
 }

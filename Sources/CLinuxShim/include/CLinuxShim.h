@@ -6,6 +6,10 @@
 // (fb_var_screeninfo, fb_fix_screeninfo) and plain constants (FB_VISUAL_TRUECOLOR) as they are.
 #include <stdint.h>
 #include <linux/fb.h>
+// timerfd and eventfd (the frame pacer's timer and wake-up): Glibc's Swift module leaves these
+// headers out; their functions and constants import as they are.
+#include <sys/timerfd.h>
+#include <sys/eventfd.h>
 extern const unsigned long CLinuxShim_FBIOGET_VSCREENINFO;
 extern const unsigned long CLinuxShim_FBIOPUT_VSCREENINFO;
 extern const unsigned long CLinuxShim_FBIOGET_FSCREENINFO;
