@@ -43,7 +43,7 @@ let package = Package(
         .executableTarget(
             name: "splashhud",
             dependencies: [
-                "Gallery", "HUD", "Assets", "Raster",
+                "Gallery", "HUD", "Assets", "Raster", "Display",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -73,7 +73,7 @@ let package = Package(
         .executableTarget(name: "splashhud-drm-guest", dependencies: ["Display", "Raster", "CLinuxShim"], path: "Tests/DRMGuest"),
         .testTarget(
             name: "QEMUTests", dependencies: ["splashhud-display-guest", "splashhud-drm-guest", "Display", "HUD", "Raster", "Assets"], path: "Tests/QEMUTests"),
-        .testTarget(name: "splashhudTests", dependencies: ["splashhud", "HUD", "Assets", "Raster"]),
+        .testTarget(name: "splashhudTests", dependencies: ["splashhud", "HUD", "Assets", "Raster", "Display"]),
     ],
     swiftLanguageModes: [.v6]
 )

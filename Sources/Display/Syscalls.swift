@@ -1,4 +1,4 @@
-// The only file in SplashHUD that calls open, close, ioctl, mmap, munmap, fsync, poll or reads the
+// The only file in SplashHUD that calls open, close, ioctl, mmap, munmap, fsync, poll, readdir or reads the
 // monotonic clock (style.md §2). Every call goes through `retryingOnce`, which retries EINTR once
 // (a signal during a display ioctl is normal: SIGTERM/SIGCHLD while waiting for vsync) and turns
 // failure into a DisplayError carrying the call, its errno and the device, so no caller formats
@@ -131,6 +131,19 @@ enum Syscalls {
             count += n
         }
         return Array(bytes[..<count])
+    }
+
+    /// The names in directory `path` (C `opendir(3)`/`readdir(3)`), without "." and "..", sorted;
+    /// what `splashhud probe` uses to find /dev/dri/* and /dev/fb* nodes.
+    static func listDirectory(_ path: String) throws(DisplayError) -> [String] {
+        guard let dir = opendir(path) else { throw .syscall("opendir", Errno(rawValue: errno), path) }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
     }
 
     /// CLOCK_MONOTONIC in nanoseconds (`clock_gettime(2)`), the time base of vblank timestamps.
