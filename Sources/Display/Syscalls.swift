@@ -219,3 +219,98 @@ enum Syscalls {
         return pfds.map { ($0.revents & Int16(POLLIN | POLLHUP | POLLERR)) != 0 }
     }
 }
+
+// Console and signals (Console.swift, ConsoleSignals.swift): opening a VT, writing escape
+// sequences to it, and a self-pipe whose signal handler does nothing but write(2) one byte.
+extension Syscalls {
+    /// Opens a terminal `path` read-write without making it our controlling terminal (O_NOCTTY:
+    /// a daemon must not get SIGHUP from the VT), close-on-exec.
+    static func openTerminal(_ path: String) throws(DisplayError) -> FileDescriptor {
+        do {
+            return try FileDescriptor.open(
+                FilePath(path), .readWrite, options: [.closeOnExec, FileDescriptor.OpenOptions(rawValue: O_NOCTTY)], retryOnInterrupt: true)
+        } catch let e as Errno { throw .syscall("open", e, path) } catch { fatalError("FileDescriptor.open threw \(error)") }
+    }
+
+    /// Writes all of `bytes` to `fd` (C `write(2)`, EINTR retried).
+    static func write(_ fd: FileDescriptor, _ bytes: [UInt8], device: String) throws(DisplayError) {
+        do {
+            _ = try bytes.withUnsafeBytes { try fd.writeAll($0) }
+        } catch let e as Errno { throw .syscall("write", e, device) } catch { fatalError("FileDescriptor.writeAll threw \(error)") }
+    }
+
+    /// The self-pipe's write end, for the handler: set once before any handler is installed.
+    nonisolated(unsafe) static var signalPipeWrite: CInt = -1
+
+    /// A non-blocking close-on-exec pipe (C `pipe(2)`, `fcntl(2)`) whose write end the signal
+    /// handler uses; returns the read end.
+    static func signalPipe() throws(DisplayError) -> FileDescriptor {
+        precondition(signalPipeWrite < 0, "the signal pipe exists already")
+        var fds: [CInt] = [-1, -1]
+        guard Glibc.pipe(&fds) == 0 else { throw .syscall("pipe", Errno(rawValue: errno), "signal pipe") }
+        for fd in fds {
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, O_NONBLOCK)
+        }
+        signalPipeWrite = fds[1]
+        return FileDescriptor(rawValue: fds[0])
+    }
+
+    /// Closes both ends of the self-pipe (after the handlers are gone).
+    static func closeSignalPipe(_ readEnd: FileDescriptor) {
+        close(readEnd)
+        if signalPipeWrite >= 0 { _ = Glibc.close(signalPipeWrite) }
+        signalPipeWrite = -1
+    }
+
+    /// Installs the self-pipe handler for `signal` (C `sigaction(2)`, SA_RESTART so other blocking
+    /// calls carry on): the handler writes the signal number as one byte, saving errno; nothing
+    /// else is async-signal-safe enough to do there. Unblocks `signal` in the calling thread.
+    static func catchSignal(_ signal: CInt) throws(DisplayError) {
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { signal in
+            let saved = errno
+            var byte = UInt8(truncatingIfNeeded: signal)
+            _ = Glibc.write(Syscalls.signalPipeWrite, &byte, 1)
+            errno = saved
+        }
+        action.sa_flags = SA_RESTART
+        sigemptyset(&action.sa_mask)
+        guard sigaction(signal, &action, nil) == 0 else { throw .syscall("sigaction", Errno(rawValue: errno), "signal \(signal)") }
+        // A signal blocked in this thread would stay pending and never reach the pipe.
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, signal)
+        _ = pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
+
+    /// Puts the default action back for `signal` (C `signal(2)` with SIG_DFL).
+    static func defaultSignal(_ signal: CInt) {
+        _ = Glibc.signal(signal, SIG_DFL)
+    }
+
+    /// The signal numbers written to the self-pipe so far, waiting up to `timeoutMilliseconds`
+    /// (-1: forever) for the first; empty on timeout.
+    static func readSignals(_ fd: FileDescriptor, timeoutMilliseconds: Int32) throws(DisplayError) -> [CInt] {
+        guard try pollReadable(fd, timeoutMilliseconds: timeoutMilliseconds, device: "signal pipe") else { return [] }
+        var bytes = [UInt8](repeating: 0, count: 64)
+        let n = bytes.withUnsafeMutableBytes { Glibc.read(fd.rawValue, $0.baseAddress, $0.count) }
+        if n < 0 {
+            if errno == EAGAIN || errno == EINTR { return [] }
+            throw .syscall("read", Errno(rawValue: errno), "signal pipe")
+        }
+        return bytes[..<n].map { CInt($0) }
+    }
+
+    /// Dies of `signal` the conventional way (default action, then `raise(3)`), so the parent sees
+    /// "killed by SIGTERM"; `_exit(128 + signal)` if the default action does not end the process.
+    static func die(of signal: CInt) -> Never {
+        defaultSignal(signal)
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, signal)
+        _ = pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        _ = raise(signal)
+        _exit(128 + signal)
+    }
+}
