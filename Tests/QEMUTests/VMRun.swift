@@ -12,12 +12,14 @@ struct VMRun {
     /// vmtest's own summary ("bochs: status 0, 7 shot(s), boot 7.1 s, total 12.0 s").
     let summary: String
 
-    init(display: String, program: String, shotsDir: String, cmdline: String = "", timeout: Int = 120, args: [String]) throws {
+    /// `verbose` makes vmtest print the guest console (the program's stdout) even on success.
+    init(display: String, program: String, shotsDir: String, cmdline: String = "", timeout: Int = 120, verbose: Bool = false, args: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         var argv = ["python3", VMSelftestTests.repo.appendingPathComponent("scripts/qemu/vmtest.py").path, "run",
                     "--display", display, "--program", program, "--shots-dir", shotsDir, "--timeout", "\(timeout)"]
         if !cmdline.isEmpty { argv += ["--cmdline", cmdline] }
+        if verbose { argv.append("--verbose") }
         process.arguments = argv + ["--args"] + args
         process.currentDirectoryURL = VMSelftestTests.repo
         let pipe = Pipe()

@@ -50,7 +50,7 @@ enum DRMProber {
         let crtcIDs = Array(UnsafeBufferPointer(start: res.pointee.crtcs, count: Int(res.pointee.count_crtcs)))
         for id in crtcIDs {
             guard let c = drmModeGetCrtc(fd, id) else { continue }
-            card.crtcs.append(DRMCRTCProbe(id: id, mode: c.pointee.mode_valid != 0 ? mode(c.pointee.mode) : nil,
+            card.crtcs.append(DRMCRTCProbe(id: id, mode: c.pointee.mode_valid != 0 ? currentMode(c.pointee.mode) : nil,
                                            framebufferID: c.pointee.buffer_id))
             drmModeFreeCrtc(c)
         }
@@ -81,6 +81,13 @@ enum DRMProber {
                             isPreferred: c.isPreferred, isInterlaced: c.isInterlaced)
     }
 
+    /// A CRTC's mode: whether it is some connector's preferred one is said on the connector.
+    static func currentMode(_ m: drmModeModeInfo) -> DRMModeProbe {
+        var p = mode(m)
+        p.isPreferred = false
+        return p
+    }
+
     static func connector(_ fd: CInt, id: UInt32) -> DRMConnectorProbe? {
         guard let c = drmModeGetConnector(fd, id) else { return nil }
         defer { drmModeFreeConnector(c) }
@@ -105,8 +112,10 @@ enum DRMProber {
             panelOrientation: props.enumValueName("panel orientation"), crtcID: crtcID)
     }
 
-    /// libdrm's name for a fourcc ("XRGB8888"), else its four characters.
+    /// The DRM name of a fourcc SplashHUD can draw ("XRGB8888", PixelFormat.name), else libdrm's
+    /// drmGetFormatName (the four characters, "BX24"), else the characters themselves.
     static func formatName(_ fourcc: UInt32) -> String {
+        if let f = PixelFormat(drmFourCC: fourcc) { return f.name }
         if let p = drmGetFormatName(fourcc) {
             defer { free(p) }
             return String(cString: p)
