@@ -71,8 +71,10 @@ let package = Package(
         .executableTarget(name: "splashhud-display-guest", dependencies: ["Display", "HUD", "Raster", "Assets"], path: "Tests/DisplayGuest"),
         // The same for KMS: known frames through DRMDisplay (atomic and legacy commits).
         .executableTarget(name: "splashhud-drm-guest", dependencies: ["Display", "Raster", "CLinuxShim"], path: "Tests/DRMGuest"),
+        // The frame pacer's CPU cost on a real fbdev driver: static HUD vs animating spinner.
+        .executableTarget(name: "splashhud-pacer-guest", dependencies: ["Display", "HUD", "Raster"], path: "Tests/PacerGuest"),
         .testTarget(
-            name: "QEMUTests", dependencies: ["splashhud-display-guest", "splashhud-drm-guest", "Display", "HUD", "Raster", "Assets"], path: "Tests/QEMUTests"),
+            name: "QEMUTests", dependencies: ["splashhud-display-guest", "splashhud-drm-guest", "splashhud-pacer-guest", "Display", "HUD", "Raster", "Assets"], path: "Tests/QEMUTests"),
         .testTarget(name: "splashhudTests", dependencies: ["splashhud", "HUD", "Assets", "Raster", "Display"]),
     ],
     swiftLanguageModes: [.v6]

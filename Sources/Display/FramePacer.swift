@@ -65,6 +65,8 @@ public final class FramePacer {
     /// Waits that had a deadline, i.e. how often a timer was armed (0 for a static scene with
     /// nothing scheduled: the CPU-cost guarantee).
     public private(set) var timersArmed = 0
+    /// What the last `present` reported (diagnostics: `.timer` on QEMU's drivers).
+    public private(set) var lastTiming: PresentTiming?
     /// Every wait, with or without a deadline.
     public private(set) var waits = 0
     /// Called with the descriptor when a watched descriptor woke the loop (read it there).
@@ -127,6 +129,7 @@ public final class FramePacer {
         var timing: PresentTiming?
         if !frame.damage.isEmpty {
             timing = try display.present(scene.pixels, damage: frame.damage)
+            lastTiming = timing
             framesPresented += 1
         }
         let end = clock()

@@ -1,0 +1,118 @@
+// splashhud-pacer-guest: the frame pacer's CPU cost on a real fbdev driver under QEMU
+// (scripts/qemu/vmtest.py runs it; Tests/QEMUTests/PacerEndToEndTests.swift checks the figures).
+// Two phases of ~3 s wall time on /dev/fb0, each measured with getrusage(2): a static HUD (50 %
+// progress ring, fully faded in: the pacer must block with no timer until SIGALRM wakes it) and an
+// animating spinner (the pacer must keep presenting frames on its timer). Figures go out as
+//   INFO PACER <phase> wall <ms> cpu <ms> frames <n> missed <n> timers <n> waits <n> timing <t>
+#if canImport(Glibc)
+import Glibc
+#endif
+import Display
+import HUD
+import Raster
+
+/// The waker's eventfd, for the SIGALRM handler (a C function pointer cannot capture).
+nonisolated(unsafe) var pacerGuestWakeFD: Int32 = -1
+
+/// A ScriptPlayer as the pacer's scene: HUD time = monotonic time since `origin` + `offset`.
+final class PlayerScene: PacedScene {
+    let player: ScriptPlayer
+    let origin: Int64
+    let offset: Int64
+    init(player: ScriptPlayer, origin: Int64, offset: Int64) { self.player = player; self.origin = origin; self.offset = offset }
+
+    var pixels: PixmapView { player.renderer.frame.view }
+
+    func frame(at nanoseconds: Int64) -> PacedFrame {
+        let t = Instant(nanoseconds: nanoseconds - origin + offset)
+        player.advance(to: t)
+        let presentation = player.controller.presentation()
+        let damage = player.renderer.render(presentation)
+        let next = presentation.isAnimating ? nil : player.controller.nextEventTime().map { $0.nanoseconds - offset + origin }
+        return PacedFrame(damage: damage, animating: presentation.isAnimating, nextChange: next)
+    }
+}
+
+func cpuNanoseconds() -> Int64 {
+    var usage = rusage()
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    func ns(_ t: timeval) -> Int64 { Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_usec) * 1_000 }
+    return ns(usage.ru_utime) + ns(usage.ru_stime)
+}
+
+struct GuestError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// vmtest.py's control channel (/dev/ttyS1): "INFO ..." lines reach the host test.
+struct InfoPort {
+    let fd: Int32
+    init(path: String) throws {
+        fd = open(path, O_RDWR | O_NOCTTY)
+        guard fd >= 0 else { throw GuestError(description: "open \(path): \(String(cString: strerror(errno)))") }
+    }
+    func info(_ text: String) {
+        let bytes = Array(("INFO " + text + "\n").utf8)
+        var done = 0
+        while done < bytes.count {
+            let n = bytes[done...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return }
+            done += n
+        }
+        print("pacer: " + text)
+    }
+}
+
+func runPacerGuest(device: String) throws {
+    let port = try InfoPort(path: "/dev/ttyS1")
+    let display = try FBDevDisplay(path: device)
+    let out = display.outputs[0]
+    let resources = try HUDResources.system()
+    port.info("PACER display \(out.mode.width)x\(out.mode.height) interval \(display.frameIntervalNanoseconds) ns")
+
+    func phase(_ name: String, script: String, offsetSeconds: Double, wakeAfterSeconds: UInt32?) throws {
+        let renderer = HUDSceneRenderer(width: out.frameWidth, height: out.frameHeight, background: .color(Color(rgb: 0x203040)), resources: resources)
+        let player = ScriptPlayer(script: try CommandParser.parseScript(script), renderer: renderer)
+        let offset = Int64(offsetSeconds * 1e9)
+        let scene = PlayerScene(player: player, origin: FramePacer.monotonicNanoseconds(), offset: offset)
+        // The first, full-screen frame is drawn and shown before measuring: the figures are the
+        // steady state's, what a HUD left on screen costs.
+        let first = scene.frame(at: FramePacer.monotonicNanoseconds())
+        _ = try display.present(scene.pixels, damage: first.damage)
+
+        let sleeper = try TimerfdSleeper()
+        pacerGuestWakeFD = sleeper.waker.descriptor
+        let pacer = FramePacer(display: display, scene: scene, sleeper: sleeper, log: { port.info("LOG \($0)") })
+        let seconds: Int64 = 3
+        let wall0 = FramePacer.monotonicNanoseconds(), cpu0 = cpuNanoseconds()
+        let end = wall0 + seconds * 1_000_000_000
+        if let wake = wakeAfterSeconds { alarm(wake) }
+        // 200 ms early is enough: SIGALRM's second granularity must not leave the static phase blocked.
+        try pacer.run(until: { FramePacer.monotonicNanoseconds() >= end - 200_000_000 })
+        let wall1 = FramePacer.monotonicNanoseconds(), cpu1 = cpuNanoseconds()
+        port.info("PACER \(name) wall \((wall1 - wall0) / 1_000_000) cpu \((cpu1 - cpu0) / 1_000_000) frames \(pacer.framesPresented) "
+            + "missed \(pacer.missedFrames) timers \(pacer.timersArmed) waits \(pacer.waits) timing \(pacer.lastTiming.map { "\($0)" } ?? "-")")
+    }
+
+    signal(SIGALRM) { _ in
+        let saved = errno
+        var one: UInt64 = 1
+        _ = write(pacerGuestWakeFD, &one, 8)
+        errno = saved
+    }
+    // Static: a 50 % ring fully faded in (t = 2 s after the command); nothing scheduled.
+    try phase("static", script: "@0 progress 0.5 \"Installing\"", offsetSeconds: 2, wakeAfterSeconds: 3)
+    // Animating: the indefinite spinner, from the end of its fade-in.
+    try phase("spinner", script: "@0 show \"Working\"", offsetSeconds: 2, wakeAfterSeconds: nil)
+    for line in display.diagnostics { port.info("DIAG \(line)") }
+    display.close(.retain)
+}
+
+do {
+    try runPacerGuest(device: "/dev/fb0")
+    exit(0)
+} catch {
+    print("splashhud-pacer-guest: \(error)")
+    exit(1)
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+
+/// The frame pacer on a real fbdev driver (bochs' DRM fbdev emulation, whose FBIO_WAITFORVSYNC
+/// returns at once, so the pacer runs on its timerfd): the guest program (Tests/PacerGuest) runs a
+/// static HUD for ~3 s, then an animating spinner for ~3 s, measuring its own CPU time with
+/// getrusage. A static HUD must arm no timer and cost (almost) no CPU; the spinner must keep
+/// presenting frames. One boot, about 20 s.
+@Suite("Frame pacer end to end under QEMU")
+struct PacerEndToEndTests {
+    /// One "PACER <phase> wall <ms> cpu <ms> frames <n> missed <n> timers <n> waits <n> timing <t>" line.
+    struct Phase {
+        var wall = 0.0, cpu = 0.0, frames = 0, missed = 0, timers = 0, waits = 0
+        init?(_ line: String, phase: String) {
+            let words = line.split(separator: " ").map(String.init)
+            guard words.count >= 14, words[0] == "PACER", words[1] == phase else { return nil }
+            var values: [String: String] = [:]
+            var i = 2
+            while i + 1 < words.count { values[words[i]] = words[i + 1]; i += 2 }
+            guard let w = values["wall"].flatMap(Double.init), let c = values["cpu"].flatMap(Double.init),
+                  let f = values["frames"].flatMap(Int.init), let m = values["missed"].flatMap(Int.init),
+                  let t = values["timers"].flatMap(Int.init), let n = values["waits"].flatMap(Int.init) else { return nil }
+            wall = w / 1000; cpu = c / 1000; frames = f; missed = m; timers = t; waits = n
+        }
+        var cpuPercent: Double { wall > 0 ? 100 * cpu / wall : 100 }
+        var framesPerSecond: Double { wall > 0 ? Double(frames) / wall : 0 }
+    }
+
+    /// `splashhud-pacer-guest` beside this test binary (`swift build --build-tests` builds it), else built now.
+    static func program() throws -> String {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
+        let program = dir.appendingPathComponent("splashhud-pacer-guest").path
+        if FileManager.default.isExecutableFile(atPath: program) { return program }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["swift", "build", "--product", "splashhud-pacer-guest",
+                             "--scratch-path", dir.deletingLastPathComponent().deletingLastPathComponent().path,
+                             "-c", dir.lastPathComponent]
+        process.currentDirectoryURL = VMSelftestTests.repo
+        try process.run()
+        process.waitUntilExit()
+        try #require(FileManager.default.isExecutableFile(atPath: program), "building splashhud-pacer-guest failed")
+        return program
+    }
+
+    @Test("a static HUD arms no timer and costs < 2 % CPU; a spinner keeps presenting frames")
+    func staticCostsNothingSpinnerAnimates() throws {
+        for tool in ["qemu-system-x86_64", "busybox", "python3"] {
+            try #require(VMSelftestTests.onPath(tool), "\(tool) is not installed: run scripts/setup.sh")
+        }
+        let shots = FileManager.default.temporaryDirectory.appendingPathComponent("splashhud-pacer-\(UInt32.random(in: 0...UInt32.max))").path
+        defer { try? FileManager.default.removeItem(atPath: shots) }
+        let run = try VMRun(display: "bochs", program: try Self.program(), shotsDir: shots, args: [])
+        print("pacer: \(run.summary)")
+        for line in run.info { print("  \(line)") }
+        try #require(run.status == 0, "guest failed (status \(run.status)):\n\(run.output)")
+
+        let still = try #require(run.info.lazy.compactMap { Phase($0, phase: "static") }.first, "no static figures:\n\(run.output)")
+        let spin = try #require(run.info.lazy.compactMap { Phase($0, phase: "spinner") }.first, "no spinner figures:\n\(run.output)")
+
+        // Static: the loop blocked with no deadline until SIGALRM woke it after ~3 s.
+        #expect(still.wall >= 2.5, "static phase lasted \(still.wall) s")
+        #expect(still.timers == 0, "a static HUD armed \(still.timers) timer(s)")
+        #expect(still.waits <= 3, "a static HUD woke \(still.waits) times")
+        #expect(still.cpuPercent < 2, "static HUD used \(still.cpu) s CPU in \(still.wall) s (\(still.cpuPercent) %)")
+
+        // Spinner: paced by the timerfd at 60 Hz; TCG is slow, so at least 20 frames a second.
+        #expect(spin.wall >= 2.5, "spinner phase lasted \(spin.wall) s")
+        #expect(spin.framesPerSecond >= 20, "spinner: \(spin.frames) frames in \(spin.wall) s")
+        // Never faster than the mode's refresh ("PACER display WxH interval N ns").
+        let interval = try #require(run.info.first { $0.hasPrefix("PACER display ") }.flatMap { line in
+            line.split(separator: " ").firstIndex(of: "interval").flatMap { i in Double(line.split(separator: " ")[i + 1]) } }, "no interval line")
+        #expect(spin.framesPerSecond <= 1.02e9 / interval, "spinner presented faster than the refresh: \(spin.framesPerSecond)/s, interval \(interval) ns")
+        #expect(spin.timers >= spin.frames - 1, "spinner frames came without the timer: \(spin.timers) timers, \(spin.frames) frames")
+        print(String(format: "pacer figures: static %.3f s CPU in %.2f s (%.2f %%), %d timers; spinner %.1f frames/s, %d missed, %.1f %% CPU",
+                     still.cpu, still.wall, still.cpuPercent, still.timers, spin.framesPerSecond, spin.missed, spin.cpuPercent))
+    }
+}
