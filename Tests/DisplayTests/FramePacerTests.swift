@@ -209,4 +209,18 @@ struct FramePacerTests {
         #expect(rig.sleeper.deadlines == [t0 + I, t0 + 2 * I, nil, restart + I, restart + 2 * I])
         #expect(rig.pacer.timersArmed == 4)
     }
+
+    @Test("a display without refresh (.immediate) is still paced on the grid, not presented in a spin")
+    func immediateDisplay() throws {
+        let clock = FakeClock(Self.t0)
+        let sleeper = FakeSleeper(clock)
+        let scene = FakeScene(clock) { _ in Self.spinning }
+        let memory = MemoryDisplay(width: 8, height: 4, refreshMillihertz: nil)
+        let pacer = FramePacer(display: memory, scene: scene, sleeper: sleeper, clock: { clock.now }, log: { _ in })
+        for _ in 0..<3 { try pacer.runOnce() }
+        #expect(pacer.lastTiming == .immediate)
+        #expect(sleeper.deadlines == (1...3).map { Optional(Self.t0 + Int64($0) * Self.interval) })
+        #expect(memory.presentCount == 3)
+        #expect(memory.shown().view[0, 0] == scene.pixmap.view[0, 0])
+    }
 }
