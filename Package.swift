@@ -53,7 +53,7 @@ let package = Package(
         .executableTarget(
             name: "splashhud-bench",
             dependencies: [
-                "Gallery", "HUD", "Assets", "Raster", "CCairoScene",
+                "Gallery", "HUD", "Assets", "Raster", "Display", "CCairoScene",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/splashhud-bench"),

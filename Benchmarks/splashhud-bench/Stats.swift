@@ -65,10 +65,11 @@ enum Report {
         return lines.joined(separator: "\n")
     }
 
-    static func writeJSON(_ results: [VariantTimings], hud: HUDSpinnerTimings, to path: String) throws {
+    static func writeJSON(_ results: [VariantTimings], hud: HUDSpinnerTimings, present: [PresentTimings] = [], to path: String) throws {
         var root: [String: Any] = [:]
         for r in results { root[r.variant] = r.json }
         root["hud-spinner1080"] = hud.json
+        for p in present { root[p.name] = p.json }
         let data = try JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys])
         try data.write(to: URL(fileURLWithPath: path))
     }

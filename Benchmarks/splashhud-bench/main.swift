@@ -33,6 +33,9 @@ struct SplashHUDBench: ParsableCommand {
     /// Spec's text advance A (DejaVu Sans 2.37, unhinted) per variant.
     static let specAdvance: [ReferenceFrame.Variant: Double] = [.full1080: 201.40625, .full4k: 302.109375, .damage1080: 201.40625]
 
+    @Flag(help: "Time only the display present section (present-1080, present-4k) against memcpy.")
+    var presentOnly = false
+
     func validate() throws {
         guard frames > 0 else { throw ValidationError("--frames must be positive") }
         guard warmup >= 0 else { throw ValidationError("--warmup must not be negative") }
@@ -49,6 +52,10 @@ struct SplashHUDBench: ParsableCommand {
                 engine.drawFull(frame: 0)
                 for frame in 1...max(1, n) { engine.draw(frame: frame) }
             }
+            return
+        }
+        if presentOnly {
+            print(PresentTimings.table(try PresentTimings.measureAll(frames: frames, warmup: warmup)))
             return
         }
         if let dir = pngDir { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
@@ -78,7 +85,9 @@ struct SplashHUDBench: ParsableCommand {
         print("\n" + Report.table(results))
         let hud = try HUDSpinnerTimings.measure(frames: frames, warmup: warmup)
         print(hud.table + "\n")
-        if let path = json { try Report.writeJSON(results, hud: hud, to: path); print("wrote \(path)") }
+        let present = try PresentTimings.measureAll(frames: frames, warmup: warmup)
+        print(PresentTimings.table(present) + "\n")
+        if let path = json { try Report.writeJSON(results, hud: hud, present: present, to: path); print("wrote \(path)") }
 
         print("\nChecks")
         if chosen.contains(.damage1080) {
