@@ -290,9 +290,11 @@ extension Syscalls {
     }
 
     /// The signal numbers written to the self-pipe so far, waiting up to `timeoutMilliseconds`
-    /// (-1: forever) for the first; empty on timeout.
+    /// (-1: forever) for the first; empty on timeout (or an interruption by a signal we do not catch).
     static func readSignals(_ fd: FileDescriptor, timeoutMilliseconds: Int32) throws(DisplayError) -> [CInt] {
-        guard try pollReadable(fd, timeoutMilliseconds: timeoutMilliseconds, device: "signal pipe") else { return [] }
+        // A caught signal interrupts the poll (EINTR, reported as a timeout) after its handler
+        // wrote the byte: read in any case, the pipe is non-blocking.
+        _ = try pollReadable(fd, timeoutMilliseconds: timeoutMilliseconds, device: "signal pipe")
         var bytes = [UInt8](repeating: 0, count: 64)
         let n = bytes.withUnsafeMutableBytes { Glibc.read(fd.rawValue, $0.baseAddress, $0.count) }
         if n < 0 {

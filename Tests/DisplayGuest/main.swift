@@ -4,6 +4,7 @@
 // photographs the result. Facts for the host test go out as "INFO" lines on the control channel.
 //
 //   splashhud-display-guest [--rotate 0|90|180|270] [--close restore|retain] [--device /dev/fb0]
+//   splashhud-display-guest --console exit|sigterm      (ConsoleGuest.swift)
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -62,7 +63,11 @@ func runGuest(_ args: [String]) throws {
 }
 
 do {
-    try runGuest(Array(CommandLine.arguments.dropFirst()))
+    let args = Array(CommandLine.arguments.dropFirst())
+    // The console end-to-end test (ConsoleGuest.swift).
+    if args.count == 2 && args[0] == "--console" { try runConsoleParent(args[1]); exit(0) }
+    if args.count == 2 && args[0] == "--console-child" { try runConsoleChild(args[1]); exit(0) }
+    try runGuest(args)
     exit(0)
 } catch {
     print("splashhud-display-guest: \(error)")
