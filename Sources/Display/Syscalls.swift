@@ -1,8 +1,11 @@
-// The only file in SplashHUD that calls open, close, ioctl, mmap, munmap, fsync, poll, readdir or reads the
-// monotonic clock (style.md §2). Every call goes through `retryingOnce`, which retries EINTR once
-// (a signal during a display ioctl is normal: SIGTERM/SIGCHLD while waiting for vsync) and turns
-// failure into a DisplayError carrying the call, its errno and the device, so no caller formats
-// errno itself. EBADF and EFAULT mean our own bug (a closed fd, a bad pointer) and trap.
+// The only file in the Display module that calls the operating system directly (style.md §2):
+// open, close, read, write, ioctl, mmap, munmap, fsync, poll, readdir, timerfd/eventfd, pipe,
+// sigaction, raise, and the monotonic clock. (libdrm's own calls, in DRM/, are the one other
+// layer; Assets reads font and image files through ImageFile.swift.)
+// Every call goes through `retryingOnce`, which retries EINTR once (a signal during a display
+// ioctl is normal: SIGTERM/SIGCHLD while waiting for vsync) and turns failure into a DisplayError
+// carrying the call, its errno and the device, so no caller formats errno itself. EBADF and
+// EFAULT mean our own bug (a closed fd, a bad pointer) and trap.
 
 #if canImport(Glibc)
 import Glibc
