@@ -31,12 +31,14 @@ let package = Package(
         .target(name: "Assets", dependencies: ["Raster", "CFreeType", "CSPNG", "CZlib"]),
         // The HUD: command language, SVProgressHUD/MBProgressHUD behaviour on a Clock, layout,
         // indicators and the damage-tracking scene renderer.
-        .target(name: "HUD", dependencies: ["Raster", "Assets"]),
+        .target(name: "HUD", dependencies: ["Raster", "Assets", "Suggestions"]),
+        // "Did you mean …?" for the command language and board profiles.
+        .target(name: "Suggestions"),
         // Screens: the Display protocol, the memory display, fbdev (and DRM/KMS next); the only
         // place that calls open/ioctl/mmap (Sources/Display/Syscalls.swift).
         .target(
             name: "Display",
-            dependencies: ["Raster", "CLinuxShim", "CDRM", .product(name: "SystemPackage", package: "swift-system")]),
+            dependencies: ["Raster", "Suggestions", "CLinuxShim", "CDRM", .product(name: "SystemPackage", package: "swift-system")]),
         // The reference frame and the primitive gallery, shared by the demo, tests and benchmark.
         .target(name: "Gallery", dependencies: ["Raster", "Assets"]),
 
