@@ -61,7 +61,7 @@ struct DRMEndToEndTests {
         for tool in ["qemu-system-x86_64", "busybox", "python3"] {
             try #require(VMSelftestTests.onPath(tool), "\(tool) is not installed: run scripts/setup.sh")
         }
-        let program = try DRMGuestProgram.path()
+        let program = try GuestProgram.path(product: "splashhud-drm-guest")
         let shots = FileManager.default.temporaryDirectory.appendingPathComponent("splashhud-drm-\(config.name)-\(UInt32.random(in: 0...UInt32.max))").path
         defer { try? FileManager.default.removeItem(atPath: shots) }
         let run = try VMRun(display: config.display, program: program, shotsDir: shots, cmdline: config.cmdline, timeout: 90,
@@ -121,32 +121,3 @@ struct DRMEndToEndTests {
     }
 }
 
-/// `splashhud-drm-guest`, beside this test binary (`swift build --build-tests` builds every
-/// executable target); built on demand when missing, as GuestProgram does for the fbdev guest.
-enum DRMGuestProgram {
-    struct BuildFailure: Error, CustomStringConvertible {
-        let log: String
-        var description: String { "building splashhud-drm-guest failed:\n\(log)" }
-    }
-
-    static func path() throws -> String {
-        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
-        let program = dir.appendingPathComponent("splashhud-drm-guest").path
-        if FileManager.default.isExecutableFile(atPath: program) { return program }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swift", "build", "--product", "splashhud-drm-guest",
-                             "--scratch-path", dir.deletingLastPathComponent().deletingLastPathComponent().path,
-                             "-c", dir.lastPathComponent]
-        process.currentDirectoryURL = VMSelftestTests.repo
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let log = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, FileManager.default.isExecutableFile(atPath: program) else { throw BuildFailure(log: log) }
-        return program
-    }
-}

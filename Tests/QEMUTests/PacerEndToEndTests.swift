@@ -26,23 +26,8 @@ struct PacerEndToEndTests {
         var framesPerSecond: Double { wall > 0 ? Double(frames) / wall : 0 }
     }
 
-    /// `splashhud-pacer-guest` beside this test binary (`swift build --build-tests` builds it), else built now.
-    static func program() throws -> String {
-        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
-        let program = dir.appendingPathComponent("splashhud-pacer-guest").path
-        if FileManager.default.isExecutableFile(atPath: program) { return program }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swift", "build", "--product", "splashhud-pacer-guest",
-                             "--scratch-path", dir.deletingLastPathComponent().deletingLastPathComponent().path,
-                             "-c", dir.lastPathComponent]
-        process.currentDirectoryURL = VMSelftestTests.repo
-        try process.run()
-        process.waitUntilExit()
-        try #require(FileManager.default.isExecutableFile(atPath: program), "building splashhud-pacer-guest failed")
-        return program
-    }
+    /// `splashhud-pacer-guest` beside this test binary, built on demand.
+    static func program() throws -> String { try GuestProgram.path(product: "splashhud-pacer-guest") }
 
     @Test("a static HUD arms no timer and costs < 2 % CPU; a spinner keeps presenting frames")
     func staticCostsNothingSpinnerAnimates() throws {

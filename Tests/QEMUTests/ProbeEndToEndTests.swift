@@ -8,24 +8,8 @@ import Testing
 /// boots, about 10-15 s each.
 @Suite("splashhud probe under QEMU", .serialized)
 struct ProbeEndToEndTests {
-    /// The `splashhud` executable beside this test binary (`swift build --build-tests` builds it),
-    /// built on demand when missing.
-    static func splashhudPath() throws -> String {
-        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
-        let program = dir.appendingPathComponent("splashhud").path
-        if FileManager.default.isExecutableFile(atPath: program) { return program }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swift", "build", "--product", "splashhud",
-                             "--scratch-path", dir.deletingLastPathComponent().deletingLastPathComponent().path,
-                             "-c", dir.lastPathComponent]
-        process.currentDirectoryURL = VMSelftestTests.repo
-        try process.run()
-        process.waitUntilExit()
-        try #require(FileManager.default.isExecutableFile(atPath: program), "building splashhud failed")
-        return program
-    }
+    /// The `splashhud` executable beside this test binary, built on demand.
+    static func splashhudPath() throws -> String { try GuestProgram.path(product: "splashhud") }
 
     /// The probe's report: the console lines between init's device list and the program's exit.
     static func report(display: String) throws -> (run: VMRun, lines: [String]) {

@@ -49,19 +49,23 @@ struct VMRun {
 /// --build-tests` builds every executable target); built on demand when it is missing.
 enum GuestProgram {
     enum Failure: Error, CustomStringConvertible {
-        case build(String)
-        var description: String { switch self { case .build(let log): return "building splashhud-display-guest failed:\n\(log)" } }
+        case build(product: String, log: String)
+        var description: String {
+            switch self { case .build(let product, let log): return "building \(product) failed:\n\(log)" }
+        }
     }
 
-    static func path() throws -> String {
+    /// The executable `product` beside this test binary (`swift build --build-tests` builds every
+    /// product), built now with the same scratch path and configuration when it is missing.
+    static func path(product: String = "splashhud-display-guest") throws -> String {
         // This process is .build/<triple>/<configuration>/SplashHUDPackageTests.xctest.
         let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
-        let program = dir.appendingPathComponent("splashhud-display-guest").path
+        let program = dir.appendingPathComponent(product).path
         if FileManager.default.isExecutableFile(atPath: program) { return program }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swift", "build", "--product", "splashhud-display-guest",
+        process.arguments = ["swift", "build", "--product", product,
                              "--scratch-path", dir.deletingLastPathComponent().deletingLastPathComponent().path,
                              "-c", dir.lastPathComponent]
         process.currentDirectoryURL = VMSelftestTests.repo
@@ -71,7 +75,9 @@ enum GuestProgram {
         try process.run()
         let log = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        guard process.terminationStatus == 0, FileManager.default.isExecutableFile(atPath: program) else { throw Failure.build(log) }
+        guard process.terminationStatus == 0, FileManager.default.isExecutableFile(atPath: program) else {
+            throw Failure.build(product: product, log: log)
+        }
         return program
     }
 }
