@@ -70,11 +70,13 @@ let package = Package(
         // End-to-end display harness: boots real kernel drivers under QEMU via scripts/qemu/vmtest.py
         // (needs qemu-system-x86, linux-image-amd64, busybox-static from scripts/setup.sh).
         // The program the QEMU end-to-end tests run in the guest: HUD frames through FBDevDisplay.
-        .executableTarget(name: "splashhud-display-guest", dependencies: ["Display", "HUD", "Raster", "Assets"], path: "Tests/DisplayGuest"),
+        // The guests' end of scripts/qemu/vmtest.py's control channel, shared by every guest program.
+        .target(name: "VMGuestSupport", path: "Tests/VMGuestSupport"),
+        .executableTarget(name: "splashhud-display-guest", dependencies: ["Display", "HUD", "Raster", "Assets", "VMGuestSupport"], path: "Tests/DisplayGuest"),
         // The same for KMS: known frames through DRMDisplay (atomic and legacy commits).
-        .executableTarget(name: "splashhud-drm-guest", dependencies: ["Display", "Raster", "CLinuxShim"], path: "Tests/DRMGuest"),
+        .executableTarget(name: "splashhud-drm-guest", dependencies: ["Display", "Raster", "CLinuxShim", "VMGuestSupport"], path: "Tests/DRMGuest"),
         // The frame pacer's CPU cost on a real fbdev driver: static HUD vs animating spinner.
-        .executableTarget(name: "splashhud-pacer-guest", dependencies: ["Display", "HUD", "Raster"], path: "Tests/PacerGuest"),
+        .executableTarget(name: "splashhud-pacer-guest", dependencies: ["Display", "HUD", "Raster", "VMGuestSupport"], path: "Tests/PacerGuest"),
         .testTarget(
             name: "QEMUTests", dependencies: ["splashhud-display-guest", "splashhud-drm-guest", "splashhud-pacer-guest", "Display", "HUD", "Raster", "Assets"], path: "Tests/QEMUTests"),
         .testTarget(name: "splashhudTests", dependencies: ["splashhud", "HUD", "Assets", "Raster", "Display"]),

@@ -12,51 +12,7 @@ import Glibc
 import CLinuxShim
 import Display
 import Raster
-
-struct GuestError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
-/// The control channel (/dev/ttyS1, raw mode from /init). Plain Glibc: this is a test program.
-final class ControlLine {
-    let fd: Int32
-    init() throws {
-        fd = open("/dev/ttyS1", O_RDWR | O_NOCTTY)
-        guard fd >= 0 else { throw GuestError("open /dev/ttyS1: \(String(cString: strerror(errno)))") }
-    }
-
-    func send(_ line: String) {
-        let bytes = Array((line + "\n").utf8)
-        var done = 0
-        while done < bytes.count {
-            let n = bytes[done...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return }
-            done += n
-        }
-    }
-
-    func shot(_ name: String) throws {
-        send("SHOT \(name) stable")
-        var line: [UInt8] = []
-        var byte: UInt8 = 0
-        while true {
-            let n = read(fd, &byte, 1)
-            if n < 0 && errno == EINTR { continue }
-            guard n == 1 else { throw GuestError("control channel closed") }
-            if byte == UInt8(ascii: "\n") { break }
-            if byte != UInt8(ascii: "\r") { line.append(byte) }
-        }
-        let answer = String(decoding: line, as: UTF8.self)
-        guard answer == "OK" else { throw GuestError("SHOT \(name): host answered \"\(answer)\"") }
-    }
-
-    func info(_ text: String) {
-        send("INFO " + text)
-        print("drm-guest: " + text)
-    }
-}
+import VMGuestSupport
 
 /// Switches the foreground VT to graphics (KDSETMODE KD_GRAPHICS = 1, <linux/kd.h>) so fbcon stops
 /// blinking its cursor and the console's pixels before and after the run compare exactly.
@@ -86,7 +42,7 @@ func runGuest(_ args: [String]) throws {
         }
         i += 2
     }
-    let port = try ControlLine()
+    let port = try ControlPort(consoleTag: "drm-guest")
     setConsoleGraphics(true)
     defer { setConsoleGraphics(false) }
     try port.shot("before")

@@ -12,13 +12,14 @@ import Glibc
 import Display
 import HUD
 import Raster
+import VMGuestSupport
 
 /// The instant of GuestScene the console test shows (progress ring and text).
 let consoleInstant = 2.6
 
 func runConsoleParent(_ mode: String) throws {
     guard mode == "exit" || mode == "sigterm" else { throw GuestError("--console \(mode): use exit or sigterm") }
-    let port = try ControlPort(path: "/dev/ttyS1")
+    let port = try ControlPort(consoleTag: "e2e")
     writeToConsole("splashhud-display-guest --console \(mode): this text must come back when the HUD is gone\r\n")
     if let c = consoleCursor() { port.info("CONSOLE \(c.columns) \(c.lines) \(c.x) \(c.y)") }
     try port.shot("before")
@@ -30,7 +31,7 @@ func runConsoleParent(_ mode: String) throws {
 func runConsoleChild(_ mode: String) throws {
     // First: the handlers, before the VT can send SIGUSR1 (its default action kills).
     let signals = try ConsoleSignals()
-    let port = try ControlPort(path: "/dev/ttyS1")
+    let port = try ControlPort(consoleTag: "e2e")
     let console = try Console.open()
     defer { console.restore() }  // the error way out
     port.info("VT \(console.device) kd \(console.initialKDMode) vtmode \(console.initialVTMode.mode)")

@@ -11,6 +11,7 @@ import Glibc
 import Display
 import HUD
 import Raster
+import VMGuestSupport
 
 func runGuest(_ args: [String]) throws {
     var rotation = Rotation.r0
@@ -34,7 +35,7 @@ func runGuest(_ args: [String]) throws {
         i += 2
     }
 
-    let port = try ControlPort(path: "/dev/ttyS1")
+    let port = try ControlPort(consoleTag: "e2e")
     // Text on the console for close(.restore) to give back; then fbcon's geometry and cursor cell
     // (it keeps blinking over our frames until the VT is switched to KD_GRAPHICS).
     writeToConsole("splashhud-display-guest: this console text must come back after close(.restore)\r\n"

@@ -10,6 +10,7 @@ import Glibc
 import Display
 import HUD
 import Raster
+import VMGuestSupport
 
 /// The waker's eventfd, for the SIGALRM handler (a C function pointer cannot capture).
 nonisolated(unsafe) var pacerGuestWakeFD: Int32 = -1
@@ -40,32 +41,8 @@ func cpuNanoseconds() -> Int64 {
     return ns(usage.ru_utime) + ns(usage.ru_stime)
 }
 
-struct GuestError: Error, CustomStringConvertible {
-    let description: String
-}
-
-/// vmtest.py's control channel (/dev/ttyS1): "INFO ..." lines reach the host test.
-struct InfoPort {
-    let fd: Int32
-    init(path: String) throws {
-        fd = open(path, O_RDWR | O_NOCTTY)
-        guard fd >= 0 else { throw GuestError(description: "open \(path): \(String(cString: strerror(errno)))") }
-    }
-    func info(_ text: String) {
-        let bytes = Array(("INFO " + text + "\n").utf8)
-        var done = 0
-        while done < bytes.count {
-            let n = bytes[done...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return }
-            done += n
-        }
-        print("pacer: " + text)
-    }
-}
-
 func runPacerGuest(device: String) throws {
-    let port = try InfoPort(path: "/dev/ttyS1")
+    let port = try ControlPort(consoleTag: "pacer")
     let display = try FBDevDisplay(path: device)
     let out = display.outputs[0]
     let resources = try HUDResources.system()
