@@ -91,10 +91,36 @@ public protocol Display: AnyObject {
     /// Returns once the new picture is visible or queued, with its timing.
     func present(_ frame: PixmapView, damage: [IntRect]) throws(DisplayError) -> PresentTiming
 
+    /// Presents a frame laid out for output `index` alone (`outputs[index].frameWidth x
+    /// frameHeight`): mirrored outputs of different sizes each get the HUD laid out for their own
+    /// resolution. Single-output displays present to their one output.
+    func present(_ frame: PixmapView, damage: [IntRect], output index: Int) throws(DisplayError) -> PresentTiming
+
+    /// A descriptor (raw fd) that becomes readable when outputs may have come or gone (a hotplug
+    /// uevent); nil for displays whose outputs never change. The frame loop polls it beside its
+    /// timer and then calls `refreshOutputs`.
+    var hotplugDescriptor: Int32? { get }
+
+    /// Drains pending hotplug notifications and re-reads the outputs: a newly connected one is
+    /// added (shown by the next present), an unplugged one dropped without disturbing the others.
+    /// Returns whether `outputs` changed (indices may then refer to other outputs).
+    func refreshOutputs() throws(DisplayError) -> Bool
+
     /// The refresh interval the frame pacer uses when `present` returns `.timer`.
     var frameIntervalNanoseconds: Int64 { get }
 
     /// Releases the screen, restoring what was shown before or retaining the last frame. Later
     /// `present` calls throw `DisplayError.closed`; closing twice does nothing.
     func close(_ how: CloseBehaviour)
+}
+
+extension Display {
+    public func present(_ frame: PixmapView, damage: [IntRect], output index: Int) throws(DisplayError) -> PresentTiming {
+        precondition(index == 0, "output \(index) of a single-output display")
+        return try present(frame, damage: damage)
+    }
+
+    public var hotplugDescriptor: Int32? { nil }
+
+    public func refreshOutputs() throws(DisplayError) -> Bool { false }
 }
