@@ -15,6 +15,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
     ],
     targets: [
         // C libraries, through pkg-config; apt names the Debian package that provides each.
@@ -41,11 +42,19 @@ let package = Package(
             dependencies: ["Raster", "Suggestions", "CLinuxShim", "CDRM", .product(name: "SystemPackage", package: "swift-system")]),
         // The reference frame and the primitive gallery, shared by the demo, tests and benchmark.
         .target(name: "Gallery", dependencies: ["Raster", "Assets"]),
+        // Ties HUD to a Display: one scene per output, the frame pacer, console, board profiles.
+        .target(
+            name: "Runtime",
+            dependencies: [
+                "HUD", "Display", "Raster", "Assets",
+                .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
 
         .executableTarget(
             name: "splashhud",
             dependencies: [
-                "Gallery", "HUD", "Assets", "Raster", "Display",
+                "Gallery", "HUD", "Assets", "Raster", "Display", "Runtime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -77,8 +86,16 @@ let package = Package(
         .executableTarget(name: "splashhud-drm-guest", dependencies: ["Display", "Raster", "CLinuxShim", "VMGuestSupport"], path: "Tests/DRMGuest"),
         // The frame pacer's CPU cost on a real fbdev driver: static HUD vs animating spinner.
         .executableTarget(name: "splashhud-pacer-guest", dependencies: ["Display", "HUD", "Raster", "VMGuestSupport"], path: "Tests/PacerGuest"),
+        // Hotplug: outputs (whole cards under QEMU) coming and going while the HUD runs.
+        .executableTarget(name: "splashhud-hotplug-guest", dependencies: ["Display", "Raster", "VMGuestSupport"], path: "Tests/HotplugGuest"),
         .testTarget(
-            name: "QEMUTests", dependencies: ["splashhud-display-guest", "splashhud-drm-guest", "splashhud-pacer-guest", "Display", "HUD", "Raster", "Assets"], path: "Tests/QEMUTests"),
+            name: "QEMUTests",
+            dependencies: [
+                "splashhud-display-guest", "splashhud-drm-guest", "splashhud-pacer-guest", "splashhud-hotplug-guest",
+                "Display", "HUD", "Raster", "Assets",
+            ],
+            path: "Tests/QEMUTests"),
+        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "HUD", "Display", "Raster", "Assets", "GoldenSupport"]),
         .testTarget(name: "splashhudTests", dependencies: ["splashhud", "HUD", "Assets", "Raster", "Display"]),
     ],
     swiftLanguageModes: [.v6]

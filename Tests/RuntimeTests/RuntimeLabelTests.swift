@@ -1,0 +1,6 @@
+import Runtime
+import Testing
+
+@Test func runtimeLoggerLabelNamesTheModule() {
+    #expect(runtimeLoggerLabel == "splashhud.runtime")
+}
