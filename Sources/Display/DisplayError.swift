@@ -17,6 +17,10 @@ public enum DisplayError: Error, Equatable, CustomStringConvertible {
     case frameSizeMismatch(expectedWidth: Int32, expectedHeight: Int32, width: Int32, height: Int32)
     /// `present` after `close`.
     case closed
+    /// DRM master is held by another process (a compositor, another splash, a VT switch took it):
+    /// the libdrm call that was refused, its errno and the card. Not a fault of ours; the display
+    /// keeps its buffers and the next `present` tries to take master back.
+    case masterLost(String, Errno, String)
 
     public var description: String {
         switch self {
@@ -31,6 +35,9 @@ public enum DisplayError: Error, Equatable, CustomStringConvertible {
             return "frame is \(w)x\(h) but the output needs \(ew)x\(eh)"
         case .closed:
             return "the display is closed"
+        case .masterLost(let call, let errno, let device):
+            return "ioctl \(call) (another process holds DRM master: a compositor, another splash program or a VT switch "
+                + "took it; present will retry) on \(device) failed: \(errno) (errno \(errno.rawValue))"
         }
     }
 

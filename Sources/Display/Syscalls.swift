@@ -1,6 +1,6 @@
 // The only file in the Display module that calls the operating system directly (style.md §2):
 // open, close, read, write, ioctl, mmap, munmap, fsync, poll, readdir, timerfd/eventfd, pipe,
-// sigaction, raise, and the monotonic clock. (libdrm's own calls, in DRM/, are the one other
+// sigaction, raise, the monotonic clock, and socket/bind/recvfrom for uevents. (libdrm's own calls, in DRM/, are the one other
 // layer; Assets reads font and image files through ImageFile.swift.)
 // Every call goes through `retryingOnce`, which retries EINTR once (a signal during a display
 // ioctl is normal: SIGTERM/SIGCHLD while waiting for vsync) and turns failure into a DisplayError
@@ -317,5 +317,64 @@ extension Syscalls {
         _ = pthread_sigmask(SIG_UNBLOCK, &set, nil)
         _ = raise(signal)
         _exit(128 + signal)
+    }
+}
+
+// MARK: hotplug: the kernel's uevent netlink socket (UEventMonitor.swift)
+extension Syscalls {
+    /// A NETLINK_KOBJECT_UEVENT datagram socket bound to the kernel's multicast group 1, non-blocking
+    /// and close-on-exec (C `socket(2)`, `bind(2)`, `setsockopt(2)`): every device add/remove/change
+    /// the kernel announces, as udevd receives them. The receive buffer is raised to 1 MiB where
+    /// allowed, since a card coming up sends a burst (card, connectors, fb, backlight...).
+    static func ueventSocket() throws(DisplayError) -> FileDescriptor {
+        let netlinkKobjectUevent: CInt = 15  // <linux/netlink.h>
+        let s: CInt
+        switch retryingOnce({ socket(AF_NETLINK, CInt(SOCK_DGRAM.rawValue) | CInt(SOCK_CLOEXEC.rawValue) | CInt(SOCK_NONBLOCK.rawValue), netlinkKobjectUevent) }) {
+        case .success(let fd): s = fd
+        case .failure(let e): throw .syscall("socket", e, "NETLINK_KOBJECT_UEVENT")
+        }
+        var size: CInt = 1 << 20
+        _ = setsockopt(s, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<CInt>.size))
+        // struct sockaddr_nl { sa_family_t nl_family; unsigned short nl_pad; __u32 nl_pid; __u32 nl_groups; }
+        var address = sockaddr_nl_bytes(family: UInt16(AF_NETLINK), pad: 0, pid: 0, groups: 1)
+        let r = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(s, $0, socklen_t(MemoryLayout<sockaddr_nl_bytes>.size)) }
+        }
+        if r != 0 {
+            let e = Errno(rawValue: errno)
+            _ = Glibc.close(s)
+            throw .syscall("bind", e, "NETLINK_KOBJECT_UEVENT group 1")
+        }
+        return FileDescriptor(rawValue: s)
+    }
+
+    /// Layout of `struct sockaddr_nl` (not in Glibc's Swift module).
+    struct sockaddr_nl_bytes {
+        var family: UInt16
+        var pad: UInt16
+        var pid: UInt32
+        var groups: UInt32
+    }
+
+    /// One datagram from a uevent socket (C `recvfrom(2)`, non-blocking): the bytes received and the
+    /// sender's netlink port id (0 = the kernel); nil when nothing is pending (EAGAIN).
+    /// `.failure(.noBufferSpace)` means the socket overflowed and events were lost.
+    static func receiveUEvent(_ fd: FileDescriptor, into buffer: inout [UInt8]) -> Result<(count: Int, senderPort: UInt32)?, Errno> {
+        var from = sockaddr_nl_bytes(family: 0, pad: 0, pid: 0, groups: 0)
+        var fromLength = socklen_t(MemoryLayout<sockaddr_nl_bytes>.size)
+        func attempt() -> Int {
+            buffer.withUnsafeMutableBytes { b in
+                withUnsafeMutablePointer(to: &from) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { recvfrom(fd.rawValue, b.baseAddress, b.count, CInt(MSG_DONTWAIT), $0, &fromLength) }
+                }
+            }
+        }
+        var n = attempt()
+        if n < 0 && errno == EINTR { n = attempt() }
+        if n >= 0 { return .success((n, from.pid)) }
+        let e = Errno(rawValue: errno)
+        if e == .resourceTemporarilyUnavailable { return .success(nil) }
+        precondition(e != .badFileDescriptor && e != .badAddress, "uevent recv misuse: \(e)")
+        return .failure(e)
     }
 }

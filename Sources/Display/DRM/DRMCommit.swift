@@ -66,7 +66,8 @@ final class AtomicCommit: CommitStrategy {
     let device: String
     var name: String { "atomic" }
     /// MODE_ID blobs by CRTC, created at the first modeset and kept (the kernel frees them with the file).
-    private var modeBlobs: [UInt32: UInt32] = [:]
+    /// After a hotplug the same CRTC may be set to another mode: a blob is reused only for the same mode bytes.
+    private var modeBlobs: [UInt32: (mode: [UInt8], blob: UInt32)] = [:]
 
     init(fd: FileDescriptor, device: String) { self.fd = fd; self.device = device }
 
@@ -108,13 +109,18 @@ final class AtomicCommit: CommitStrategy {
     }
 
     private func modeBlob(for target: DRMOutputTarget) throws(DisplayError) -> UInt32 {
-        if let b = modeBlobs[target.crtcID] { return b }
         var mode = target.mode
+        let bytes = withUnsafeBytes(of: &mode) { Array($0) }
+        if let b = modeBlobs[target.crtcID] {
+            if b.mode == bytes { return b.blob }
+            drmModeDestroyPropertyBlob(fd.rawValue, b.blob)
+            modeBlobs[target.crtcID] = nil
+        }
         var blob: UInt32 = 0
         try DRMCall.check(
             "drmModeCreatePropertyBlob", drmModeCreatePropertyBlob(fd.rawValue, &mode, MemoryLayout<drmModeModeInfo>.size, &blob),
             device: device)
-        modeBlobs[target.crtcID] = blob
+        modeBlobs[target.crtcID] = (bytes, blob)
         return blob
     }
 }

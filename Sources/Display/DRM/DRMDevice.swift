@@ -88,7 +88,8 @@ final class DRMDevice {
     /// The kernel driver's name ("bochs-drm", "virtio_gpu").
     let driverName: String
     let crtcIDs: [UInt32]
-    let connectors: [DRMConnectorInfo]
+    /// As read at open or by the last `rereadConnectors`.
+    private(set) var connectors: [DRMConnectorInfo]
     /// Whether DRM_CLIENT_CAP_ATOMIC was granted (implies universal planes).
     let hasAtomic: Bool
     /// Whether DRM_CLIENT_CAP_UNIVERSAL_PLANES was granted (primary planes are listed).
@@ -111,14 +112,8 @@ final class DRMDevice {
             }
             hasAtomic = wantAtomic && drmSetClientCap(fd.rawValue, UInt64(DRM_CLIENT_CAP_ATOMIC), 1) == 0
             hasUniversalPlanes = hasAtomic || drmSetClientCap(fd.rawValue, UInt64(DRM_CLIENT_CAP_UNIVERSAL_PLANES), 1) == 0
-            let res = try DRMCall.check("drmModeGetResources", drmModeGetResources(fd.rawValue), device: path)
-            defer { drmModeFreeResources(res) }
-            crtcIDs = Array(UnsafeBufferPointer(start: res.pointee.crtcs, count: Int(res.pointee.count_crtcs)))
-            let connectorIDs = Array(UnsafeBufferPointer(start: res.pointee.connectors, count: Int(res.pointee.count_connectors)))
-            var list: [DRMConnectorInfo] = []
-            for id in connectorIDs {
-                list.append(try DRMDevice.readConnector(fd, id: id, crtcIDs: crtcIDs, device: path))
-            }
+            let (crtcs, list) = try DRMDevice.readResources(fd, device: path)
+            crtcIDs = crtcs
             connectors = list
         } catch {
             Syscalls.close(fd)
@@ -127,6 +122,25 @@ final class DRMDevice {
     }
 
     deinit { Syscalls.close(fd) }
+
+    /// The CRTC ids and every connector (drmModeGetConnector probes them: status and modes are
+    /// current, as after a hotplug event).
+    private static func readResources(_ fd: FileDescriptor, device: String) throws(DisplayError) -> ([UInt32], [DRMConnectorInfo]) {
+        let res = try DRMCall.check("drmModeGetResources", drmModeGetResources(fd.rawValue), device: device)
+        defer { drmModeFreeResources(res) }
+        let crtcIDs = Array(UnsafeBufferPointer(start: res.pointee.crtcs, count: Int(res.pointee.count_crtcs)))
+        let connectorIDs = Array(UnsafeBufferPointer(start: res.pointee.connectors, count: Int(res.pointee.count_connectors)))
+        var list: [DRMConnectorInfo] = []
+        for id in connectorIDs {
+            list.append(try readConnector(fd, id: id, crtcIDs: crtcIDs, device: device))
+        }
+        return (crtcIDs, list)
+    }
+
+    /// Reads the connectors again after a hotplug event (connectors can appear: DP MST).
+    func rereadConnectors() throws(DisplayError) {
+        connectors = try DRMDevice.readResources(fd, device: path).1
+    }
 
     /// A summary for card selection.
     var description: DRMCardDescription {
@@ -239,8 +253,9 @@ public enum DRMCRTCAssignment {
     /// For each connector (its possible-CRTC bit mask and the CRTC index driving it now), a distinct
     /// CRTC index or nil when none is left. The current CRTC is kept where possible (no needless
     /// reroute), then the lowest free possible one is taken.
-    public static func assign(_ connectors: [(possible: UInt32, current: Int?)], crtcCount: Int) -> [Int?] {
-        var used = Set<Int>()
+    /// `taken`: CRTC indices already driving outputs (after a hotplug, the kept ones).
+    public static func assign(_ connectors: [(possible: UInt32, current: Int?)], crtcCount: Int, taken: Set<Int> = []) -> [Int?] {
+        var used = taken
         var result = [Int?](repeating: nil, count: connectors.count)
         for (i, c) in connectors.enumerated() {
             if let cur = c.current, cur < crtcCount, c.possible & (1 << UInt32(cur)) != 0, !used.contains(cur) {

@@ -21,11 +21,17 @@
 // `.timer`. Others report the flip event's CLOCK_MONOTONIC timestamp as `.vblank`.
 //
 // DRM master: a commit that fails with EACCES/EPERM means another process (or a VT switch) took
-// master. present throws that error once, forgets the mode on every output, and the next present
+// master. present throws DisplayError.masterLost once, forgets the mode on every output, and the next present
 // calls drmSetMaster (failing clearly while the other holder keeps it) and modesets again.
 // `releaseMaster()` gives master up on purpose (VT switch away). Checked under QEMU: released,
 // a second opener of the card becomes master, present fails, and after it closes present shows
 // the frame again.
+//
+// Hotplug (DRMDisplayRefresh.swift): refreshOutputs() re-reads the connectors after a uevent;
+// a newly connected one gets a free CRTC, a mode, a format and two buffers (the same rules as at
+// open) and is modeset by its next present; a disconnected one is dropped (its flip awaited, its
+// CRTC turned off, its buffers freed) without touching the others; one whose mode vanished from
+// its mode list is re-created. Whole cards coming and going are DRMDisplaySet's business.
 //
 // Damage with a flip: every present flips to the other buffer, and a new framebuffer on the plane
 // counts as full damage for damage-helper drivers (virtio-gpu), so drmModeDirtyFB is never needed.
@@ -67,27 +73,10 @@ public struct DRMDisplayOptions: Sendable {
     }
 }
 
-/// One output's buffers and flip state; its address is the page-flip event's user data.
-final class DRMOutputState {
-    let output: DisplayOutput
-    var target: DRMOutputTarget
-    let buffers: [DRMDumbBuffer]
-    var pages = FBPages(count: 2, front: 1)
-    var needsModeset = true
-    var flipPending = false
-    var lastFlipNanoseconds: Int64 = 0
-    let hasVBlank: Bool
-    /// The CRTC as found at open (drmModeGetCrtc), for close(.restore).
-    let saved: drmModeCrtc?
-
-    init(output: DisplayOutput, target: DRMOutputTarget, buffers: [DRMDumbBuffer], hasVBlank: Bool, saved: drmModeCrtc?) {
-        self.output = output; self.target = target; self.buffers = buffers; self.hasVBlank = hasVBlank; self.saved = saved
-    }
-}
-
 /// A `Display` on a KMS/DRM card. Dropping it without `close` restores the screen.
 public final class DRMDisplay: Display {
-    public let outputs: [DisplayOutput]
+    /// One per used connector; changes only in `refreshOutputs` (a connector plugged or unplugged).
+    public private(set) var outputs: [DisplayOutput]
     /// The card node in use.
     public let devicePath: String
     /// The kernel driver ("bochs-drm", "virtio_gpu").
@@ -95,83 +84,56 @@ public final class DRMDisplay: Display {
     /// "atomic" or "legacy".
     public let commitStrategyName: String
     /// Optional things that failed or fell back, one readable line each (for the log).
-    public private(set) var diagnostics: [String] = []
+    public internal(set) var diagnostics: [String] = []
     /// Whether another process holds DRM master (present retries drmSetMaster).
     public private(set) var isMasterLost = false
     public let dither: Bool
 
-    private var device: DRMDevice?
-    private let states: [DRMOutputState]
-    private let strategy: CommitStrategy
+    var device: DRMDevice?
+    var states: [DRMOutputState] {
+        didSet { outputs = states.map(\.output) }
+    }
+    let strategy: CommitStrategy
+    let factory: DRMOutputFactory
     private let flipTimeout: Int32
 
-    public init(options: DRMDisplayOptions = DRMDisplayOptions()) throws(DisplayError) {
+    public convenience init(options: DRMDisplayOptions = DRMDisplayOptions()) throws(DisplayError) {
         let device: DRMDevice
         if let path = options.devicePath {
             device = try DRMDevice(path: path, wantAtomic: options.allowAtomic)
         } else {
             device = try DRMDevice.openModesettingCard(wantAtomic: options.allowAtomic)
         }
+        try self.init(device: device, options: options)
+    }
+
+    /// Drives an open card (DRMDisplaySet opens each card itself to check its driver first).
+    init(device: DRMDevice, options: DRMDisplayOptions) throws(DisplayError) {
         self.device = device
         devicePath = device.path; driverName = device.driverName; dither = options.dither; flipTimeout = options.flipTimeoutMilliseconds
         let connected = device.connectors.filter { $0.isConnected && !$0.modes.isEmpty }
         guard !connected.isEmpty else { throw .unsupported(device.path, "no connected connector with modes") }
         let crtcIndices = DRMCRTCAssignment.assign(connected.map { ($0.possibleCRTCs, $0.currentCRTCIndex) }, crtcCount: device.crtcIDs.count)
+        let factory = DRMOutputFactory(
+            device: device, options: options, videoOverrides: options.videoOverrides ?? DRMModeSelection.kernelVideoOverrides())
         var notes: [String] = []
         var states: [DRMOutputState] = []
         var useAtomic = device.hasAtomic
-        let videoOverrides = options.videoOverrides ?? DRMModeSelection.kernelVideoOverrides()
         for (connector, crtcIndex) in zip(connected, crtcIndices) {
             guard let crtcIndex else {
                 notes.append("\(connector.name): no free CRTC, not used")
                 continue
             }
-            let choice = DRMModeSelection.choose(
-                modes: connector.modes.map(\.candidate), connector: connector.name, requested: options.mode,
-                videoOverrides: videoOverrides)!
-            for r in choice.unmatched { notes.append("\(connector.name): no mode \(r.width)x\(r.height)\(r.refreshHertz.map { "@\($0)" } ?? "")") }
-            let mode = connector.modes[choice.index]
-            notes.append("\(connector.name): mode \(mode.nameString) at \(mode.refreshMillihertz) mHz (\(choice.source))")
-            let plane = device.primaryPlane(crtcIndex: crtcIndex)
-            guard let format = DRMFormatChoice.choose(planeFormats: plane?.formats ?? [], override: options.format) else {
-                throw .unsupported(device.path, "\(connector.name): the primary plane takes none of our formats")
-            }
-            let panel = DRMPanelOrientation.rotation(forPropertyValue: connector.properties.enumValueName("panel orientation"))
-            let crtcID = device.crtcIDs[crtcIndex]
-            var atomic: DRMAtomicObjects?
-            if useAtomic, let plane {
-                let objects = DRMAtomicObjects(
-                    planeID: plane.id, connector: connector.properties,
-                    crtc: DRMDevice.readProperties(device.fd, object: crtcID, type: UInt32(DRM_MODE_OBJECT_CRTC), kind: .crtc),
-                    plane: plane.properties)
-                let missing = objects.connector.missingRequired + objects.crtc.missingRequired + objects.plane.missingRequired
-                if missing.isEmpty { atomic = objects } else {
-                    notes.append("atomic KMS lacks \(missing.joined(separator: ", ")); using legacy")
-                    useAtomic = false
-                }
-            } else if useAtomic {
-                notes.append("no primary plane for CRTC \(crtcID); using legacy")
+            let (state, atomic) = try factory.make(connector: connector, crtcIndex: crtcIndex, wantAtomic: useAtomic, notes: &notes)
+            if case .unavailable(let why) = atomic {
+                notes.append("\(why); using legacy")
                 useAtomic = false
             }
-            let output = DisplayOutput(
-                name: connector.name, mode: mode.displayMode, format: format, rotation: panel.then(options.rotation),
-                physicalWidthMM: connector.physicalWidthMM > 0 ? connector.physicalWidthMM : nil,
-                physicalHeightMM: connector.physicalHeightMM > 0 ? connector.physicalHeightMM : nil)
-            let buffers = try (0..<2).map { (_) throws(DisplayError) in
-                try DRMDumbBuffer(fd: device.fd, device: device.path, width: Int32(mode.hdisplay), height: Int32(mode.vdisplay), format: format)
-            }
-            var saved: drmModeCrtc?
-            if let c = drmModeGetCrtc(device.fd.rawValue, crtcID) {
-                saved = c.pointee
-                drmModeFreeCrtc(c)
-            }
-            let target = DRMOutputTarget(connectorID: connector.id, crtcID: crtcID, mode: mode, atomic: atomic)
-            states.append(DRMOutputState(
-                output: output, target: target, buffers: buffers,
-                hasVBlank: DRMDisplay.crtcHasVBlank(device.fd, crtcIndex: crtcIndex), saved: saved))
+            states.append(state)
         }
         guard !states.isEmpty else { throw .unsupported(device.path, notes.joined(separator: "; ")) }
         if !useAtomic { for s in states { s.target.atomic = nil } }
+        self.factory = factory
         self.states = states
         outputs = states.map(\.output)
         strategy = useAtomic ? AtomicCommit(fd: device.fd, device: device.path) : LegacyCommit(fd: device.fd, device: device.path)
@@ -181,7 +143,8 @@ public final class DRMDisplay: Display {
 
     deinit { close(.restore) }
 
-    public var frameIntervalNanoseconds: Int64 { outputs[0].mode.frameIntervalNanoseconds }
+    /// The first output's refresh period; 60 Hz while no output is connected.
+    public var frameIntervalNanoseconds: Int64 { outputs.first?.mode.frameIntervalNanoseconds ?? 16_666_667 }
 
     /// Presents `frame` on every output (they must all take this frame size; see `present(_:damage:output:)`).
     public func present(_ frame: PixmapView, damage: [IntRect]) throws(DisplayError) -> PresentTiming {
@@ -200,9 +163,8 @@ public final class DRMDisplay: Display {
                 expectedWidth: output.frameWidth, expectedHeight: output.frameHeight, width: frame.width, height: frame.height)
         }
         if isMasterLost {
-            try DRMCall.check(
-                "drmSetMaster (another process holds DRM master; present again later)", drmSetMaster(device.fd.rawValue),
-                device: device.path)
+            let r = drmSetMaster(device.fd.rawValue)
+            if r < 0 { throw .masterLost("drmSetMaster", Errno(rawValue: r == -1 ? errno : -r), device.path) }
             isMasterLost = false
         }
         if state.flipPending { try waitForFlip(state, device: device) }
@@ -220,7 +182,7 @@ public final class DRMDisplay: Display {
                 // Someone else is master: show everything again once we get it back.
                 isMasterLost = true
                 for s in states { s.needsModeset = true; s.flipPending = false }
-                throw .ioctl("\(call) (DRM master lost to another process or a VT switch; present again to take it back)", e, path)
+                throw .masterLost(call, e, path)
             }
             throw error
         }
@@ -247,7 +209,7 @@ public final class DRMDisplay: Display {
     }
 
     /// Reads DRM events until `state`'s flip has completed.
-    private func waitForFlip(_ state: DRMOutputState, device: DRMDevice) throws(DisplayError) {
+    func waitForFlip(_ state: DRMOutputState, device: DRMDevice) throws(DisplayError) {
         let deadline = Syscalls.monotonicNanoseconds() + Int64(flipTimeout) * 1_000_000
         var context = drmEventContext()
         context.version = 2
@@ -297,16 +259,13 @@ public final class DRMDisplay: Display {
     /// After close(.retain): the card stays open so our framebuffers stay on screen.
     private var retainedDevice: DRMDevice?
 
-    /// Whether the CRTC delivers vblank events (drmWaitVBlank for the current count succeeds).
-    private static func crtcHasVBlank(_ fd: FileDescriptor, crtcIndex: Int) -> Bool {
-        var vbl = drmVBlank()
-        var type = DRM_VBLANK_RELATIVE.rawValue
-        if crtcIndex == 1 { type |= DRM_VBLANK_SECONDARY.rawValue } else if crtcIndex > 1 {
-            type |= (UInt32(crtcIndex) << UInt32(DRM_VBLANK_HIGH_CRTC_SHIFT)) & DRM_VBLANK_HIGH_CRTC_MASK.rawValue
-        }
-        vbl.request.type = drmVBlankSeqType(rawValue: type)
-        vbl.request.sequence = 0
-        return drmWaitVBlank(fd.rawValue, &vbl) == 0
+    /// The card was unplugged (its descriptor answers ENODEV): forgets everything without a single
+    /// ioctl (no restore, no RmFB), unmaps the buffers and closes the card. Later presents throw
+    /// `.closed`.
+    func abandonUnpluggedCard() {
+        guard device != nil else { return }
+        for s in states { s.flipPending = false; for b in s.buffers { b.abandon() } }
+        device = nil
     }
 }
 

@@ -1,0 +1,102 @@
+// One output of a DRMDisplay: its connector, CRTC, mode, format, rotation and two dumb buffers,
+// and how it is set up (at open and when a connector is plugged in later, the same rules).
+
+#if canImport(Glibc)
+import Glibc
+#endif
+import CDRM
+import Raster
+import SystemPackage
+
+/// One output's buffers and flip state; its address is the page-flip event's user data.
+final class DRMOutputState {
+    let output: DisplayOutput
+    var target: DRMOutputTarget
+    let crtcIndex: Int
+    let buffers: [DRMDumbBuffer]
+    var pages = FBPages(count: 2, front: 1)
+    var needsModeset = true
+    var flipPending = false
+    var lastFlipNanoseconds: Int64 = 0
+    let hasVBlank: Bool
+    /// The CRTC as found when the output was set up (drmModeGetCrtc), for close(.restore).
+    let saved: drmModeCrtc?
+
+    init(output: DisplayOutput, target: DRMOutputTarget, crtcIndex: Int, buffers: [DRMDumbBuffer], hasVBlank: Bool, saved: drmModeCrtc?) {
+        self.output = output; self.target = target; self.crtcIndex = crtcIndex; self.buffers = buffers
+        self.hasVBlank = hasVBlank; self.saved = saved
+    }
+
+    /// The output's mode as mode selection sees it (to notice it vanished from the connector).
+    var modeCandidate: DRMModeCandidate { target.mode.candidate }
+}
+
+/// Sets up outputs of one card (DRMDisplay's open and refresh).
+struct DRMOutputFactory {
+    let device: DRMDevice
+    let options: DRMDisplayOptions
+    let videoOverrides: [DRMModeRequest]
+
+    /// What `make` decided for the commit strategy: the atomic objects, or why atomic cannot drive it.
+    enum Atomic { case objects(DRMAtomicObjects), unavailable(String) }
+
+    /// A new output for `connector` on CRTC `crtcIndex`: the mode (request, `video=`, preferred),
+    /// the format, the rotation (panel orientation then the requested one), two buffers. Notes go
+    /// to `notes`. `wantAtomic` asks for the atomic objects.
+    func make(connector: DRMConnectorInfo, crtcIndex: Int, wantAtomic: Bool, notes: inout [String]) throws(DisplayError) -> (DRMOutputState, Atomic?) {
+        let choice = DRMModeSelection.choose(
+            modes: connector.modes.map(\.candidate), connector: connector.name, requested: options.mode,
+            videoOverrides: videoOverrides)!
+        for r in choice.unmatched { notes.append("\(connector.name): no mode \(r.width)x\(r.height)\(r.refreshHertz.map { "@\($0)" } ?? "")") }
+        let mode = connector.modes[choice.index]
+        notes.append("\(connector.name): mode \(mode.nameString) at \(mode.refreshMillihertz) mHz (\(choice.source))")
+        let plane = device.primaryPlane(crtcIndex: crtcIndex)
+        guard let format = DRMFormatChoice.choose(planeFormats: plane?.formats ?? [], override: options.format) else {
+            throw .unsupported(device.path, "\(connector.name): the primary plane takes none of our formats")
+        }
+        let panel = DRMPanelOrientation.rotation(forPropertyValue: connector.properties.enumValueName("panel orientation"))
+        let crtcID = device.crtcIDs[crtcIndex]
+        var atomic: Atomic?
+        if wantAtomic, let plane {
+            let objects = DRMAtomicObjects(
+                planeID: plane.id, connector: connector.properties,
+                crtc: DRMDevice.readProperties(device.fd, object: crtcID, type: UInt32(DRM_MODE_OBJECT_CRTC), kind: .crtc),
+                plane: plane.properties)
+            let missing = objects.connector.missingRequired + objects.crtc.missingRequired + objects.plane.missingRequired
+            atomic = missing.isEmpty ? .objects(objects) : .unavailable("atomic KMS lacks \(missing.joined(separator: ", "))")
+        } else if wantAtomic {
+            atomic = .unavailable("no primary plane for CRTC \(crtcID)")
+        }
+        let output = DisplayOutput(
+            name: connector.name, mode: mode.displayMode, format: format, rotation: panel.then(options.rotation),
+            physicalWidthMM: connector.physicalWidthMM > 0 ? connector.physicalWidthMM : nil,
+            physicalHeightMM: connector.physicalHeightMM > 0 ? connector.physicalHeightMM : nil)
+        let buffers = try (0..<2).map { (_) throws(DisplayError) in
+            try DRMDumbBuffer(fd: device.fd, device: device.path, width: Int32(mode.hdisplay), height: Int32(mode.vdisplay), format: format)
+        }
+        var saved: drmModeCrtc?
+        if let c = drmModeGetCrtc(device.fd.rawValue, crtcID) {
+            saved = c.pointee
+            drmModeFreeCrtc(c)
+        }
+        var objects: DRMAtomicObjects?
+        if case .objects(let o) = atomic { objects = o }
+        let target = DRMOutputTarget(connectorID: connector.id, crtcID: crtcID, mode: mode, atomic: objects)
+        let state = DRMOutputState(
+            output: output, target: target, crtcIndex: crtcIndex, buffers: buffers,
+            hasVBlank: DRMOutputFactory.crtcHasVBlank(device.fd, crtcIndex: crtcIndex), saved: saved)
+        return (state, atomic)
+    }
+
+    /// Whether the CRTC delivers vblank events (drmWaitVBlank for the current count succeeds).
+    static func crtcHasVBlank(_ fd: FileDescriptor, crtcIndex: Int) -> Bool {
+        var vbl = drmVBlank()
+        var type = DRM_VBLANK_RELATIVE.rawValue
+        if crtcIndex == 1 { type |= DRM_VBLANK_SECONDARY.rawValue } else if crtcIndex > 1 {
+            type |= (UInt32(crtcIndex) << UInt32(DRM_VBLANK_HIGH_CRTC_SHIFT)) & DRM_VBLANK_HIGH_CRTC_MASK.rawValue
+        }
+        vbl.request.type = drmVBlankSeqType(rawValue: type)
+        vbl.request.sequence = 0
+        return drmWaitVBlank(fd.rawValue, &vbl) == 0
+    }
+}
