@@ -85,7 +85,7 @@ let package = Package(
         // The same for KMS: known frames through DRMDisplay (atomic and legacy commits).
         .executableTarget(name: "splashhud-drm-guest", dependencies: ["Display", "Raster", "CLinuxShim", "VMGuestSupport"], path: "Tests/DRMGuest"),
         // The frame pacer's CPU cost on a real fbdev driver: static HUD vs animating spinner.
-        .executableTarget(name: "splashhud-pacer-guest", dependencies: ["Display", "HUD", "Raster", "VMGuestSupport"], path: "Tests/PacerGuest"),
+        .executableTarget(name: "splashhud-pacer-guest", dependencies: ["Display", "HUD", "Raster", "Runtime", "VMGuestSupport"], path: "Tests/PacerGuest"),
         // Hotplug: outputs (whole cards under QEMU) coming and going while the HUD runs.
         .executableTarget(name: "splashhud-hotplug-guest", dependencies: ["Display", "Raster", "VMGuestSupport"], path: "Tests/HotplugGuest"),
         .testTarget(

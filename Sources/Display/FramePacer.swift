@@ -8,13 +8,19 @@
 //
 // The scene and the sleeper are protocols so that Display does not depend on HUD and the tests
 // drive the loop on a fake clock (FramePacerTests); `TimerfdSleeper` is the real sleeper.
+//
+// One pacer drives every output of a display: the scene keeps one frame per output (the HUD laid
+// out for each resolution) and each is presented with `present(_:damage:output:)`. The display's
+// hotplug descriptor is watched beside the timer; when it fires the pacer refreshes the outputs and
+// tells the scene, which draws a new output completely at the next frame.
 
 import Raster
 
 /// What one rendered frame of a `PacedScene` says about itself.
 public struct PacedFrame: Equatable, Sendable {
-    /// The rects of `pixels` that changed since the last frame; empty means nothing to present.
-    public var damage: [IntRect]
+    /// Per output (indices of `display.outputs`), the rects of its frame that changed since its
+    /// last frame; an empty list means nothing to present on that output.
+    public var outputDamage: [[IntRect]]
     /// Whether the next refresh will look different (a spinner, a fade): the pacer keeps waking
     /// every frame interval while true.
     public var animating: Bool
@@ -22,17 +28,36 @@ public struct PacedFrame: Equatable, Sendable {
     /// timer); nil when nothing is scheduled. Ignored while animating.
     public var nextChange: Int64?
 
+    public init(outputDamage: [[IntRect]], animating: Bool, nextChange: Int64? = nil) {
+        self.outputDamage = outputDamage; self.animating = animating; self.nextChange = nextChange
+    }
+
+    /// A frame of a single-output scene.
     public init(damage: [IntRect], animating: Bool, nextChange: Int64? = nil) {
-        self.damage = damage; self.animating = animating; self.nextChange = nextChange
+        self.init(outputDamage: [damage], animating: animating, nextChange: nextChange)
+    }
+
+    /// The first output's damage (single-output scenes).
+    public var damage: [IntRect] {
+        get { outputDamage.first ?? [] }
+        set { if outputDamage.isEmpty { outputDamage = [newValue] } else { outputDamage[0] = newValue } }
     }
 }
 
-/// A picture the pacer draws: the HUD's scene renderer behind an adapter (Display cannot see HUD).
+/// A picture the pacer draws on every output: the HUD's scene renderers behind an adapter (Display
+/// cannot see HUD; Runtime's `HUDScene` is the real one).
 public protocol PacedScene: AnyObject {
-    /// Brings the picture to `nanoseconds` (CLOCK_MONOTONIC) and says what changed.
+    /// Brings the picture to `nanoseconds` (CLOCK_MONOTONIC) and says what changed on each output.
     func frame(at nanoseconds: Int64) -> PacedFrame
-    /// The complete current picture, the output's frame size.
-    var pixels: PixmapView { get }
+    /// The complete current picture of output `index`, that output's frame size.
+    func pixels(output index: Int) -> PixmapView
+    /// The display's outputs changed (hotplug): lay out for `outputs` (keep the frames of outputs
+    /// that stayed, by name) and report a new output's whole frame as damage at the next `frame`.
+    func outputsChanged(_ outputs: [DisplayOutput])
+}
+
+extension PacedScene {
+    public func outputsChanged(_ outputs: [DisplayOutput]) {}
 }
 
 /// Why a `PacerSleeper.wait` returned.
@@ -46,9 +71,15 @@ public enum PacerWake: Equatable, Sendable {
 }
 
 /// Blocks the pacer's thread: until `deadline` (CLOCK_MONOTONIC ns) or, when nil, without any
-/// timeout until woken.
+/// timeout until woken or until one of `descriptors` is readable.
 public protocol PacerSleeper: AnyObject {
-    func wait(until deadline: Int64?) throws(DisplayError) -> PacerWake
+    func wait(until deadline: Int64?, watching descriptors: [Int32]) throws(DisplayError) -> PacerWake
+}
+
+extension PacerSleeper {
+    public func wait(until deadline: Int64?) throws(DisplayError) -> PacerWake {
+        try wait(until: deadline, watching: [])
+    }
 }
 
 public final class FramePacer {
@@ -58,7 +89,7 @@ public final class FramePacer {
     private let clock: () -> Int64
     private let log: (String) -> Void
 
-    /// Frames handed to `display.present` (frames without damage are not presented).
+    /// Frames handed to `display.present` (one per output presented; outputs without damage are not).
     public private(set) var framesPresented = 0
     /// Refresh boundaries skipped because rendering and presenting the previous frame overran them.
     public private(set) var missedFrames = 0
@@ -69,8 +100,24 @@ public final class FramePacer {
     public private(set) var lastTiming: PresentTiming?
     /// Every wait, with or without a deadline.
     public private(set) var waits = 0
+    /// Hotplug notifications that changed the outputs.
+    public private(set) var outputChanges = 0
     /// Called with the descriptor when a watched descriptor woke the loop (read it there).
     public var onReadable: ((Int32) -> Void)?
+    /// Descriptors whose readability also ends a wait (a command FIFO, a socket); `onReadable` reads
+    /// them. May change between turns.
+    public var watchedDescriptors: [Int32] = []
+    /// How animation frames are timed: `.auto` follows vblank stamps when `present` gives them and a
+    /// timer grid otherwise; `.timer` always uses the grid; `.vblank` is `.auto` that says once in
+    /// the log when the display gives no stamps.
+    public var pacing: BoardProfile.PacingMethod = .auto
+    /// The refresh interval in ns to pace at instead of the display's (a profile's `refresh`).
+    public var frameIntervalOverride: Int64?
+    /// While true nothing is rendered or presented and no timer runs (the VT was switched away);
+    /// the loop still waits for wake-ups and watched descriptors. Set false and `markDirty` to go on.
+    public var isPaused = false {
+        didSet { if isPaused { deadline = nil; boundary = nil; animating = false } }
+    }
 
     private var dirty = true
     private var animating = false
@@ -80,6 +127,7 @@ public final class FramePacer {
     private var deadline: Int64?
     private var missedSinceLog = 0
     private var lastMissLog: Int64?
+    private var saidNoVBlank = false
 
     /// Missed-frame messages are logged at most this often (one line sums up the interval).
     public static let missLogIntervalNanoseconds: Int64 = 1_000_000_000
@@ -97,20 +145,26 @@ public final class FramePacer {
     /// The next wait's deadline: the next frame boundary, the next scheduled change, or nil.
     public var pendingDeadline: Int64? { deadline }
 
+    /// The interval animation frames are paced at.
+    public var frameIntervalNanoseconds: Int64 { max(frameIntervalOverride ?? display.frameIntervalNanoseconds, 1) }
+
     /// Makes the next `runOnce` render at once (the caller changed the scene).
     public func markDirty() { dirty = true }
 
     /// One turn of the loop: renders and presents if dirty, then waits for the next reason to draw.
     public func runOnce() throws(DisplayError) {
-        if dirty { try renderAndPresent() }
+        if dirty && !isPaused { try renderAndPresent() }
         waits += 1
         if deadline != nil { timersArmed += 1 }
-        switch try sleeper.wait(until: deadline) {
+        let hotplug = display.hotplugDescriptor
+        switch try sleeper.wait(until: deadline, watching: watchedDescriptors + (hotplug.map { [$0] } ?? [])) {
         case .deadline:
             dirty = true
         case .woken:
             // While animating, the pending boundary's frame picks the change up: no extra frame.
             if !animating { dirty = true }
+        case .readable(let fd) where fd == hotplug:
+            try refreshOutputs()
         case .readable(let fd):
             onReadable?(fd)
             if !animating { dirty = true }
@@ -122,16 +176,41 @@ public final class FramePacer {
         repeat { try runOnce() } while !stop()
     }
 
+    /// Re-reads the display's outputs (after a hotplug notification); on a change the scene lays
+    /// out for the new set and the next frame is drawn at once (a new output must show the HUD
+    /// within a second, and may be waiting for its first picture).
+    public func refreshOutputs() throws(DisplayError) {
+        guard try display.refreshOutputs() else { return }
+        outputChanges += 1
+        let outputs = display.outputs
+        log("outputs changed: " + (outputs.isEmpty ? "none" : outputs.map { "\($0.name) \($0.frameWidth)x\($0.frameHeight)" }.joined(separator: ", ")))
+        scene.outputsChanged(outputs)
+        dirty = true
+    }
+
     private func renderAndPresent() throws(DisplayError) {
         dirty = false
         let start = clock()
         let frame = scene.frame(at: start)
         var timing: PresentTiming?
-        if !frame.damage.isEmpty {
-            timing = try display.present(scene.pixels, damage: frame.damage)
-            lastTiming = timing
-            framesPresented += 1
+        var failure: DisplayError?
+        var presented = 0
+        let count = min(frame.outputDamage.count, display.outputs.count)
+        for i in 0..<count where !frame.outputDamage[i].isEmpty {
+            // One output failing (unplugged under us) must not stop the others.
+            do {
+                let t = try display.present(scene.pixels(output: i), damage: frame.outputDamage[i], output: i)
+                // Outputs share one grid: the first vblank stamp paces it (else the first timing).
+                if timing == nil || (Self.isVBlank(t) && !Self.isVBlank(timing!)) { timing = t }
+                presented += 1
+                framesPresented += 1
+            } catch {
+                log("output \(i) (\(display.outputs[i].name)): present failed: \(error)")
+                if failure == nil { failure = error }
+            }
         }
+        if let failure, presented == 0 { throw failure }
+        if let timing { lastTiming = timing }
         let end = clock()
         animating = frame.animating
         if frame.animating {
@@ -142,13 +221,23 @@ public final class FramePacer {
         }
     }
 
+    private static func isVBlank(_ t: PresentTiming) -> Bool {
+        if case .vblank = t { return true }
+        return false
+    }
+
     /// The first refresh boundary after `finishedAt`: from the vblank stamp when the display gave
-    /// one, else on the grid that started at the animation's first frame; boundaries already passed
-    /// are missed frames.
+    /// one (and pacing allows it), else on the grid that started at the animation's first frame;
+    /// boundaries already passed are missed frames.
     private func nextBoundary(timing: PresentTiming?, renderedAt start: Int64, finishedAt end: Int64) -> Int64 {
-        let interval = max(display.frameIntervalNanoseconds, 1)
-        let base: Int64
-        if case .vblank(let stamp)? = timing { base = stamp } else { base = boundary ?? start }
+        let interval = frameIntervalNanoseconds
+        var base = boundary ?? start
+        if case .vblank(let stamp)? = timing, pacing != .timer {
+            base = stamp
+        } else if pacing == .vblank && timing != nil && !saidNoVBlank {
+            saidNoVBlank = true
+            log("frame pacer: vblank pacing asked for, but the display gives no vblank timestamps; pacing by timer")
+        }
         var next = base + interval
         if end >= next {
             let skipped = Int((end - base) / interval)
@@ -165,7 +254,7 @@ public final class FramePacer {
         if let last = lastMissLog, now - last < Self.missLogIntervalNanoseconds { return }
         let since = lastMissLog.map { " in the last \((now - $0) / 1_000_000) ms" } ?? ""
         log("frame pacer: missed \(missedSinceLog) frame(s)\(since) (\(missedFrames) in all); "
-            + "the last frame took \(took / 1_000_000) ms, refresh interval \(display.frameIntervalNanoseconds / 1_000) us")
+            + "the last frame took \(took / 1_000_000) ms, refresh interval \(frameIntervalNanoseconds / 1_000) us")
         missedSinceLog = 0
         lastMissLog = now
     }

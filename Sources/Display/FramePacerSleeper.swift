@@ -18,8 +18,8 @@ public final class TimerfdSleeper: PacerSleeper {
     /// boundary (after a wake-up) do not re-arm it.
     private var armed: Int64?
 
-    /// `watching`: descriptors (e.g. a control socket) whose readability also ends a wait; the
-    /// caller keeps them open and reads them.
+    /// `watching`: descriptors (e.g. a control socket) whose readability also ends every wait (each
+    /// `wait` may add more); the caller keeps them open and reads them.
     public init(watching: [Int32] = []) throws(DisplayError) {
         timer = try Syscalls.timerfdCreate()
         do { wakeEvent = try Syscalls.eventfdCreate() } catch { Syscalls.close(timer); throw error }
@@ -33,7 +33,8 @@ public final class TimerfdSleeper: PacerSleeper {
 
     public var waker: PacerWaker { PacerWaker(descriptor: wakeEvent.rawValue) }
 
-    public func wait(until deadline: Int64?) throws(DisplayError) -> PacerWake {
+    public func wait(until deadline: Int64?, watching descriptors: [Int32]) throws(DisplayError) -> PacerWake {
+        let watched = self.watched + descriptors.map { FileDescriptor(rawValue: $0) }
         if deadline != armed {
             try Syscalls.timerfdArm(timer, at: deadline)
             armed = deadline

@@ -2,66 +2,41 @@
 // written by the same convertingBlit as fbdev and DRM, so tests read exactly the bytes a panel
 // would get (565 dithering, rotation, X bytes). It is the reference the QEMU end-to-end tests
 // compare real drivers' screendumps with, and what `splashhud render` style tools can record.
-// Vsync is virtual: present number n (from 1) is shown at vblank n, n · frameInterval ns after
-// the display's time origin (0), so pacing tests are deterministic.
+// Vsync is virtual: present number n (from 1) of an output is shown at vblank n, n · frameInterval
+// ns after the display's time origin (0), so pacing tests are deterministic.
+//
+// It can drive several outputs of different sizes and simulate hotplug: `connect`/`disconnect`
+// queue a change and signal an eventfd (the `hotplugDescriptor`), and the change takes effect at
+// `refreshOutputs`, as a DRM display's does when the kernel's uevent is read.
 
+import SystemPackage
 import Raster
 
-/// A `Display` whose screen is memory.
-public final class MemoryDisplay: Display {
-    public let outputs: [DisplayOutput]
+/// One output's scanout memory.
+public final class MemoryScreen {
+    public let output: DisplayOutput
     /// The scanout buffer (mode size, the output's format, tight rows).
     public let scanout: SurfaceView
-    /// Whether 565 output is dithered (see convertingBlit).
-    public let dither: Bool
-    /// Whether present reports virtual vblanks (`.vblank`) or none (`.immediate`).
-    public let hasVSync: Bool
-    /// Completed presents.
-    public private(set) var presentCount = 0
+    /// Completed presents to this output.
+    public internal(set) var presentCount = 0
     /// The scanout rects the last present wrote (after rotation), in the order written.
-    public private(set) var lastWrittenRects: [IntRect] = []
-    /// Whether `close` ran, and how.
-    public private(set) var closedAs: CloseBehaviour?
+    public internal(set) var lastWrittenRects: [IntRect] = []
 
     private let storage: UnsafeMutableRawPointer
     private let byteCount: Int
 
-    /// A `width x height` scanout (the panel's size, before `rotation` is undone by the panel) in
-    /// `format`, starting black (all bytes zero). `refreshMillihertz` nil means no vsync.
-    public init(
-        width: Int32, height: Int32, format: PixelFormat = .xrgb8888, rotation: Rotation = .r0,
-        refreshMillihertz: Int32? = 60_000, dither: Bool = true, name: String = "memory"
-    ) {
+    init(output: DisplayOutput) {
+        let width = output.mode.width, height = output.mode.height
         precondition(width > 0 && height > 0, "memory display size \(width)x\(height)")
-        let rowBytes = Int(width) * format.bytesPerPixel
+        self.output = output
+        let rowBytes = Int(width) * output.format.bytesPerPixel
         byteCount = rowBytes * Int(height)
         storage = .allocate(byteCount: byteCount, alignment: 16)
         storage.initializeMemory(as: UInt8.self, repeating: 0, count: byteCount)
-        scanout = SurfaceView(base: storage, width: width, height: height, rowBytes: rowBytes, format: format)
-        let mode = DisplayMode(width: width, height: height, refreshMillihertz: refreshMillihertz ?? 60_000)
-        outputs = [DisplayOutput(name: name, mode: mode, format: format, rotation: rotation)]
-        hasVSync = refreshMillihertz != nil
-        self.dither = dither
+        scanout = SurfaceView(base: storage, width: width, height: height, rowBytes: rowBytes, format: output.format)
     }
 
     deinit { storage.deallocate() }
-
-    public var frameIntervalNanoseconds: Int64 { outputs[0].mode.frameIntervalNanoseconds }
-
-    public func present(_ frame: PixmapView, damage: [IntRect]) throws(DisplayError) -> PresentTiming {
-        guard closedAs == nil else { throw .closed }
-        let output = outputs[0]
-        guard frame.width == output.frameWidth, frame.height == output.frameHeight else {
-            throw .frameSizeMismatch(
-                expectedWidth: output.frameWidth, expectedHeight: output.frameHeight, width: frame.width, height: frame.height)
-        }
-        lastWrittenRects = damage.compactMap { r in
-            let written = convertingBlit(from: frame, rect: r, to: scanout, rotation: output.rotation, dither: dither)
-            return written.isEmpty ? nil : written
-        }
-        presentCount += 1
-        return hasVSync ? .vblank(nanoseconds: Int64(presentCount) * frameIntervalNanoseconds) : .immediate
-    }
 
     /// The screen as a viewer would see the panel's scanout: decoded to premultiplied ARGB32,
     /// `mode.width x mode.height` (rotated when the output is; use `shownUnrotated()` to compare
@@ -71,7 +46,6 @@ public final class MemoryDisplay: Display {
     /// The screen turned back by the output's rotation: the frame as the HUD drew it, after format
     /// conversion. Equal to the presented frame for opaque frames in 8888 formats.
     public func shownUnrotated() -> Pixmap {
-        let output = outputs[0]
         let out = Pixmap(width: output.frameWidth, height: output.frameHeight)
         for y in 0..<out.height {
             let row = out.view.row(y)
@@ -86,10 +60,151 @@ public final class MemoryDisplay: Display {
     /// The raw scanout bytes (rows of `mode.width` pixels in `format`, no padding).
     public var scanoutBytes: [UInt8] { Array(UnsafeRawBufferPointer(start: storage, count: byteCount)) }
 
+    func clear() { storage.initializeMemory(as: UInt8.self, repeating: 0, count: byteCount) }
+
+    func present(_ frame: PixmapView, damage: [IntRect], dither: Bool) throws(DisplayError) {
+        guard frame.width == output.frameWidth, frame.height == output.frameHeight else {
+            throw .frameSizeMismatch(
+                expectedWidth: output.frameWidth, expectedHeight: output.frameHeight, width: frame.width, height: frame.height)
+        }
+        lastWrittenRects = damage.compactMap { r in
+            let written = convertingBlit(from: frame, rect: r, to: scanout, rotation: output.rotation, dither: dither)
+            return written.isEmpty ? nil : written
+        }
+        presentCount += 1
+    }
+}
+
+/// A `Display` whose screens are memory.
+public final class MemoryDisplay: Display {
+    public private(set) var outputs: [DisplayOutput]
+    /// The screens of `outputs`, in the same order.
+    public private(set) var screens: [MemoryScreen]
+    /// Whether 565 output is dithered (see convertingBlit).
+    public let dither: Bool
+    /// Whether present reports virtual vblanks (`.vblank`) or none (`.immediate`).
+    public let hasVSync: Bool
+    /// Completed presents, all outputs together.
+    public private(set) var presentCount = 0
+    /// Whether `close` ran, and how.
+    public private(set) var closedAs: CloseBehaviour?
+    /// The eventfd `connect`/`disconnect` signal (nil for the single-output initializer).
+    public let hotplugDescriptor: Int32?
+
+    /// The screen the display was created with first (the single-output accessors read it).
+    private let first: MemoryScreen
+    /// Every screen ever connected, by output name, so tests can read an unplugged one.
+    private var byName: [String: MemoryScreen] = [:]
+    private var pending: [(connect: DisplayOutput?, disconnect: String?)] = []
+
+    /// A `width x height` scanout (the panel's size, before `rotation` is undone by the panel) in
+    /// `format`, starting black (all bytes zero). `refreshMillihertz` nil means no vsync.
+    public init(
+        width: Int32, height: Int32, format: PixelFormat = .xrgb8888, rotation: Rotation = .r0,
+        refreshMillihertz: Int32? = 60_000, dither: Bool = true, name: String = "memory"
+    ) {
+        let mode = DisplayMode(width: width, height: height, refreshMillihertz: refreshMillihertz ?? 60_000)
+        let output = DisplayOutput(name: name, mode: mode, format: format, rotation: rotation)
+        first = MemoryScreen(output: output)
+        outputs = [output]
+        screens = [first]
+        byName[name] = first
+        hasVSync = refreshMillihertz != nil
+        self.dither = dither
+        hotplugDescriptor = nil
+    }
+
+    /// Several outputs (distinct names, each mode its scanout size and virtual refresh), with an
+    /// eventfd as `hotplugDescriptor` so `connect`/`disconnect` wake a frame loop.
+    public init(outputs: [DisplayOutput], vsync: Bool = true, dither: Bool = true) throws(DisplayError) {
+        precondition(!outputs.isEmpty, "a memory display needs at least one output")
+        precondition(Set(outputs.map(\.name)).count == outputs.count, "output names must differ")
+        hotplugDescriptor = try Syscalls.eventfdCreate().rawValue
+        self.outputs = outputs
+        screens = outputs.map(MemoryScreen.init(output:))
+        first = screens[0]
+        for s in screens { byName[s.output.name] = s }
+        hasVSync = vsync
+        self.dither = dither
+    }
+
+    deinit {
+        if let fd = hotplugDescriptor { Syscalls.close(FileDescriptor(rawValue: fd)) }
+    }
+
+    /// The screen of the output called `name`, also after it was disconnected (it keeps what it
+    /// showed last); nil for a name never connected.
+    public func screen(named name: String) -> MemoryScreen? { byName[name] }
+
+    /// Simulates plugging in `output` (a new name, or one unplugged before: it gets a new black
+    /// screen): takes effect at the next `refreshOutputs`, which the hotplug descriptor announces.
+    public func connect(_ output: DisplayOutput) {
+        pending.append((output, nil))
+        if let fd = hotplugDescriptor { Syscalls.eventfdSignal(FileDescriptor(rawValue: fd)) }
+    }
+
+    /// Simulates unplugging the output called `name`, at the next `refreshOutputs`.
+    public func disconnect(_ name: String) {
+        pending.append((nil, name))
+        if let fd = hotplugDescriptor { Syscalls.eventfdSignal(FileDescriptor(rawValue: fd)) }
+    }
+
+    public func refreshOutputs() throws(DisplayError) -> Bool {
+        if let fd = hotplugDescriptor { _ = try Syscalls.readCounter(FileDescriptor(rawValue: fd), name: "memory hotplug eventfd") }
+        let before = outputs
+        for change in pending {
+            if let name = change.disconnect, let i = outputs.firstIndex(where: { $0.name == name }) {
+                outputs.remove(at: i)
+                screens.remove(at: i)
+            }
+            if let output = change.connect, !outputs.contains(where: { $0.name == output.name }) {
+                let screen = MemoryScreen(output: output)
+                outputs.append(output)
+                screens.append(screen)
+                byName[output.name] = screen
+            }
+        }
+        pending.removeAll()
+        return outputs != before
+    }
+
+    /// The first output's interval (60 Hz while no output is connected).
+    public var frameIntervalNanoseconds: Int64 { (outputs.first?.mode ?? DisplayMode(width: 1, height: 1, refreshMillihertz: 60_000)).frameIntervalNanoseconds }
+
+    /// Presents `frame` on every output (each must take this frame size).
+    public func present(_ frame: PixmapView, damage: [IntRect]) throws(DisplayError) -> PresentTiming {
+        var timing = PresentTiming.immediate
+        for i in screens.indices { timing = try present(frame, damage: damage, output: i) }
+        return timing
+    }
+
+    public func present(_ frame: PixmapView, damage: [IntRect], output index: Int) throws(DisplayError) -> PresentTiming {
+        guard closedAs == nil else { throw .closed }
+        precondition(screens.indices.contains(index), "output \(index) of \(screens.count)")
+        let screen = screens[index]
+        try screen.present(frame, damage: damage, dither: dither)
+        presentCount += 1
+        let interval = screen.output.mode.frameIntervalNanoseconds
+        return hasVSync ? .vblank(nanoseconds: Int64(screen.presentCount) * interval) : .immediate
+    }
+
+    // The first output's screen, for single-output tests.
+
+    /// The first output's scanout buffer.
+    public var scanout: SurfaceView { first.scanout }
+    /// The scanout rects the first output's last present wrote.
+    public var lastWrittenRects: [IntRect] { first.lastWrittenRects }
+    /// The first output's screen as a viewer sees it (see `MemoryScreen.shown`).
+    public func shown() -> Pixmap { first.shown() }
+    /// The first output's screen turned back by its rotation (see `MemoryScreen.shownUnrotated`).
+    public func shownUnrotated() -> Pixmap { first.shownUnrotated() }
+    /// The first output's raw scanout bytes.
+    public var scanoutBytes: [UInt8] { first.scanoutBytes }
+
     public func close(_ how: CloseBehaviour) {
         guard closedAs == nil else { return }
         closedAs = how
         // What was "on screen" before is the black it started with.
-        if how == .restore { storage.initializeMemory(as: UInt8.self, repeating: 0, count: byteCount) }
+        if how == .restore { for s in byName.values { s.clear() } }
     }
 }

@@ -23,8 +23,11 @@ struct FramePacerTests {
         /// Wake-ups delivered instead of the deadline: (at clock time, reason).
         var wakeUps: [(at: Int64, reason: PacerWake)] = []
         init(_ clock: FakeClock) { self.clock = clock }
-        func wait(until deadline: Int64?) throws(DisplayError) -> PacerWake {
+        /// The descriptors each wait watched.
+        var watched: [[Int32]] = []
+        func wait(until deadline: Int64?, watching descriptors: [Int32]) throws(DisplayError) -> PacerWake {
             deadlines.append(deadline)
+            watched.append(descriptors)
             if let w = wakeUps.first, deadline.map({ w.at < $0 }) ?? true {
                 wakeUps.removeFirst()
                 clock.now = max(clock.now, w.at)
@@ -45,7 +48,7 @@ struct FramePacerTests {
         var behaviour: (Int64) -> PacedFrame
         var cost: (Int) -> Int64 = { _ in 2_000_000 }
         init(_ clock: FakeClock, behaviour: @escaping (Int64) -> PacedFrame) { self.clock = clock; self.behaviour = behaviour }
-        var pixels: PixmapView { pixmap.view }
+        func pixels(output index: Int) -> PixmapView { pixmap.view }
         func frame(at nanoseconds: Int64) -> PacedFrame {
             times.append(nanoseconds)
             var f = behaviour(nanoseconds)

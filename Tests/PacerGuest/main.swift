@@ -10,29 +10,11 @@ import Glibc
 import Display
 import HUD
 import Raster
+import Runtime
 import VMGuestSupport
 
 /// The waker's eventfd, for the SIGALRM handler (a C function pointer cannot capture).
 nonisolated(unsafe) var pacerGuestWakeFD: Int32 = -1
-
-/// A ScriptPlayer as the pacer's scene: HUD time = monotonic time since `origin` + `offset`.
-final class PlayerScene: PacedScene {
-    let player: ScriptPlayer
-    let origin: Int64
-    let offset: Int64
-    init(player: ScriptPlayer, origin: Int64, offset: Int64) { self.player = player; self.origin = origin; self.offset = offset }
-
-    var pixels: PixmapView { player.renderer.frame.view }
-
-    func frame(at nanoseconds: Int64) -> PacedFrame {
-        let t = Instant(nanoseconds: nanoseconds - origin + offset)
-        player.advance(to: t)
-        let presentation = player.controller.presentation()
-        let damage = player.renderer.render(presentation)
-        let next = presentation.isAnimating ? nil : player.controller.nextEventTime().map { $0.nanoseconds - offset + origin }
-        return PacedFrame(damage: damage, animating: presentation.isAnimating, nextChange: next)
-    }
-}
 
 func cpuNanoseconds() -> Int64 {
     var usage = rusage()
@@ -49,14 +31,16 @@ func runPacerGuest(device: String) throws {
     port.info("PACER display \(out.mode.width)x\(out.mode.height) interval \(display.frameIntervalNanoseconds) ns")
 
     func phase(_ name: String, script: String, offsetSeconds: Double, wakeAfterSeconds: UInt32?) throws {
-        let renderer = HUDSceneRenderer(width: out.frameWidth, height: out.frameHeight, background: .color(Color(rgb: 0x203040)), resources: resources)
-        let player = ScriptPlayer(script: try CommandParser.parseScript(script), renderer: renderer)
+        // Runtime's HUD scene on the one output; HUD time 0 is `offset` before now, where the
+        // script's commands are applied.
         let offset = Int64(offsetSeconds * 1e9)
-        let scene = PlayerScene(player: player, origin: FramePacer.monotonicNanoseconds(), offset: offset)
+        let origin = FramePacer.monotonicNanoseconds() - offset
+        let scene = HUDScene(outputs: display.outputs, origin: origin, theme: SceneTheme(screenColor: Color(rgb: 0x203040)), resources: resources)
+        for c in try CommandParser.parseScript(script) { scene.apply(c.command, at: origin + c.time.nanoseconds) }
         // The first, full-screen frame is drawn and shown before measuring: the figures are the
         // steady state's, what a HUD left on screen costs.
         let first = scene.frame(at: FramePacer.monotonicNanoseconds())
-        _ = try display.present(scene.pixels, damage: first.damage)
+        _ = try display.present(scene.pixels(output: 0), damage: first.damage)
 
         let sleeper = try TimerfdSleeper()
         pacerGuestWakeFD = sleeper.waker.descriptor

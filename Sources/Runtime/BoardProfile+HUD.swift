@@ -1,0 +1,46 @@
+// A board profile's theme and `[hud]` lines in the HUD's terms: settings for the controller's
+// appearance (theme colours and font first, then `[hud]` in file order, so `[hud]` wins) and the
+// scene theme (screen colour, logo). Every `[hud]` line goes through CommandParser as the `set`
+// command it stands for, so the profile accepts exactly what the command language does.
+import Assets
+import Display
+import HUD
+import Logging
+import Raster
+
+extension BoardProfile {
+    /// The theme's colours and font, then every `[hud]` entry, validated. Throws on the first bad
+    /// entry, naming file:line:key and the parser's message.
+    public func hudSettings() throws(RuntimeError) -> [HUDSetting] {
+        var settings: [HUDSetting] = []
+        if let c = foregroundColor { settings.append(.foregroundColor(c)) }
+        if let c = backgroundColor { settings.append(.backgroundColor(c)) }
+        if let c = backdropColor { settings.append(.backdropColor(c)) }
+        if let f = fontPath { settings.append(.font(path: resolve(path: f))) }
+        for entry in hudDefaults {
+            let command: HUDCommand?
+            do { command = try CommandParser.parse(entry.setCommand) } catch {
+                throw .badHUDSetting(file: file, line: entry.line, key: entry.key, message: error.message)
+            }
+            guard case .set(var setting)? = command else {
+                throw .badHUDSetting(file: file, line: entry.line, key: entry.key, message: "not a `set` setting")
+            }
+            if case .font(let path) = setting { setting = .font(path: resolve(path: path)) }
+            settings.append(setting)
+        }
+        return settings
+    }
+
+    /// The screen colour and logo. A logo that will not load is logged as an error naming the file
+    /// and the reason, and left out: the splash still runs.
+    public func sceneTheme(logger: Logger) -> SceneTheme {
+        var theme = SceneTheme(screenColor: screenColor, logoPlacement: logoPlacement, logoOffsetX: logoOffsetX, logoOffsetY: logoOffsetY)
+        if let logoPath {
+            let path = resolve(path: logoPath)
+            do { theme.logo = try PNGDecoder.decode(contentsOf: path) } catch {
+                logger.error("\(file): logo \(path) cannot be shown: \(error); the splash runs without it")
+            }
+        }
+        return theme
+    }
+}

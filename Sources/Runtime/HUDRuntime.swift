@@ -1,0 +1,217 @@
+// The HUD running on a display: a board profile's settings applied, one HUDScene mirrored on every
+// output, the frame pacer driving it, hotplug followed, and the VT in graphics mode while it runs.
+// The command language comes in through `submit` (the service's FIFO reader calls it from a
+// `watch` handler, on the loop's thread); `quit` ends the loop and gives the screen back (or
+// retains the last frame) and the console its text mode.
+//
+// Threading: everything here runs on one thread, the loop's. Another thread may only wake the loop
+// (`waker`).
+import Display
+import HUD
+import Logging
+import Raster
+
+/// Whether and how the runtime takes the virtual terminal.
+public enum ConsoleMode: Equatable, Sendable {
+    /// Take stdin's VT, else the foreground VT (/dev/tty0), unless the display is memory or no
+    /// VT can be opened (then run without, logging why).
+    case automatic
+    /// Never touch a VT (tests, a display on a card without a console).
+    case off
+    /// This VT device, e.g. "/dev/tty1"; failing to open it is logged and the HUD runs without.
+    case device(String)
+}
+
+public final class HUDRuntime {
+    public let display: any Display
+    public let profile: BoardProfile?
+    public let scene: HUDScene
+    public let pacer: FramePacer
+    public let logger: Logger
+    /// The VT in graphics mode, when one was taken.
+    public private(set) var console: Console?
+    /// The signal self-pipe that follows VT switches and termination, when a console was taken.
+    public private(set) var consoleSignals: ConsoleSignals?
+    /// True once `quit` ran: `run` returns and `step` does nothing.
+    public private(set) var isFinished = false
+    /// The HUD's state (commands go through `submit`; read it for tests and status).
+    public var controller: HUDController { scene.controller }
+
+    private let clock: () -> Int64
+    private var handlers: [Int32: (Int32) -> Void] = [:]
+    private let realSleeper: TimerfdSleeper?
+
+    /// Starts the HUD on `display`, configured by `profile` (scale, theme, logo, `[hud]` defaults,
+    /// pacing; the profile's device keys are `DisplayOpener`'s). `sleeper` nil uses a real
+    /// `TimerfdSleeper`; tests pass a fake one and a fake `clock` (CLOCK_MONOTONIC ns).
+    /// Throws for a bad `[hud]` entry (naming file:line:key) or fonts that do not load.
+    public init(
+        display: any Display, profile: BoardProfile? = nil, resources: HUDResources? = nil,
+        sleeper: (any PacerSleeper)? = nil, clock: @escaping () -> Int64 = FramePacer.monotonicNanoseconds,
+        console consoleMode: ConsoleMode = .automatic, logger: Logger = Logger(label: runtimeLoggerLabel)
+    ) throws(RuntimeError) {
+        self.display = display; self.profile = profile; self.clock = clock; self.logger = logger
+        let settings = try profile?.hudSettings() ?? []
+        let resolved: HUDResources
+        if let resources { resolved = resources } else {
+            do { resolved = try HUDResources.system() } catch { throw .resources("\(error)") }
+        }
+        for case .font(let path) in settings {
+            if case .failure(let e) = resolved.chain(fontAt: path) { logger.error("\(profile?.file ?? "profile"): \(e); using the default font") }
+        }
+        let theme = profile?.sceneTheme(logger: logger) ?? SceneTheme()
+        let scaleSetting = profile?.scale ?? .fixed(.one)
+        scene = HUDScene(
+            outputs: display.outputs, origin: clock(), theme: theme, resources: resolved,
+            appearance: HUDAppearance().applying(settings),
+            scale: { scaleSetting.resolve(pixels: $0.mode.width, millimetres: $0.physicalWidthMM ?? 0) })
+        let chosenSleeper: any PacerSleeper
+        if let sleeper { chosenSleeper = sleeper; realSleeper = nil } else {
+            do { let s = try TimerfdSleeper(); chosenSleeper = s; realSleeper = s } catch { throw .display(error) }
+        }
+        let log = logger
+        pacer = FramePacer(display: display, scene: scene, sleeper: chosenSleeper, clock: clock, log: { log.info("\($0)") })
+        if let profile {
+            pacer.pacing = profile.pacing
+            if let mHz = profile.refreshMillihertz {
+                pacer.frameIntervalOverride = DisplayMode(width: 1, height: 1, refreshMillihertz: mHz).frameIntervalNanoseconds
+            }
+        }
+        pacer.onReadable = { [unowned self] fd in self.handlers[fd]?(fd) }
+        for o in display.outputs {
+            logger.info("output \(o.name): \(o.mode.name) \(o.format.name) rotation \(o.rotation) frame \(o.frameWidth)x\(o.frameHeight)")
+        }
+        takeConsole(consoleMode)
+    }
+
+    deinit { quit(retain: false) }
+
+    /// Wakes a blocked loop from another thread or a signal handler (nil with a test sleeper).
+    public var waker: PacerWaker? { realSleeper?.waker }
+
+    /// Applies one line of the command language now. A bad line is logged and returned as the
+    /// parser's error; the HUD's state is untouched by it. Blank and comment lines do nothing.
+    @discardableResult
+    public func submit(_ line: String) -> Result<Void, CommandError> {
+        let command: HUDCommand?
+        do { command = try CommandParser.parse(line) } catch {
+            logger.error("command refused: \(error) in \"\(line)\"")
+            return .failure(error)
+        }
+        if let command { submit(command) }
+        return .success(())
+    }
+
+    /// Applies `command` now (already parsed).
+    public func submit(_ command: HUDCommand) {
+        scene.apply(command, at: clock())
+        pacer.markDirty()
+    }
+
+    /// One turn of the loop: draws what changed, then waits for the next frame, command or event.
+    public func step() throws(DisplayError) {
+        guard !isFinished else { return }
+        try pacer.runOnce()
+    }
+
+    /// Runs the loop until `stop` returns true (checked after every wake-up) or `quit` is called.
+    public func run(until stop: () -> Bool = { false }) throws(DisplayError) {
+        guard !isFinished else { return }
+        try pacer.run(until: { isFinished || stop() })
+    }
+
+    /// Also wakes the loop when `descriptor` is readable, calling `onReadable` with it on the loop's
+    /// thread (read it there; the pacer redraws afterwards). Replaces an earlier handler for it.
+    public func watch(_ descriptor: Int32, onReadable: @escaping (Int32) -> Void) {
+        handlers[descriptor] = onReadable
+        if !pacer.watchedDescriptors.contains(descriptor) { pacer.watchedDescriptors.append(descriptor) }
+    }
+
+    /// Stops watching `descriptor` (before closing it).
+    public func unwatch(_ descriptor: Int32) {
+        handlers[descriptor] = nil
+        pacer.watchedDescriptors.removeAll { $0 == descriptor }
+    }
+
+    /// Ends the loop and releases the screen: `retain` leaves the last frame on it, else what was
+    /// there before is restored; the console goes back to text mode. Idempotent.
+    public func quit(retain: Bool) {
+        guard !isFinished else { return }
+        isFinished = true
+        display.close(retain ? .retain : .restore)
+        if let console {
+            console.restore()
+            for line in console.diagnostics { logger.warning("console: \(line)") }
+        }
+        if let fd = consoleSignals?.descriptor.rawValue { unwatch(fd) }
+        console = nil
+        consoleSignals = nil
+        logger.info("quit (\(retain ? "retaining the last frame" : "restoring the screen"))")
+    }
+
+    // MARK: Console
+
+    private func takeConsole(_ mode: ConsoleMode) {
+        if display is MemoryDisplay, mode == .automatic { return }
+        let candidates: [String?]
+        switch mode {
+        case .off: return
+        case .automatic: candidates = ["/proc/self/fd/0", nil]
+        case .device(let path): candidates = [path]
+        }
+        var opened: Console?
+        for path in candidates {
+            do { opened = try Console.open(path: path); break } catch {
+                logger.debug("no VT at \(path ?? "/dev/tty0's foreground VT"): \(error)")
+            }
+        }
+        guard let console = opened else {
+            if mode != .automatic { logger.error("cannot open the VT \(candidates.compactMap { $0 }.joined()); running without console") }
+            return
+        }
+        do {
+            let signals = try ConsoleSignals()
+            try console.enterGraphics(releaseSignal: signals.releaseSignal, acquireSignal: signals.acquireSignal)
+            self.console = console
+            consoleSignals = signals
+            watch(signals.descriptor.rawValue) { [unowned self] _ in self.handleConsoleSignals() }
+            logger.info("console \(console.device) in graphics mode")
+        } catch {
+            console.restore()
+            logger.error("cannot take the VT \(console.device): \(error); running without console")
+        }
+    }
+
+    private func handleConsoleSignals() {
+        guard let console, let signals = consoleSignals else { return }
+        while true {
+            let signal: ConsoleSignal?
+            do { signal = try signals.wait(timeoutMilliseconds: 0) } catch {
+                logger.error("console signals: \(error)")
+                return
+            }
+            guard let signal else { return }
+            let outcome: Console.Outcome
+            do {
+                outcome = try console.handle(signal, onRelease: { [unowned self] in
+                    pacer.isPaused = true
+                    if let drm = display as? DRMDisplay {
+                        do { try drm.releaseMaster() } catch { logger.warning("releasing DRM master: \(error)") }
+                    }
+                }, onAcquire: { [unowned self] in
+                    scene.redrawAll()
+                    pacer.isPaused = false
+                    pacer.markDirty()
+                })
+            } catch {
+                logger.error("VT switch: \(error)")
+                continue
+            }
+            if case .terminate(let number) = outcome {
+                logger.info("terminated by signal \(number)")
+                quit(retain: false)
+                ConsoleSignals.die(of: number)
+            }
+        }
+    }
+}

@@ -1,0 +1,96 @@
+// The HUD as the frame pacer's scene, on every output at once: one HUDController (one clock, one
+// state) and one HUDSceneRenderer per output, laid out for that output's frame size and scale, so
+// the HUD is mirrored and laid out for each resolution. Renderers are kept by output name: after a
+// hotplug the outputs that stayed keep their frames (no redraw), a new one is drawn completely at
+// the next frame (its renderer's first render damages the whole screen).
+//
+// HUD time is CLOCK_MONOTONIC minus `origin`, on a ManualClock the scene moves forward itself, so
+// commands and frames see the same instants and tests drive it with any clock.
+import Display
+import HUD
+import Raster
+
+public final class HUDScene: PacedScene {
+    /// HUD time: advanced to (monotonic ns - origin) by `frame(at:)` and `advance(to:)`.
+    public let clock: ManualClock
+    public let controller: HUDController
+    /// The CLOCK_MONOTONIC instant (ns) that is HUD time zero.
+    public let origin: Int64
+    public let theme: SceneTheme
+    public let resources: HUDResources
+    /// The scale of an output's renderer (points to pixels).
+    public let scale: (DisplayOutput) -> Fixed16_16
+    /// The outputs laid out for, in the display's order.
+    public private(set) var outputs: [DisplayOutput]
+    private var renderers: [HUDSceneRenderer]
+
+    public init(
+        outputs: [DisplayOutput], origin: Int64, theme: SceneTheme = SceneTheme(), resources: HUDResources,
+        appearance: HUDAppearance = HUDAppearance(), scale: @escaping (DisplayOutput) -> Fixed16_16 = { _ in .one }
+    ) {
+        clock = ManualClock()
+        controller = HUDController(clock: clock, appearance: appearance)
+        self.origin = origin; self.theme = theme; self.resources = resources; self.scale = scale
+        self.outputs = outputs
+        renderers = []
+        renderers = outputs.map(makeRenderer)
+    }
+
+    private func makeRenderer(_ output: DisplayOutput) -> HUDSceneRenderer {
+        let s = scale(output)
+        let background = theme.background(width: output.frameWidth, height: output.frameHeight, scale: s)
+        return HUDSceneRenderer(width: output.frameWidth, height: output.frameHeight, scale: s, background: background, resources: resources)
+    }
+
+    /// The renderer of the output called `name` (its `frame` is that output's picture).
+    public func renderer(named name: String) -> HUDSceneRenderer? {
+        outputs.firstIndex { $0.name == name }.map { renderers[$0] }
+    }
+
+    /// Moves HUD time to `nanoseconds` (monotonic; never backwards: an earlier instant stays put)
+    /// and fires the controller's timers due by then.
+    public func advance(to nanoseconds: Int64) {
+        let t = Instant(nanoseconds: nanoseconds - origin)
+        if t > clock.now { clock.advance(to: t) }
+        controller.update()
+    }
+
+    /// Applies `command` at `nanoseconds` (monotonic).
+    public func apply(_ command: HUDCommand, at nanoseconds: Int64) {
+        advance(to: nanoseconds)
+        controller.apply(command)
+    }
+
+    public func frame(at nanoseconds: Int64) -> PacedFrame {
+        advance(to: nanoseconds)
+        let presentation = controller.presentation()
+        let damage = renderers.map { $0.render(presentation) }
+        var next: Int64?
+        if !presentation.isAnimating, let t = controller.nextEventTime() {
+            let (sum, overflow) = t.nanoseconds.addingReportingOverflow(origin)
+            next = overflow ? nil : sum
+        }
+        return PacedFrame(outputDamage: damage, animating: presentation.isAnimating, nextChange: next)
+    }
+
+    public func pixels(output index: Int) -> PixmapView { renderers[index].frame.view }
+
+    public func outputsChanged(_ outputs: [DisplayOutput]) {
+        var kept: [String: (DisplayOutput, HUDSceneRenderer)] = [:]
+        for (o, r) in zip(self.outputs, renderers) { kept[o.name] = (o, r) }
+        renderers = outputs.map { o in
+            // Same name and same frame geometry: the frame on screen is still right.
+            if let (old, r) = kept[o.name], old.frameWidth == o.frameWidth, old.frameHeight == o.frameHeight, scale(old) == scale(o) {
+                return r
+            }
+            return makeRenderer(o)
+        }
+        self.outputs = outputs
+    }
+
+    /// Forgets every output's frame so the next `frame` draws all of them completely (after a VT
+    /// switch back, or when DRM master was regained and the screen content is unknown).
+    public func redrawAll() {
+        renderers = outputs.map(makeRenderer)
+    }
+}

@@ -1,0 +1,63 @@
+// What every output shows beneath the HUD: the board profile's screen colour and logo. The logo is
+// composed once per output into a frame-sized background image (the HUD's renderer redraws damaged
+// rects from it, so the logo stays intact under a moving HUD); at the output's scale one PNG pixel
+// is one point, and placement and offset are in points too.
+import Display
+import HUD
+import Raster
+
+public struct SceneTheme {
+    /// Fills the screen behind the logo and the HUD.
+    public var screenColor: Color
+    /// The logo (premultiplied), nil for none.
+    public var logo: Pixmap?
+    public var logoPlacement: BoardProfile.LogoPlacement
+    /// Moves the logo from its placement, in points (x right, y down).
+    public var logoOffsetX: Int32
+    public var logoOffsetY: Int32
+
+    public init(
+        screenColor: Color = .black, logo: Pixmap? = nil, logoPlacement: BoardProfile.LogoPlacement = .center,
+        logoOffsetX: Int32 = 0, logoOffsetY: Int32 = 0
+    ) {
+        self.screenColor = screenColor; self.logo = logo; self.logoPlacement = logoPlacement
+        self.logoOffsetX = logoOffsetX; self.logoOffsetY = logoOffsetY
+    }
+
+    /// Where the logo lands on a `width x height` frame at `scale`, in whole pixels (so a logo at
+    /// scale 1 is copied pixel for pixel); nil without a logo.
+    public func logoRect(width: Int32, height: Int32, scale: Fixed16_16) -> IntRect? {
+        guard let logo else { return nil }
+        let w = Self.pixels(logo.width, scale), h = Self.pixels(logo.height, scale)
+        let dx = Self.pixels(logoOffsetX, scale), dy = Self.pixels(logoOffsetY, scale)
+        let x = (width - w) / 2 + dx
+        let y: Int32
+        switch logoPlacement {
+        case .center: y = (height - h) / 2 + dy
+        case .top: y = dy
+        case .bottom: y = height - h + dy
+        }
+        return IntRect(x: x, y: y, width: w, height: h)
+    }
+
+    /// `points` at `scale`, rounded to whole pixels.
+    static func pixels(_ points: Int32, _ scale: Fixed16_16) -> Int32 {
+        let raw = Int64(points) * Int64(scale.raw)
+        return Int32(clamping: (raw + (raw >= 0 ? 32768 : -32768)) / 65536)
+    }
+
+    /// The renderer's background for a `width x height` frame at `scale`.
+    public func background(width: Int32, height: Int32, scale: Fixed16_16) -> SceneBackground {
+        guard let logo, let rect = logoRect(width: width, height: height, scale: scale), !rect.isEmpty else {
+            return .color(screenColor)
+        }
+        let image = Pixmap(width: width, height: height)
+        let canvas = Canvas(image.view)
+        canvas.fill(image.view.bounds, .solid(screenColor), blend: .source)
+        let r = Rect(x: Fixed16_16(rect.x), y: Fixed16_16(rect.y), width: Fixed16_16(rect.width), height: Fixed16_16(rect.height))
+        let filter: ImagePaint.Filter = rect.width == logo.width && rect.height == logo.height ? .nearest : .bilinear
+        canvas.fill(.rect(r), .image(ImagePaint(image: logo, in: r, filter: filter)))
+        canvas.flush()
+        return .image(image)
+    }
+}
