@@ -1,0 +1,166 @@
+// The splash's command FIFO, psplash/fbsplash style: boot scripts write command lines
+// (`show "…"`, `progress 0.4 "…"`, psplash's `MSG`/`PROGRESS`/`QUIT`, fbsplash's `NN`/`exit`) to a
+// named pipe and the splash reads them between frames. The reader opens its FIFO non-blocking and
+// also keeps a write end open itself (busybox fbsplash's trick): with a writer always present a
+// read never returns end-of-file when a script's `echo` closes its end, so poll does not spin on
+// a permanently readable descriptor and nothing has to reopen the pipe. The sending side
+// (`CommandFIFO.send`, used by `splashhud send`) never blocks: with no reader it fails at once.
+
+import SystemPackage
+
+public final class CommandFIFO {
+    /// Where `splashhud show` and `splashhud send` meet unless told otherwise (psplash uses
+    /// /run/psplash_fifo: /run is a tmpfs, so a read-only root does not matter).
+    public static let defaultPath = "/run/splashhud.fifo"
+    /// psplash's mode: only the owner (root) writes.
+    public static let ownerOnly: UInt32 = 0o600
+    /// Also writable by the FIFO's group (e.g. an update agent in the splash's group).
+    public static let groupWritable: UInt32 = 0o620
+
+    public let path: String
+    /// The read end: watch it for readability (the frame loop's poll), then call `drain()`.
+    public let descriptor: FileDescriptor
+    /// Our own write end, held only so the read end never sees end-of-file.
+    private let keepAlive: FileDescriptor
+    /// Whether we made the FIFO (then `close` removes it).
+    public let created: Bool
+    private var lines: CommandFIFOLineBuffer
+    private var closed = false
+    /// Gets every complete line in order, or why one was dropped (too long, not UTF-8).
+    public var onInput: (Result<String, CommandFIFOError>) -> Void
+
+    /// Creates the FIFO at `path` with `mode` (kept as it is when a FIFO is already there) and
+    /// opens it. Fails when something else is at the path or another process already reads it.
+    public init(path: String = CommandFIFO.defaultPath, mode: UInt32 = CommandFIFO.ownerOnly,
+                lineLimit: Int = CommandFIFOLineBuffer.defaultLimit,
+                onInput: @escaping (Result<String, CommandFIFOError>) -> Void) throws(CommandFIFOError) {
+        self.path = path
+        self.onInput = onInput
+        lines = CommandFIFOLineBuffer(limit: lineLimit)
+        var made = false
+        switch RuntimeSyscalls.fileKind(path) {
+        case .failure(let e): throw .syscall("lstat", e, path)
+        case .success(nil):
+            if case .failure(let e) = RuntimeSyscalls.makeFIFO(path, mode: mode) { throw .syscall("mkfifo", e, path) }
+            made = true
+        case .success(.fifo?):
+            // A leftover FIFO is reused, unless a live splash still reads it: a write end opens
+            // only when a reader exists.
+            if case .success(let probe) = RuntimeSyscalls.openNonBlocking(path, write: true) {
+                RuntimeSyscalls.close(probe)
+                throw .syscall("open", .resourceBusy, path + " (another process is reading it)")
+            }
+        case .success(let kind?):
+            throw .notAFIFO(path: path, found: kind == .regular ? "a regular file" : kind == .directory ? "a directory" : "not a FIFO (a symlink, socket or device)")
+        }
+        created = made
+        let reader: FileDescriptor
+        switch RuntimeSyscalls.openNonBlocking(path, write: false) {
+        case .success(let fd): reader = fd
+        case .failure(let e):
+            if made { _ = RuntimeSyscalls.unlink(path) }
+            throw .syscall("open", e, path)
+        }
+        if made, case .failure(let e) = RuntimeSyscalls.setMode(reader, mode: mode) {
+            RuntimeSyscalls.close(reader)
+            _ = RuntimeSyscalls.unlink(path)
+            throw .syscall("fchmod", e, path)
+        }
+        switch RuntimeSyscalls.openNonBlocking(path, write: true) {
+        case .success(let fd): keepAlive = fd
+        case .failure(let e):
+            RuntimeSyscalls.close(reader)
+            if made { _ = RuntimeSyscalls.unlink(path) }
+            throw .syscall("open", e, path + " (our own write end)")
+        }
+        descriptor = reader
+    }
+
+    deinit { close() }
+
+    /// Reads what writers have sent (at most `budget` bytes, so a flood cannot starve the frame
+    /// loop; poll reports the rest at once) and hands each complete line to `onInput`. Returns the
+    /// number of lines and rejections handed over.
+    @discardableResult
+    public func drain(budget: Int = 65536) throws(CommandFIFOError) -> Int {
+        precondition(!closed, "drain after close")
+        var handed = 0
+        var total = 0
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while total < budget {
+            let result = chunk.withUnsafeMutableBytes { RuntimeSyscalls.read(descriptor, into: $0) }
+            switch result {
+            case .failure(let e): throw .syscall("read", e, path)
+            case .success(nil), .success(0?): return handed
+            case .success(let n?):
+                total += n
+                for input in lines.feed(chunk[0..<n]) {
+                    onInput(input)
+                    handed += 1
+                }
+            }
+        }
+        return handed
+    }
+
+    /// Closes both ends; removes the FIFO when we created it and `removing` (so a later `send`
+    /// says plainly that no splash runs). A partial line still buffered is dropped.
+    public func close(removing: Bool = true) {
+        guard !closed else { return }
+        closed = true
+        if created && removing { _ = RuntimeSyscalls.unlink(path) }
+        RuntimeSyscalls.close(keepAlive)
+        RuntimeSyscalls.close(descriptor)
+    }
+
+    // MARK: Sending
+
+    /// Writes `lines` to the FIFO at `path`, each ended by "\n", without ever blocking: no FIFO or
+    /// no reader fails at once; a FIFO that stays full fails after `timeoutMilliseconds`. Each line
+    /// is one write of at most PIPE_BUF bytes, so lines from concurrent senders never interleave.
+    public static func send(_ lines: [String], to path: String = CommandFIFO.defaultPath,
+                            timeoutMilliseconds: Int32 = 2000) throws(CommandFIFOError) {
+        let limit = CommandFIFOLineBuffer.defaultLimit
+        var messages: [[UInt8]] = []
+        for line in lines {
+            let bytes = Array(line.utf8)
+            guard bytes.count <= limit else { throw .lineTooLong(bytes: bytes.count, limit: limit) }
+            if let i = bytes.firstIndex(where: { $0 == 0x0A || $0 == 0x00 }) {
+                throw .syscall("send", .invalidArgument, "line \(messages.count + 1): a newline or NUL at byte \(i) would split it")
+            }
+            messages.append(bytes + [0x0A])
+        }
+        switch RuntimeSyscalls.fileKind(path) {
+        case .failure(let e): throw .syscall("lstat", e, path)
+        case .success(nil): throw .missing(path: path)
+        case .success(.fifo?): break
+        case .success(let kind?):
+            throw .notAFIFO(path: path, found: kind == .regular ? "a regular file" : kind == .directory ? "a directory" : "not a FIFO")
+        }
+        RuntimeSyscalls.ignoreBrokenPipe()
+        let fd: FileDescriptor
+        switch RuntimeSyscalls.openNonBlocking(path, write: true) {
+        case .success(let d): fd = d
+        case .failure(.noSuchAddressOrDevice): throw .noReader(path: path)
+        case .failure(.noSuchFileOrDirectory): throw .missing(path: path)
+        case .failure(let e): throw .syscall("open", e, path)
+        }
+        defer { RuntimeSyscalls.close(fd) }
+        for message in messages {
+            var rest = message[...]
+            while !rest.isEmpty {
+                switch RuntimeSyscalls.write(fd, rest) {
+                case .success(let n?): rest = rest.dropFirst(n)
+                case .success(nil):
+                    switch RuntimeSyscalls.waitWritable(fd, timeoutMilliseconds: timeoutMilliseconds) {
+                    case .success(true): continue
+                    case .success(false): throw .writeTimedOut(path: path, milliseconds: timeoutMilliseconds)
+                    case .failure(let e): throw .syscall("poll", e, path)
+                    }
+                case .failure(.brokenPipe): throw .readerGone(path: path)
+                case .failure(let e): throw .syscall("write", e, path)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,149 @@
+// The command FIFO with real named pipes in a temporary directory: creation and mode, refusal of
+// a non-FIFO, lines from several writers, EOF never spinning, and a sender that never blocks.
+import Foundation
+import Glibc
+import Runtime
+import SystemPackage
+import Testing
+
+@Suite("CommandFIFO", .serialized)
+struct CommandFIFOTests {
+    func temporaryDirectory() throws -> String {
+        let dir = NSTemporaryDirectory() + "splashhud-fifo-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    func mode(_ path: String) -> UInt32 {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return 0xFFFF_FFFF }
+        return UInt32(st.st_mode)
+    }
+
+    /// Whether `fd` is readable right now (poll with no wait).
+    func readable(_ fd: FileDescriptor) -> Bool {
+        var p = pollfd(fd: fd.rawValue, events: Int16(POLLIN), revents: 0)
+        return poll(&p, 1, 0) == 1
+    }
+
+    @Test func createsAFIFOWithTheExactModeDespiteTheUmask() throws {
+        let dir = try temporaryDirectory()
+        let old = umask(0o077)
+        defer { umask(old) }
+        let fifo = try CommandFIFO(path: "\(dir)/f", mode: CommandFIFO.groupWritable) { _ in }
+        #expect(fifo.created)
+        #expect(mode("\(dir)/f") & UInt32(S_IFMT) == UInt32(S_IFIFO))
+        #expect(mode("\(dir)/f") & 0o7777 == 0o620)
+        fifo.close()
+        #expect(!FileManager.default.fileExists(atPath: "\(dir)/f"), "a FIFO we created is removed on close")
+    }
+
+    @Test func refusesANonFIFOAndLeavesItAlone() throws {
+        let dir = try temporaryDirectory()
+        try "keep me".write(toFile: "\(dir)/f", atomically: true, encoding: .utf8)
+        #expect(throws: CommandFIFOError.notAFIFO(path: "\(dir)/f", found: "a regular file")) {
+            _ = try CommandFIFO(path: "\(dir)/f") { _ in }
+        }
+        #expect(try String(contentsOfFile: "\(dir)/f", encoding: .utf8) == "keep me")
+        #expect(throws: CommandFIFOError.notAFIFO(path: dir, found: "a directory")) {
+            _ = try CommandFIFO(path: dir) { _ in }
+        }
+    }
+
+    @Test func reusesALeftoverFIFOButNotOneSomebodyReads() throws {
+        let dir = try temporaryDirectory()
+        #expect(mkfifo("\(dir)/f", 0o600) == 0)
+        let first = try CommandFIFO(path: "\(dir)/f") { _ in }
+        #expect(!first.created)
+        do {
+            _ = try CommandFIFO(path: "\(dir)/f") { _ in }
+            Issue.record("a second reader was allowed")
+        } catch {
+            #expect("\(error)".contains("another process is reading it"))
+        }
+        first.close()
+        #expect(FileManager.default.fileExists(atPath: "\(dir)/f"), "a FIFO we did not create is left in place")
+    }
+
+    @Test func linesFromSeveralWritersArriveInOrderAndEOFNeverSpins() throws {
+        let dir = try temporaryDirectory()
+        var got: [String] = []
+        let fifo = try CommandFIFO(path: "\(dir)/f") { r in got.append((try? r.get()) ?? "ERROR") }
+        #expect(!readable(fifo.descriptor), "nothing written yet")
+        try CommandFIFO.send(["show \"Starting\"", "progress 0.4 \"Installing 3 of 7\""], to: "\(dir)/f")
+        // A shell `echo` that opens, writes a line in two pieces and closes (psplash-write style NUL).
+        let fd = open("\(dir)/f", O_WRONLY | O_NONBLOCK)
+        #expect(fd >= 0)
+        _ = "MSG Hal".withCString { write(fd, $0, 7) }
+        #expect(readable(fifo.descriptor))
+        #expect(try fifo.drain() == 2)
+        #expect(got == ["show \"Starting\"", "progress 0.4 \"Installing 3 of 7\""])
+        _ = "lo\u{0}".withCString { write(fd, $0, 3) }
+        close(fd)
+        #expect(try fifo.drain() == 1)
+        #expect(got.last == "MSG Hallo")
+        // Every writer has closed; without our own write end poll would now report POLLHUP forever.
+        #expect(!readable(fifo.descriptor), "the read end must not stay readable after writers close")
+        #expect(try fifo.drain() == 0)
+        fifo.close()
+    }
+
+    @Test func rejectedLinesReachTheCallbackAndReadingGoesOn() throws {
+        let dir = try temporaryDirectory()
+        var got: [Result<String, CommandFIFOError>] = []
+        let fifo = try CommandFIFO(path: "\(dir)/f", lineLimit: 16) { got.append($0) }
+        let fd = open("\(dir)/f", O_WRONLY | O_NONBLOCK)
+        let bytes: [UInt8] = Array(String(repeating: "x", count: 40).utf8) + [0x0A, 0xFF, 0x0A] + Array("exit\n".utf8)
+        #expect(bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == bytes.count)
+        close(fd)
+        try fifo.drain()
+        #expect(got.count == 3)
+        #expect(got[0] == .failure(.lineTooLong(bytes: 40, limit: 16)))
+        #expect(got[1] == .failure(.invalidUTF8(byteOffset: 0)))
+        #expect(got[2] == .success("exit"))
+    }
+
+    @Test func sendWithoutAReaderFailsAtOnce() throws {
+        let dir = try temporaryDirectory()
+        #expect(throws: CommandFIFOError.missing(path: "\(dir)/none")) { try CommandFIFO.send(["QUIT"], to: "\(dir)/none") }
+        #expect(mkfifo("\(dir)/f", 0o600) == 0)
+        let start = ContinuousClock.now
+        #expect(throws: CommandFIFOError.noReader(path: "\(dir)/f")) { try CommandFIFO.send(["QUIT"], to: "\(dir)/f") }
+        #expect(ContinuousClock.now - start < .seconds(1))
+        try "x".write(toFile: "\(dir)/file", atomically: true, encoding: .utf8)
+        #expect(throws: CommandFIFOError.notAFIFO(path: "\(dir)/file", found: "a regular file")) {
+            try CommandFIFO.send(["QUIT"], to: "\(dir)/file")
+        }
+    }
+
+    @Test func sendToAFullFIFOTimesOutInsteadOfBlocking() throws {
+        let dir = try temporaryDirectory()
+        let fifo = try CommandFIFO(path: "\(dir)/f") { _ in }
+        // Nobody drains: the pipe (64 KiB by default) fills up.
+        let line = String(repeating: "y", count: 4000)
+        let start = ContinuousClock.now
+        #expect(throws: CommandFIFOError.writeTimedOut(path: "\(dir)/f", milliseconds: 100)) {
+            try CommandFIFO.send(Array(repeating: line, count: 40), to: "\(dir)/f", timeoutMilliseconds: 100)
+        }
+        #expect(ContinuousClock.now - start < .seconds(2))
+        fifo.close()
+    }
+
+    @Test func sendRefusesLinesThatWouldSplitOrNotFitAtomically() throws {
+        let dir = try temporaryDirectory()
+        let fifo = try CommandFIFO(path: "\(dir)/f") { _ in }
+        #expect(throws: CommandFIFOError.lineTooLong(bytes: 5000, limit: 4095)) {
+            try CommandFIFO.send([String(repeating: "z", count: 5000)], to: "\(dir)/f")
+        }
+        do {
+            try CommandFIFO.send(["show a\nQUIT"], to: "\(dir)/f")
+            Issue.record("a line with a newline was sent")
+        } catch {
+            #expect("\(error)".contains("newline or NUL"))
+        }
+        var got = 0
+        fifo.onInput = { _ in got += 1 }
+        #expect(try fifo.drain() == 0, "nothing of a refused batch is written")
+        fifo.close()
+    }
+}
