@@ -46,7 +46,7 @@ let package = Package(
         .target(
             name: "Runtime",
             dependencies: [
-                "HUD", "Display", "Raster", "Assets",
+                "HUD", "Display", "Raster", "Assets", "CLinuxShim",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

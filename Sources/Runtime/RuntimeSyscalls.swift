@@ -1,5 +1,5 @@
 // The only file in the Runtime module that calls the operating system (style.md §2): lstat,
-// mkfifo, fchmod, open, read, write, poll, close, unlink and signal(SIGPIPE). Every call retries
+// mkfifo, fchmod, open, read, write, poll, close, unlink, signal(SIGPIPE) and timerfd. Every call retries
 // EINTR once and reports failure as the call's `Errno` (swift-system); callers turn that into an
 // error naming the path (CommandFIFOError), so no caller reads errno itself. EBADF and EFAULT mean
 // our own bug (a closed fd, a bad pointer) and trap.
@@ -7,6 +7,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CLinuxShim  // <sys/timerfd.h>
 import SystemPackage
 
 enum RuntimeSyscalls {
@@ -106,5 +107,35 @@ enum RuntimeSyscalls {
     /// error) instead of killing the writer.
     static func ignoreBrokenPipe() {
         _ = signal(SIGPIPE, SIG_IGN)
+    }
+
+    // MARK: service timer
+
+    /// A CLOCK_MONOTONIC timerfd, non-blocking and close-on-exec.
+    static func timerCreate() -> Result<FileDescriptor, Errno> {
+        retryingOnce { timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC | TFD_NONBLOCK)) }.map { FileDescriptor(rawValue: $0) }
+    }
+
+    /// Arms `fd` to expire once at the absolute CLOCK_MONOTONIC instant `deadline` (ns); nil disarms.
+    /// A deadline already past expires at once.
+    static func timerArm(_ fd: FileDescriptor, at deadline: Int64?) -> Result<Void, Errno> {
+        var spec = itimerspec()
+        if let deadline {
+            let d = max(deadline, 1)  // 0 would disarm
+            spec.it_value.tv_sec = Int(d / 1_000_000_000)
+            spec.it_value.tv_nsec = Int(d % 1_000_000_000)
+        }
+        return retryingOnce { timerfd_settime(fd.rawValue, CInt(TFD_TIMER_ABSTIME), &spec, nil) }.map { _ in () }
+    }
+
+    /// Reads the expiry count of a timerfd (0 when it has not expired).
+    static func timerRead(_ fd: FileDescriptor) -> Result<UInt64, Errno> {
+        var count: UInt64 = 0
+        let r = withUnsafeMutableBytes(of: &count) { b in retryingOnce { Glibc.read(fd.rawValue, b.baseAddress, 8) } }
+        switch r {
+        case .success: return .success(count)
+        case .failure(.resourceTemporarilyUnavailable): return .success(0)
+        case .failure(let e): return .failure(e)
+        }
     }
 }
