@@ -6,6 +6,6 @@ struct SplashHUDCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "splashhud",
         abstract: "A progress HUD for Linux displays without a window system.",
-        subcommands: [Demo.self, Render.self, Probe.self],
+        subcommands: [Demo.self, Render.self, Probe.self, Show.self, Send.self],
         defaultSubcommand: Demo.self)
 }

@@ -1,0 +1,84 @@
+// What `splashhud show --out DIR` writes for a memory display: every output's presented frames as
+// an animated PNG with their real timing (at most `maxFPS` frames a second, so encoding does not
+// starve the frame loop), its last frame as a PNG, and the HUD's event log.
+import Assets
+import Display
+import Foundation
+import HUD
+import Raster
+
+final class ShowRecorder {
+    let directory: String
+    let display: MemoryDisplay
+    let minimumGap: Int64
+    private var tracks: [String: Track] = [:]
+    private var order: [String] = []
+
+    /// One output's animation: frames added once the next one (or the end) says how long it stayed.
+    struct Track {
+        var apng: APNGEncoder
+        var pending: Pixmap?
+        var pendingAt: Int64 = 0
+        var seenPresents = 0
+    }
+
+    init(directory: String, display: MemoryDisplay, maxFPS: Int64 = 30) throws {
+        self.directory = directory
+        self.display = display
+        minimumGap = 1_000_000_000 / maxFPS
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    /// Looks at every screen after a loop turn: a screen presented since the last capture (and not
+    /// captured within the last 1/maxFPS s) is captured.
+    func capture(at now: Int64, force: Bool = false) throws {
+        for screen in display.screens {
+            let name = screen.output.name
+            if tracks[name] == nil {
+                tracks[name] = Track(apng: APNGEncoder(width: screen.output.mode.width, height: screen.output.mode.height, delay: .fps(30)))
+                order.append(name)
+            }
+            var t = tracks[name]!
+            guard screen.presentCount != t.seenPresents else { continue }
+            if !force && t.pending != nil && now - t.pendingAt < minimumGap { continue }
+            t.seenPresents = screen.presentCount
+            try flush(&t, until: now)
+            t.pending = screen.shown()
+            t.pendingAt = now
+            tracks[name] = t
+        }
+    }
+
+    /// Adds the pending frame with the time it stayed on screen (APNG delays are ms, at most 65.5 s).
+    private func flush(_ t: inout Track, until now: Int64) throws {
+        guard let frame = t.pending else { return }
+        let ms = UInt16(clamping: max((now - t.pendingAt) / 1_000_000, 1))
+        try t.apng.addFrame(frame.view, delay: .init(numerator: ms, denominator: 1000))
+        t.pending = nil
+    }
+
+    /// Writes the files; returns what was written, one line each.
+    func finish(at now: Int64, events: [HUDEvent]) throws -> [String] {
+        try capture(at: now, force: true)
+        var written: [String] = []
+        let single = order.count == 1
+        for name in order {
+            var t = tracks[name]!
+            let last = t.pending
+            try flush(&t, until: max(now, t.pendingAt + 1_000_000_000))
+            let base = single ? "\(directory)/shown" : "\(directory)/shown-\(name)"
+            if t.apng.frameCount > 0 {
+                try t.apng.write(to: "\(base).apng.png")
+                written.append("\(base).apng.png (\(t.apng.frameCount) frames as shown, real timing)")
+            }
+            if let last {
+                try PNGEncoder.write(last.view, to: "\(base)-last.png")
+                written.append("\(base)-last.png (the last frame)")
+            }
+        }
+        let log = events.map(\.description).joined(separator: "\n") + (events.isEmpty ? "" : "\n")
+        try log.write(toFile: "\(directory)/events.txt", atomically: true, encoding: .utf8)
+        written.append("\(directory)/events.txt (\(events.count) HUD events)")
+        return written
+    }
+}
