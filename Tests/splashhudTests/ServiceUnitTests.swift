@@ -1,0 +1,110 @@
+// The systemd units in udev/: every ExecStart/ExecStop command line is one the real CLI accepts
+// (SplashHUDCommand.parseAsRoot, so every option exists and every sent line is valid), the boot
+// rules the units promise hold (never holding boot), and `systemd-analyze verify` finds nothing
+// to say about them when it is installed.
+import Foundation
+import Testing
+@testable import splashhud
+
+@Suite("udev/ systemd units")
+struct ServiceUnitTests {
+    static let udev = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("udev").path
+    static let units = ["splashhud.service", "splashhud-quit.service"]
+
+    /// `key=value` lines by section, in order (systemd.syntax(7): comments with # or ;, no continuation used here).
+    static func entries(_ unit: String) throws -> [(section: String, key: String, value: String)] {
+        let text = try String(contentsOfFile: "\(udev)/\(unit)", encoding: .utf8)
+        var section = ""
+        var out: [(String, String, String)] = []
+        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
+            if line.hasPrefix("[") { section = String(line.dropFirst().dropLast()); continue }
+            guard let eq = line.firstIndex(of: "=") else { Issue.record("\(unit): not key=value: \(line)"); continue }
+            out.append((section, String(line[..<eq]), String(line[line.index(after: eq)...])))
+        }
+        return out
+    }
+
+    /// systemd's command-line splitting for the simple forms used: words, "double" and 'single' quotes.
+    static func words(_ command: String) -> [String] {
+        var out: [String] = [], word = "", quote: Character?, inWord = false
+        for c in command {
+            if let q = quote {
+                if c == q { quote = nil } else { word.append(c) }
+            } else if c == "\"" || c == "'" {
+                quote = c; inWord = true
+            } else if c == " " || c == "\t" {
+                if inWord { out.append(word); word = ""; inWord = false }
+            } else {
+                word.append(c); inWord = true
+            }
+        }
+        if inWord { out.append(word) }
+        return out
+    }
+
+    @Test(arguments: units)
+    func execLinesParseWithTheRealCLI(unit: String) throws {
+        let execs = try Self.entries(unit).filter { $0.key.hasPrefix("Exec") }
+        #expect(!execs.isEmpty)
+        for e in execs {
+            var argv = Self.words(e.value)
+            // Prefixes: "-" ignores failure, "@", "+", "!", ":" change how it runs; none changes the words.
+            while let first = argv.first?.first, "-@+!:".contains(first) { argv[0].removeFirst() }
+            #expect(argv.first == "/usr/bin/splashhud", "\(unit) \(e.key) runs \(argv.first ?? "nothing")")
+            let parsed: Any
+            do { parsed = try SplashHUDCommand.parseAsRoot(Array(argv.dropFirst())) } catch {
+                Issue.record("\(unit) \(e.key): `\(e.value)` is refused by the CLI: \(SplashHUDCommand.message(for: error))")
+                continue
+            }
+            if e.key == "ExecStart" && unit == "splashhud.service" {
+                let show = try #require(parsed as? Show)
+                #expect(show.fifo == "/run/splashhud.fifo")
+            } else {
+                let send = try #require(parsed as? Send, "\(unit) \(e.key) must be `splashhud send`")
+                #expect(send.fifo == "/run/splashhud.fifo")
+                #expect(send.timeout <= 1000, "a quit must never wait long")
+                #expect(e.value.hasPrefix("-"), "a missing splash must not fail the unit")
+            }
+        }
+    }
+
+    @Test func theSplashNeverHoldsBoot() throws {
+        let e = try Self.entries("splashhud.service")
+        func value(_ key: String) -> String? { e.last { $0.key == key }?.value }
+        #expect(value("DefaultDependencies") == "no")
+        #expect(["simple", "notify"].contains(value("Type") ?? ""))
+        #expect(value("Restart") == "no")
+        #expect(value("KillMode") == "mixed")
+        #expect((Double(value("TimeoutStopSec") ?? "") ?? 99) <= 5)
+        #expect((Double(value("TimeoutStartSec") ?? "") ?? 99) <= 10)
+        let after = e.filter { $0.key == "After" }.flatMap { $0.value.split(separator: " ") }
+        #expect(after.isEmpty, "ordered after \(after): the splash must not wait for other units")
+        let quit = try Self.entries("splashhud-quit.service")
+        #expect(quit.contains { $0.key == "Type" && $0.value == "oneshot" })
+        #expect(quit.contains { $0.key == "WantedBy" && $0.value.contains("multi-user.target") })
+    }
+
+    /// systemd-analyze verify on copies whose command paths point at the built binary (it checks
+    /// that they are executable). Unknown keys and bad values only print warnings, so any output
+    /// about our units fails the test.
+    @Test func systemdAnalyzeVerifyIsSilent() throws {
+        guard let analyze = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"].first(where: FileManager.default.isExecutableFile) else {
+            print("systemd-analyze not installed: skipped")
+            return
+        }
+        let binary = try SplashBinary.path()
+        let dir = NSTemporaryDirectory() + "splashhud-units-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        for unit in Self.units {
+            let text = try String(contentsOfFile: "\(Self.udev)/\(unit)", encoding: .utf8)
+            try text.replacingOccurrences(of: "/usr/bin/splashhud", with: binary).write(toFile: "\(dir)/\(unit)", atomically: true, encoding: .utf8)
+        }
+        let (status, output) = try SplashBinary.run(analyze, ["verify", "--man=no"] + Self.units.map { "\(dir)/\($0)" })
+        #expect(status == 0, "systemd-analyze verify: \(output)")
+        let ours = output.split(separator: "\n").filter { $0.contains("splashhud") }
+        #expect(ours.isEmpty, "systemd-analyze verify: \(ours.joined(separator: "\n"))")
+    }
+}

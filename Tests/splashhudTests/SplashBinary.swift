@@ -1,0 +1,33 @@
+// Finding the built `splashhud` executable beside the test bundle, and running programs.
+import Foundation
+
+enum SplashBinary {
+    /// The `splashhud` executable of this build (the test target depends on it, so it is built).
+    static func path() throws -> String {
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = dir.appendingPathComponent("splashhud").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            dir = dir.deletingLastPathComponent()
+        }
+        for b in Bundle.allBundles {
+            let candidate = b.bundleURL.deletingLastPathComponent().appendingPathComponent("splashhud").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "splashhud executable near \(CommandLine.arguments[0])"])
+    }
+
+    /// Runs `program` with `arguments`; returns its exit status and standard output + error.
+    static func run(_ program: String, _ arguments: [String]) throws -> (Int32, String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: program)
+        p.arguments = arguments
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = pipe
+        try p.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
