@@ -113,7 +113,8 @@ final class ShowSession {
             nextCommand += 1
         }
         if ending == nil, let quitDeadline {
-            if runtime.controller.presentation().isHidden {
+            // Hidden, and nothing more scheduled (the did-disappear event has been posted).
+            if runtime.controller.presentation().isHidden && runtime.controller.nextEventTime() == nil {
                 ending = Ending(retain: retain, reason: "QUIT (after the fade-out)", signal: nil)
             } else if now >= quitDeadline {
                 ending = Ending(retain: retain, reason: "QUIT (fade-out cut short)", signal: nil)

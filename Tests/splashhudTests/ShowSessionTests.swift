@@ -1,0 +1,120 @@
+// `splashhud show`'s session on the memory display with a real FIFO: lines written before the loop
+// runs are read from the pipe, drawn, and QUIT ends the run after the fade-out; `quit --retain`
+// keeps the frame; --duration and a timed script; `splashhud send` with nobody reading.
+import Display
+import Foundation
+import HUD
+import Logging
+import Raster
+import Runtime
+import Testing
+@testable import splashhud
+
+@Suite("splashhud show and send", .serialized)
+struct ShowSessionTests {
+    func temporaryDirectory() throws -> String {
+        let dir = NSTemporaryDirectory() + "splashhud-show-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    func session(_ display: MemoryDisplay, dir: String, script: [TimedCommand] = [], duration: Double? = nil,
+                 retain: Bool = false, record: Bool = false) throws -> ShowSession {
+        let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+        let runtime = try HUDRuntime(display: display, console: .off, logger: logger)
+        return try ShowSession(runtime: runtime, script: script, duration: duration, fifoPath: "\(dir)/fifo", fifoMode: 0o600,
+                               retain: retain, recorder: record ? ShowRecorder(directory: "\(dir)/out", display: display) : nil,
+                               catchSignals: false, logger: logger)
+    }
+
+    /// Pixels of the screen that are not the black background.
+    func litPixels(_ p: Pixmap) -> Int {
+        var n = 0
+        for y in 0..<p.height { for x in 0..<p.width where p.view.row(y)[Int(x)] & 0x00FF_FFFF != 0 { n += 1 } }
+        return n
+    }
+
+    @Test func fifoLinesAreShownAndQUITEndsAfterTheFadeOut() throws {
+        let dir = try temporaryDirectory()
+        let display = MemoryDisplay(width: 240, height: 160)
+        let s = try session(display, dir: dir, duration: 10, record: true)
+        // Written before the loop runs: the pipe holds them.
+        try CommandFIFO.send(["show \"Hello\"", "PROGRESS 40", "MSG Installing", "no-such-verb"], to: "\(dir)/fifo")
+        // QUIT from another process's point of view: a writer half a second later, while the loop runs.
+        let path = "\(dir)/fifo"
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: 0.5)
+            try? CommandFIFO.send(["QUIT"], to: path)
+        }
+        let started = ContinuousClock.now
+        let end = try s.run()
+        #expect(end.reason == "QUIT (after the fade-out)")
+        #expect(end.signal == nil && !end.retain)
+        #expect(ContinuousClock.now - started < .seconds(3), "QUIT must not wait for --duration")
+        #expect(s.refusedLines == 1)
+        let kinds = s.runtime.controller.events.map(\.kind.rawValue)
+        #expect(kinds == ["will-appear", "did-appear", "will-disappear", "did-disappear"], "\(kinds)")
+        #expect(display.closedAs == .restore)
+        #expect(!FileManager.default.fileExists(atPath: "\(dir)/fifo"), "the FIFO we made is removed")
+        // What was shown: the APNG holds the HUD's frames; the last one is the empty screen again.
+        let apng = try #require(FileManager.default.contents(atPath: "\(dir)/out/shown.apng.png"))
+        #expect(apng.count > 1000)
+        let events = try String(contentsOfFile: "\(dir)/out/events.txt", encoding: .utf8)
+        #expect(events.contains("did-appear Installing"))
+        #expect(litPixels(display.shown()) == 0, "faded out: nothing left on the screen")
+    }
+
+    @Test func quitRetainKeepsTheFrameOnScreen() throws {
+        let dir = try temporaryDirectory()
+        let display = MemoryDisplay(width: 240, height: 160)
+        let s = try session(display, dir: dir, script: [TimedCommand(time: .zero, command: .progress(fraction: Fixed16_16(0.5), status: "Half"), line: 1)],
+                            duration: 10)
+        try CommandFIFO.send(["quit --retain"], to: "\(dir)/fifo")
+        let end = try s.run()
+        #expect(end.retain && end.reason == "quit --retain from the FIFO")
+        #expect(display.closedAs == .retain)
+        #expect(s.runtime.controller.isVisible, "quit ends at once, without dismissing")
+    }
+
+    @Test func durationAndScriptTiming() throws {
+        let dir = try temporaryDirectory()
+        let display = MemoryDisplay(width: 240, height: 160)
+        let script = try CommandParser.parseScript("@0 show \"A\"\n@0.3 status \"B\"\n")
+        let s = try session(display, dir: dir, script: script, duration: 0.6, retain: true)
+        let started = ContinuousClock.now
+        let end = try s.run()
+        let took = ContinuousClock.now - started
+        #expect(end.reason == "--duration reached")
+        #expect(took >= .milliseconds(550) && took < .seconds(2), "\(took)")
+        let statuses = s.runtime.controller.presentation().status
+        #expect(statuses == "B", "the @0.3 command ran")
+        #expect(display.closedAs == .retain)
+        #expect(litPixels(display.shown()) > 500, "the HUD is on the retained screen")
+    }
+
+    @Test func sendWithNobodyReadingFailsAtOnceWithExitStatus1() throws {
+        let dir = try temporaryDirectory()
+        let fifo = "\(dir)/f"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        var command = try SplashHUDCommand.parseAsRoot(["send", "--fifo", fifo, "QUIT"])
+        do {
+            try command.run()
+            Issue.record("send succeeded with no reader")
+        } catch {
+            #expect("\(error)".contains("ENXIO"))
+            #expect(SplashHUDCommand.exitCode(for: error).rawValue == 1)
+        }
+        #expect(throws: (any Error).self) { _ = try SplashHUDCommand.parseAsRoot(["send", "--fifo", fifo, "progress lots"]) }
+    }
+
+    @Test func serviceLines() {
+        #expect(ServiceLine("QUIT") == .dismissAndQuit)
+        #expect(ServiceLine("exit\r") == .dismissAndQuit)
+        #expect(ServiceLine("quit --retain") == .quit(retain: true))
+        #expect(ServiceLine("quit") == .quit(retain: false))
+        #expect(ServiceLine("MSG QUIT") == nil)
+        #expect(ServiceLine.problem(in: "quit now") == "quit takes only --retain")
+        #expect(ServiceLine.problem(in: "PROGRESS 40") == nil)
+        #expect(ServiceLine.problem(in: "progres 0.4")?.contains("progress") == true)
+    }
+}
