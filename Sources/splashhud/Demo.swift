@@ -1,7 +1,9 @@
 // `splashhud demo`: the main job. Plays a real update sequence on the memory framebuffer — a
 // spinner with status, the progress ring from 0 to 100 % with changing status, success, dismiss —
 // and writes an animated PNG, key frames and the event log; then the rasterizer's own pictures
-// (the benchmark's reference frame and the primitive gallery).
+// (the benchmark's reference frame and the primitive gallery). When a real screen can be opened
+// (DRM or fbdev, with permission) the sequence also plays there (DemoScreen); the summary says
+// which display was used and why the others were not.
 import ArgumentParser
 import Assets
 import Foundation
@@ -21,6 +23,12 @@ struct Demo: ParsableCommand {
 
     @Option(help: "Frames per second of the animated PNG.")
     var fps: Int = 30
+
+    @Flag(help: "Only the memory framebuffer: do not try to play the demo on a real screen.")
+    var noScreen = false
+
+    @Option(help: "Board profile for the real screen (a name in boards/ or a .conf file).")
+    var profile: String?
 
     static let script = """
         # The demo's update sequence (`splashhud render` reads this format). Success stays up for
@@ -65,8 +73,22 @@ struct Demo: ParsableCommand {
         written.append("\(out)/hud-events.txt and hud.script (replay: splashhud render \(out)/hud.script --at 2.8 --out frame.png)")
 
         written += try writeRasterPictures()
-        print("SplashHUD demo (memory framebuffer, \(w)x\(h)): wrote")
+        print("SplashHUD demo: pictures from the memory framebuffer (\(w)x\(h)) in \(out)/:")
         for line in written { print("  \(line)") }
+
+        if noScreen {
+            print("Display: the memory framebuffer only (--no-screen: no real screen tried).")
+            return
+        }
+        let loaded = try profile.map(ProfileLocator.load)
+        print("Trying a real screen (DRM, then fbdev)…")
+        let outcome = try DemoScreen.play(script: commands, duration: 6.2, profile: loaded)
+        if let played = outcome.played {
+            print("Display: played the demo on \(played), and wrote the pictures above from the memory framebuffer.")
+        } else {
+            print("Display: the memory framebuffer (no real screen could be opened).")
+        }
+        for reason in outcome.notUsed { print("  not used: \(reason)") }
     }
 
     /// A soft vertical gradient standing in for a boot logo screen.
