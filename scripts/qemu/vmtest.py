@@ -223,17 +223,20 @@ def _atomic_write(path, data):
     os.replace(tmp, path)
 
 
-def base_initramfs(version, display):
-    """busybox, the display's modules and the fonts; cached per kernel and display."""
+def base_initramfs(version, display, extra_modules=()):
+    """busybox, the display's modules (plus `extra_modules`, e.g. a driver for a device hot-plugged
+    later) and the fonts; cached per kernel, display and module list."""
     cfg = DISPLAYS[display]
     busybox = shutil.which("busybox") or "/bin/busybox"
     if not os.path.exists(busybox):
         raise VMError("busybox not found: run scripts/setup.sh (installs busybox-static)")
-    paths = module_load_order(version, cfg["modules"]) if cfg["modules"] else []
+    modules = list(cfg["modules"]) + [m for m in extra_modules if m not in cfg["modules"]]
+    paths = module_load_order(version, modules) if modules else []
+    variant = display + ("+" + "+".join(sorted(extra_modules)) if extra_modules else "")
     # Rebuilt when busybox, the kernel, the module list or this script changes.
     key_src = [busybox, os.stat(busybox).st_mtime, version, paths, FONT_GLOBS, os.stat(__file__).st_mtime]
     key = hashlib.sha1(json.dumps(key_src).encode()).hexdigest()[:12]
-    out = os.path.join(CACHE_DIR, f"base-{version}-{display}-{key}.cpio.gz")
+    out = os.path.join(CACHE_DIR, f"base-{version}-{variant}-{key}.cpio.gz")
     if os.path.exists(out):
         return out
     c = Cpio()
@@ -261,7 +264,7 @@ def base_initramfs(version, display):
                     c.host_path(os.path.join(d, fn))
     _atomic_write(out, gzip.compress(c.encode(), compresslevel=1))
     for old in os.listdir(CACHE_DIR):  # older builds of the same base
-        if old.startswith(f"base-{version}-{display}-") and os.path.join(CACHE_DIR, old) != out:
+        if old.startswith(f"base-{version}-{variant}-") and os.path.join(CACHE_DIR, old) != out:
             try:
                 os.unlink(os.path.join(CACHE_DIR, old))
             except OSError:
@@ -356,6 +359,7 @@ class QMP:
     def __init__(self, path, deadline):
         self.sock = _connect_unix(path, deadline)
         self.buf = b""
+        self.events = []
         self.read_message(deadline)  # greeting
         self.command("qmp_capabilities", deadline=deadline)
 
@@ -380,7 +384,24 @@ class QMP:
                 return reply["return"]
             if "error" in reply:
                 raise VMError(f"QMP {name}: {reply['error'].get('desc', reply)}")
-            # anything else is an asynchronous event: skip
+            if "event" in reply:  # asynchronous: kept for wait_event (DEVICE_DELETED after device_del)
+                self.events.append(reply)
+
+    def wait_event(self, name, deadline, **data):
+        """Waits for an event `name` whose data has these values (already received or arriving
+        before `deadline`); returns it, or None on timeout."""
+        while True:
+            for i, e in enumerate(self.events):
+                if e.get("event") == name and all(e.get("data", {}).get(k) == v for k, v in data.items()):
+                    return self.events.pop(i)
+            if time.monotonic() > deadline:
+                return None
+            try:
+                msg = self.read_message(min(deadline, time.monotonic() + 0.1))
+            except (socket.timeout, TimeoutError):
+                continue
+            if "event" in msg:
+                self.events.append(msg)
 
 
 def _connect_unix(path, deadline):
@@ -396,14 +417,70 @@ def _connect_unix(path, deadline):
             time.sleep(0.02)
 
 
-def _screendump(qmp, ppm, deadline):
+def _screendump(qmp, ppm, deadline, device=None, head=None):
     if os.path.exists(ppm):
         os.unlink(ppm)
-    qmp.command("screendump", deadline=deadline, filename=ppm)
+    args = {"filename": ppm}
+    if device is not None:  # a graphic console other than the first (QEMU 2.12+)
+        args["device"] = device
+    if head is not None:
+        args["head"] = head
+    qmp.command("screendump", deadline=deadline, **args)
     while not ppm_complete(ppm):  # QMP answers once written; this guards against a short file
         if time.monotonic() > deadline:
             raise VMError(f"screendump {ppm} never completed")
         time.sleep(0.01)
+
+
+def _hotplug_request(qmp, word, words, deadline, result):
+    """The guest's hotplug requests (see README.md), answered "OK ..." or "ERR ...":
+    DEVICE_ADD <id> <driver> [prop=value ...]   QMP device_add (e.g. virtio-gpu-pci on pci.0)
+    DEVICE_DEL <id>                             QMP device_del: asks the guest's ACPI to eject;
+                                                the device is gone at QEMU's DEVICE_DELETED event
+    WAIT_DELETED <id> <milliseconds>            waits for that event or for the device to leave
+                                                the bus: "OK <ms since DEVICE_DEL> deleted|ejected"
+    """
+    try:
+        if word == "DEVICE_ADD" and len(words) >= 2:
+            # QMP wants JSON types: numbers as numbers (a string xres makes QEMU 7.2 abort).
+            props = {k: int(v) if re.fullmatch(r"\d+", v) else v for k, v in (w.split("=", 1) for w in words[2:])}
+            qmp.command("device_add", deadline=deadline, driver=words[1], id=words[0], **props)
+            result.hotplug.append(("add", words[0], time.monotonic()))
+            return "OK"
+        if word == "DEVICE_DEL" and len(words) == 1:
+            qmp.command("device_del", deadline=deadline, id=words[0])
+            result.hotplug.append(("del", words[0], time.monotonic()))
+            return "OK"
+        if word == "WAIT_DELETED" and len(words) == 2:
+            asked = [t for kind, i, t in result.hotplug if kind == "del" and i == words[0]]
+            since = lambda: (time.monotonic() - asked[-1]) * 1000 if asked else 0
+            until = min(deadline, time.monotonic() + int(words[1]) / 1000)
+            # QEMU 7.2 sends DEVICE_DELETED from device_finalize; a hot-unplugged bochs-display is
+            # ejected (gone from the bus and /machine/peripheral) but never finalized, so the event
+            # never comes: the device leaving the bus is the guest's part done.
+            event = None
+            while event is None and time.monotonic() < until:
+                event = qmp.wait_event("DEVICE_DELETED", min(until, time.monotonic() + 0.1), device=words[0])
+                if event is None:
+                    buses = qmp.command("query-pci", deadline=deadline)
+                    if not any(d.get("qdev_id") == words[0] for b in buses for d in b.get("devices", [])):
+                        return f"OK {since():.0f} ejected"
+            if event is not None:
+                return f"OK {since():.0f} deleted"
+            if event is None:
+                # Say whether the guest ejected the slot (the device left the bus) or not.
+                buses = qmp.command("query-pci", deadline=deadline)
+                on_bus = any(d.get("qdev_id") == words[0] for b in buses for d in b.get("devices", []))
+                paths = qmp.command("qom-list", deadline=deadline, path="/machine/peripheral")
+                alive = any(p.get("name") == words[0] for p in paths)
+                return (f"ERR no DEVICE_DELETED for {words[0]} within {words[1]} ms "
+                        f"({'still on' if on_bus else 'gone from'} the PCI bus, "
+                        f"{'still' if alive else 'no longer'} in /machine/peripheral)")
+        return f"ERR bad {word} line"
+    except (VMError, ValueError) as e:
+        return f"ERR {e}"
+    except OSError as e:  # QEMU died on the request
+        raise VMError(f"QMP {word.lower()} {' '.join(words)}: {e}")
 
 
 class RunResult:
@@ -414,10 +491,11 @@ class RunResult:
         self.ready_seconds = None  # QEMU start to /init's READY (kernel, modules, device node up)
         self.total_seconds = None
         self.error = None
+        self.hotplug = []  # (add|del, device id, monotonic time) of the guest's hotplug requests
 
 
 def run_vm(display, program, args=(), shots_dir=".", timeout=120.0, env=(), extra_files=(),
-           cmdline="", memory=1024, png=True, verbose=False):
+           cmdline="", memory=1024, png=True, verbose=False, extra_modules=()):
     """Boots the guest with `program` and serves its requests; returns a RunResult."""
     if display not in DISPLAYS:
         raise VMError(f"unknown display '{display}' (have: {', '.join(sorted(DISPLAYS))})")
@@ -434,7 +512,7 @@ def run_vm(display, program, args=(), shots_dir=".", timeout=120.0, env=(), extr
     work = tempfile.mkdtemp(prefix="vmtest-")
     proc = None
     try:
-        base = base_initramfs(version, display)
+        base = base_initramfs(version, display, extra_modules)
         prog = program_initramfs(display, program, list(args), list(env), list(extra_files), work)
         initrd = os.path.join(work, "initrd")
         # The kernel unpacks concatenated archives; the uncompressed one goes first because after a
@@ -490,19 +568,31 @@ def run_vm(display, program, args=(), shots_dir=".", timeout=120.0, env=(), extr
                 if word == "READY":  # /init is about to start the program
                     result.ready_seconds = time.monotonic() - boot_start
                 elif word == "SHOT":
-                    name, _, mode = rest.strip().partition(" ")
-                    if not re.fullmatch(r"[A-Za-z0-9_.-]+", name) or mode not in ("", "stable"):
+                    # SHOT <name> [stable] [device=<qdev id>] [head=<n>]
+                    words = rest.split()
+                    name = words[0] if words else ""
+                    opts = dict(w.split("=", 1) for w in words[1:] if "=" in w)
+                    mode = "stable" if "stable" in words[1:] else ""
+                    if (not re.fullmatch(r"[A-Za-z0-9_.-]+", name) or set(opts) - {"device", "head"}
+                            or any("=" not in w and w != "stable" for w in words[1:])
+                            or not re.fullmatch(r"\d*", opts.get("head", ""))):
                         ctl.sendall(b"ERR bad SHOT line\n")
                         continue
+                    dev = opts.get("device")
+                    head = int(opts["head"]) if "head" in opts else None
                     ppm = os.path.join(shots_dir, name + ".ppm")
-                    _screendump(qmp, ppm, deadline)
+                    try:
+                        _screendump(qmp, ppm, deadline, dev, head)
+                    except VMError as e:
+                        ctl.sendall(f"ERR {e}\n".encode())
+                        continue
                     # "stable": repeat until two dumps 50 ms apart agree, for drivers that reach the
                     # screen asynchronously (DRM fbdev emulation's deferred-I/O worker).
                     tries = 0
                     while mode == "stable" and tries < 40:
                         time.sleep(0.05)
                         prev = read_ppm(ppm)
-                        _screendump(qmp, ppm, deadline)
+                        _screendump(qmp, ppm, deadline, dev, head)
                         tries += 1
                         if read_ppm(ppm) == prev:
                             break
@@ -510,6 +600,8 @@ def run_vm(display, program, args=(), shots_dir=".", timeout=120.0, env=(), extr
                         write_png(os.path.join(shots_dir, name + ".png"), *read_ppm(ppm))
                     result.shots.append(ppm)
                     ctl.sendall(b"OK\n")
+                elif word in ("DEVICE_ADD", "DEVICE_DEL", "WAIT_DELETED"):
+                    ctl.sendall((_hotplug_request(qmp, word, rest.split(), deadline, result) + "\n").encode())
                 elif word == "EXIT":
                     try:
                         result.status = int(rest.strip())
@@ -672,6 +764,8 @@ def main():
     r.add_argument("--env", action="append", default=[], help="NAME=VALUE for the program")
     r.add_argument("--file", action="append", default=[], help="host file to copy: PATH or SRC:DEST")
     r.add_argument("--cmdline", default="", help="extra kernel command line")
+    r.add_argument("--modules", default="", help="extra kernel modules for the initramfs, comma-separated "
+                   "(insmodded at boot with their dependencies: drivers of devices hot-plugged later)")
     r.add_argument("--verbose", action="store_true")
     s = sub.add_parser("selftest", help="fbfill on each display; screendumps checked against the pattern")
     s.add_argument("--displays", default="bochs,virtio,cirrus,vesafb32,vesafb24,vesafb16")
@@ -690,7 +784,7 @@ def main():
             print("selftest: " + ("all passed" if not failures else "FAILED: " + ", ".join(failures)))
             return 1 if failures else 0
         res = run_vm(a.display, a.program, a.args, a.shots_dir, a.timeout, a.env, a.file, a.cmdline,
-                     verbose=a.verbose)
+                     verbose=a.verbose, extra_modules=[m for m in a.modules.split(",") if m])
         boot = f"{res.ready_seconds:.1f} s" if res.ready_seconds is not None else "-"
         log(f"{a.display}: status {res.status}, {len(res.shots)} shot(s), boot {boot}, total {res.total_seconds:.1f} s")
         if res.error or res.status != 0:

@@ -61,6 +61,8 @@ public final class DRMDisplaySet: Display {
     /// What was skipped, added, dropped, one readable line each (cards' own notes included).
     public private(set) var diagnostics: [String] = []
     public let options: DRMDisplaySetOptions
+    /// The DRM events the last refreshOutputs drained (for logs and timing).
+    public private(set) var lastRefreshEvents: [DRMHotplugEvent] = []
 
     private var monitor: UEventMonitor?
     /// outputs[i] is cards[route[i].card].outputs[route[i].output].
@@ -138,6 +140,7 @@ public final class DRMDisplaySet: Display {
                 changed = rescanAll() || changed
             }
         }
+        lastRefreshEvents = events
         var refreshed = Set<String>()
         for event in events {
             let path = event.path
