@@ -15,14 +15,27 @@ struct UEventTests {
         "change@/devices/virtual/mem/null\0ACTION=change\0DEVPATH=/devices/virtual/mem/null\0SUBSYSTEM=mem\0SYNTH_UUID=0\0"
             + "MAJOR=1\0MINOR=3\0DEVNAME=null\0DEVMODE=0666\0SEQNUM=813\0")
 
-    /// A connector hotplug on bochs (drm_sysfs_connector_hotplug_event: HOTPLUG=1, CONNECTOR, PROPERTY).
-    static let bochsHotplug = bytes(
+    // Captured in the QEMU guest (Debian 6.1 kernel, a C program on NETLINK_KOBJECT_UEVENT group 1)
+    // while the host hot-plugged a bochs-display (QMP device_add), card0's connector was forced off
+    // (`echo change > /sys/class/drm/card0/uevent` after it), and the device was unplugged.
+    static let cardAdd = bytes(
+        "add@/devices/pci0000:00/0000:00:03.0/drm/card1\0ACTION=add\0DEVPATH=/devices/pci0000:00/0000:00:03.0/drm/card1\0"
+            + "SUBSYSTEM=drm\0MAJOR=226\0MINOR=1\0DEVNAME=dri/card1\0DEVTYPE=drm_minor\0SEQNUM=658\0")
+    static let connectorAdd = bytes(
+        "add@/devices/pci0000:00/0000:00:03.0/drm/card1/card1-Virtual-2\0ACTION=add\0"
+            + "DEVPATH=/devices/pci0000:00/0000:00:03.0/drm/card1/card1-Virtual-2\0SUBSYSTEM=drm\0DEVTYPE=drm_connector\0SEQNUM=659\0")
+    static let hotplug = bytes(
+        "change@/devices/pci0000:00/0000:00:03.0/drm/card1\0ACTION=change\0DEVPATH=/devices/pci0000:00/0000:00:03.0/drm/card1\0"
+            + "SUBSYSTEM=drm\0HOTPLUG=1\0CONNECTOR=31\0MAJOR=226\0MINOR=1\0DEVNAME=dri/card1\0DEVTYPE=drm_minor\0SEQNUM=660\0")
+    static let synthesizedChange = bytes(
         "change@/devices/pci0000:00/0000:00:02.0/drm/card0\0ACTION=change\0DEVPATH=/devices/pci0000:00/0000:00:02.0/drm/card0\0"
-            + "SUBSYSTEM=drm\0HOTPLUG=1\0CONNECTOR=34\0PROPERTY=1\0MAJOR=226\0MINOR=0\0DEVNAME=dri/card0\0DEVTYPE=drm_minor\0SEQNUM=1610\0")
-
-    static let virtioAdd = bytes(
-        "add@/devices/pci0000:00/0000:00:04.0/virtio1/drm/card1\0ACTION=add\0DEVPATH=/devices/pci0000:00/0000:00:04.0/virtio1/drm/card1\0"
-            + "SUBSYSTEM=drm\0MAJOR=226\0MINOR=1\0DEVNAME=dri/card1\0DEVTYPE=drm_minor\0SEQNUM=1702\0")
+            + "SUBSYSTEM=drm\0SYNTH_UUID=0\0MAJOR=226\0MINOR=0\0DEVNAME=dri/card0\0DEVTYPE=drm_minor\0SEQNUM=663\0")
+    static let connectorRemove = bytes(
+        "remove@/devices/pci0000:00/0000:00:03.0/drm/card1/card1-Virtual-2\0ACTION=remove\0"
+            + "DEVPATH=/devices/pci0000:00/0000:00:03.0/drm/card1/card1-Virtual-2\0SUBSYSTEM=drm\0DEVTYPE=drm_connector\0SEQNUM=665\0")
+    static let cardRemove = bytes(
+        "remove@/devices/pci0000:00/0000:00:03.0/drm/card1\0ACTION=remove\0DEVPATH=/devices/pci0000:00/0000:00:03.0/drm/card1\0"
+            + "SUBSYSTEM=drm\0MAJOR=226\0MINOR=1\0DEVNAME=dri/card1\0DEVTYPE=drm_minor\0SEQNUM=666\0")
 
     @Test func parsesACapturedKernelMessage() throws {
         let e = try #require(try UEvent.parse(Self.capturedMemNull))
@@ -36,18 +49,28 @@ struct UEventTests {
     }
 
     @Test func drmConnectorHotplugNamesTheCardAndConnector() throws {
-        let e = try #require(try UEvent.parse(Self.bochsHotplug))
+        let e = try #require(try UEvent.parse(Self.hotplug))
         #expect(e.isHotplug)
-        #expect(e.connectorID == 34)
-        #expect(DRMHotplugEvent.classify(e) == .connectorsChanged(path: "/dev/dri/card0", connector: 34))
+        #expect(e.connectorID == 31)
+        #expect(e.devname == "dri/card1")
+        #expect(DRMHotplugEvent.classify(e) == .connectorsChanged(path: "/dev/dri/card1", connector: 31))
+        // A synthesized change (udevadm trigger, or written to .../uevent) has no HOTPLUG=1 but
+        // still means "re-read the connectors".
+        let synthetic = try #require(try UEvent.parse(Self.synthesizedChange))
+        #expect(!synthetic.isHotplug)
+        #expect(DRMHotplugEvent.classify(synthetic) == .connectorsChanged(path: "/dev/dri/card0", connector: nil))
     }
 
-    @Test func cardAddAndRemove() throws {
-        let add = try #require(try UEvent.parse(Self.virtioAdd))
-        #expect(DRMHotplugEvent.classify(add) == .cardAdded(path: "/dev/dri/card1"))
-        var remove = add
-        remove.action = "remove"
-        #expect(DRMHotplugEvent.classify(remove) == .cardRemoved(path: "/dev/dri/card1"))
+    @Test func theCapturedPlugAndUnplugSequence() throws {
+        let events = try [Self.cardAdd, Self.connectorAdd, Self.hotplug, Self.connectorRemove, Self.cardRemove].map {
+            try #require(try UEvent.parse($0))
+        }
+        #expect(events.map { DRMHotplugEvent.classify($0) } == [
+            .cardAdded(path: "/dev/dri/card1"), .connectorsChanged(path: "/dev/dri/card1", connector: nil),
+            .connectorsChanged(path: "/dev/dri/card1", connector: 31), .connectorsChanged(path: "/dev/dri/card1", connector: nil),
+            .cardRemoved(path: "/dev/dri/card1"),
+        ])
+        #expect(events.map { $0.properties["SEQNUM"] } == ["658", "659", "660", "665", "666"])
     }
 
     @Test func connectorDevicesRenderNodesAndOtherSubsystems() throws {
@@ -73,12 +96,12 @@ struct UEventTests {
 
     @Test func truncatedDatagramKeepsItsLastField() throws {
         // Cut inside the last value: what is there is still KEY=VALUE.
-        let cut = Self.bochsHotplug.dropLast(3)  // "...SEQNUM=16"
+        let cut = Self.hotplug.dropLast(2)  // "...SEQNUM=66"
         let e = try #require(try UEvent.parse(cut))
-        #expect(e.properties["SEQNUM"] == "16")
-        #expect(e.connectorID == 34)
+        #expect(e.properties["SEQNUM"] == "66")
+        #expect(e.connectorID == 31)
         // Cut inside the last key: a clear error naming the field.
-        #expect(throws: UEvent.ParseError.malformedField(11, "SEQ")) { try UEvent.parse(Self.bochsHotplug.dropLast(9)) }
+        #expect(throws: UEvent.ParseError.malformedField(10, "SEQ")) { try UEvent.parse(Self.hotplug.dropLast(8)) }
     }
 
     @Test func garbageIsAClearErrorNotACrash() {
@@ -100,12 +123,12 @@ struct UEventTests {
     /// Every prefix of a real message parses or throws; none crashes.
     @Test func everyPrefixParsesOrThrows() {
         var parsed = 0, refused = 0
-        for n in 0...Self.bochsHotplug.count {
+        for n in 0...Self.hotplug.count {
             do {
-                if try UEvent.parse(Self.bochsHotplug.prefix(n)) != nil { parsed += 1 }
+                if try UEvent.parse(Self.hotplug.prefix(n)) != nil { parsed += 1 }
             } catch { refused += 1 }
         }
-        #expect(parsed + refused == Self.bochsHotplug.count + 1)
+        #expect(parsed + refused == Self.hotplug.count + 1)
         #expect(refused > 0 && parsed > 0)
     }
 
