@@ -1,7 +1,8 @@
 // The frame pacer (issue 4 part 5): renders only when the scene is dirty and sleeps in between.
-// While something animates it wakes once per refresh: at the display's vblank timestamp plus one
-// interval when `present` reports `.vblank`, otherwise on a fixed grid of refresh intervals (QEMU's
-// DRM drivers complete flips at once, so pacing by flip completion alone would spin). A static
+// While something animates it wakes once per refresh: at the display's vblank timestamp when
+// `present` reports `.vblank` (the frame is on the glass, draw the next one for the following
+// vblank), otherwise on a fixed grid of refresh intervals (QEMU's DRM drivers complete flips at
+// once, so pacing by flip completion alone would spin). A static
 // scene arms a timer only for its next scheduled change (an auto-dismiss); with none, no timer runs
 // at all and the loop blocks until a caller wakes it (a command arrived), so a static HUD costs no
 // CPU. Boundaries that pass while a frame is still being rendered are skipped and counted.
@@ -128,6 +129,8 @@ public final class FramePacer {
     private var missedSinceLog = 0
     private var lastMissLog: Int64?
     private var saidNoVBlank = false
+    /// The last vblank stamp of the current animation (missed-frame counting).
+    private var lastStamp: Int64?
 
     /// Missed-frame messages are logged at most this often (one line sums up the interval).
     public static let missLogIntervalNanoseconds: Int64 = 1_000_000_000
@@ -217,6 +220,7 @@ public final class FramePacer {
             deadline = nextBoundary(timing: timing, renderedAt: start, finishedAt: end)
         } else {
             boundary = nil
+            lastStamp = nil
             deadline = frame.nextChange
         }
     }
@@ -226,18 +230,34 @@ public final class FramePacer {
         return false
     }
 
-    /// The first refresh boundary after `finishedAt`: from the vblank stamp when the display gave
-    /// one (and pacing allows it), else on the grid that started at the animation's first frame;
-    /// boundaries already passed are missed frames.
+    /// When the next animation frame is rendered. With vblank stamps (and pacing allows them): at
+    /// the stamp, the moment this frame is on the glass and its buffer's successor can be drawn -
+    /// a present that blocks until its flip returns at about the stamp, so the next frame is drawn
+    /// at once and makes the following vblank (waiting a further interval would show every other
+    /// vblank only); never sooner than 3/4 of an interval after this frame began, so a display
+    /// whose stamps come back at once cannot make the loop spin. Flips more than one interval
+    /// apart are missed frames. Without stamps: the first boundary after `finishedAt` on the grid
+    /// that started at the animation's first frame; boundaries already passed are missed frames.
     private func nextBoundary(timing: PresentTiming?, renderedAt start: Int64, finishedAt end: Int64) -> Int64 {
         let interval = frameIntervalNanoseconds
-        var base = boundary ?? start
+        // An extra frame between boundaries (after a hotplug) that presented nothing keeps the
+        // pending boundary.
+        if timing == nil, let pending = boundary, pending > end { return pending }
         if case .vblank(let stamp)? = timing, pacing != .timer {
-            base = stamp
-        } else if pacing == .vblank && timing != nil && !saidNoVBlank {
+            if let last = lastStamp, boundary != nil {
+                let skipped = Int((stamp - last + interval / 2) / interval) - 1
+                if skipped > 0 { noteMissed(skipped, at: end, took: end - start) }
+            }
+            lastStamp = stamp
+            let next = max(stamp, start + interval - interval / 4)
+            boundary = next
+            return next
+        }
+        if pacing == .vblank && timing != nil && !saidNoVBlank {
             saidNoVBlank = true
             log("frame pacer: vblank pacing asked for, but the display gives no vblank timestamps; pacing by timer")
         }
+        let base = boundary ?? start
         var next = base + interval
         if end >= next {
             let skipped = Int((end - base) / interval)

@@ -3,7 +3,8 @@
 // would get (565 dithering, rotation, X bytes). It is the reference the QEMU end-to-end tests
 // compare real drivers' screendumps with, and what `splashhud render` style tools can record.
 // Vsync is virtual: present number n (from 1) of an output is shown at vblank n, n · frameInterval
-// ns after the display's time origin (0), so pacing tests are deterministic.
+// ns after the display's time origin (0), so pacing tests are deterministic; with `vblankClock` set
+// (the runtime does) a present is shown at the next vblank of that clock's refresh grid.
 //
 // It can drive several outputs of different sizes and simulate hotplug: `connect`/`disconnect`
 // queue a change and signal an eventfd (the `hotplugDescriptor`), and the change takes effect at
@@ -90,6 +91,10 @@ public final class MemoryDisplay: Display {
     public private(set) var closedAs: CloseBehaviour?
     /// The eventfd `connect`/`disconnect` signal (nil for the single-output initializer).
     public let hotplugDescriptor: Int32?
+    /// Where virtual vblanks are in time. nil: present n of an output is shown at n · interval
+    /// (deterministic tests). Set (a frame loop's CLOCK_MONOTONIC clock): a present is queued for
+    /// the first vblank after now on the grid of interval multiples, like a non-blocking flip.
+    public var vblankClock: (() -> Int64)?
 
     /// The screen the display was created with first (the single-output accessors read it).
     private let first: MemoryScreen
@@ -184,8 +189,10 @@ public final class MemoryDisplay: Display {
         let screen = screens[index]
         try screen.present(frame, damage: damage, dither: dither)
         presentCount += 1
+        guard hasVSync else { return .immediate }
         let interval = screen.output.mode.frameIntervalNanoseconds
-        return hasVSync ? .vblank(nanoseconds: Int64(screen.presentCount) * interval) : .immediate
+        guard let now = vblankClock?() else { return .vblank(nanoseconds: Int64(screen.presentCount) * interval) }
+        return .vblank(nanoseconds: (now / interval + 1) * interval)
     }
 
     // The first output's screen, for single-output tests.

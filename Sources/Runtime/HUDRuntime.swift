@@ -51,6 +51,8 @@ public final class HUDRuntime {
         console consoleMode: ConsoleMode = .automatic, logger: Logger = Logger(label: runtimeLoggerLabel)
     ) throws(RuntimeError) {
         self.display = display; self.profile = profile; self.clock = clock; self.logger = logger
+        // A memory display's virtual vblanks follow the loop's clock (else they count from 0).
+        if let memory = display as? MemoryDisplay, memory.vblankClock == nil { memory.vblankClock = clock }
         let settings = try profile?.hudSettings() ?? []
         let resolved: HUDResources
         if let resources { resolved = resources } else {
@@ -117,7 +119,7 @@ public final class HUDRuntime {
     /// Runs the loop until `stop` returns true (checked after every wake-up) or `quit` is called.
     public func run(until stop: () -> Bool = { false }) throws(DisplayError) {
         guard !isFinished else { return }
-        try pacer.run(until: { isFinished || stop() })
+        try pacer.run(until: { stop() || isFinished })
     }
 
     /// Also wakes the loop when `descriptor` is readable, calling `onReadable` with it on the loop's

@@ -137,19 +137,41 @@ struct FramePacerTests {
         for d in rig.sleeper.deadlines { #expect((d! - t0) % I == 0) }
     }
 
-    @Test("a display with vblank timestamps paces from the stamp plus one interval")
+    @Test("a display with vblank timestamps: the next frame is drawn when this one is on the glass")
     func vblankPacing() throws {
         let rig = Rig { _ in Self.spinning }
-        // The flip lands 5 ms after present returns... as reported by the display.
-        let clock = rig.clock
-        rig.display.timing = { .vblank(nanoseconds: clock.now + 5_000_000) }
-        try rig.run(3)
-        // Render costs 2 ms: stamp = (wake + 2 ms) + 5 ms, deadline = stamp + I.
-        var wake = Self.t0
-        var expected: [Int64?] = []
-        for _ in 0..<3 { let d = wake + 7_000_000 + Self.interval; expected.append(d); wake = d }
-        #expect(rig.sleeper.deadlines == expected)
+        // A present that blocks until its flip: it returns at the next vblank of a 60 Hz grid, with
+        // that vblank's stamp.
+        let clock = rig.clock, I = Self.interval, t0 = Self.t0
+        rig.display.timing = {
+            let stamp = t0 + ((clock.now - t0) / I + 1) * I
+            clock.now = stamp
+            return .vblank(nanoseconds: stamp)
+        }
+        try rig.run(4)
+        // Each frame is drawn at the vblank that showed the one before and shown at the next: one
+        // frame per refresh, not one per two.
+        #expect(rig.sleeper.deadlines == (1...4).map { Optional(t0 + Int64($0) * I) })
+        #expect(rig.scene.times == (0...3).map { t0 + Int64($0) * I })
         #expect(rig.pacer.missedFrames == 0)
+        // A frame that takes 1.5 intervals misses one vblank: counted.
+        rig.scene.cost = { _ in I + I / 2 }
+        try rig.run(1)
+        #expect(rig.pacer.missedFrames == 1)
+    }
+
+    @Test("vblank stamps that come back at once cannot make the loop spin: at least 3/4 interval per frame")
+    func vblankStampsAtOnce() throws {
+        let rig = Rig { _ in Self.spinning }
+        let clock = rig.clock
+        rig.display.timing = { .vblank(nanoseconds: clock.now) }
+        try rig.run(3)
+        let I = Self.interval
+        var start = Self.t0
+        for d in rig.sleeper.deadlines {
+            #expect(d == start + I - I / 4)
+            start = d!
+        }
     }
 
     @Test("static with a scheduled change: one timer at that instant, then no timer at all")

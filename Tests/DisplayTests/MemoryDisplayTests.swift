@@ -1,5 +1,8 @@
 // The memory display: what present puts in scanout memory, byte for byte.
 
+#if canImport(Glibc)
+import Glibc
+#endif
 import Raster
 import Testing
 
@@ -122,5 +125,64 @@ struct MemoryDisplayTests {
         #expect(retained.shown().pixels == frame.pixels)
         #expect(restored.scanoutBytes.allSatisfy { $0 == 0 })
         #expect(retained.closedAs == .retain && restored.closedAs == .restore)
+    }
+}
+
+/// Several outputs of different sizes on one memory display, and simulated hotplug through its
+/// eventfd.
+@Suite("Memory display outputs")
+struct MemoryDisplayOutputsTests {
+    static func output(_ name: String, _ w: Int32, _ h: Int32, _ r: Rotation = .r0) -> DisplayOutput {
+        DisplayOutput(name: name, mode: DisplayMode(width: w, height: h, refreshMillihertz: 50_000), format: .xrgb8888, rotation: r)
+    }
+
+    static func filled(_ w: Int32, _ h: Int32, _ rgb: UInt32) -> Pixmap {
+        let p = Pixmap(width: w, height: h)
+        for y in 0..<h { for x in 0..<w { p.view[x, y] = Color(rgb: rgb).premultiplied } }
+        return p
+    }
+
+    static func readable(_ fd: Int32) -> Bool {
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&p, 1, 0) == 1
+    }
+
+    @Test("each output takes its own frame size; per-output vblanks; a wrong size is refused")
+    func outputs() throws {
+        let d = try MemoryDisplay(outputs: [Self.output("A", 16, 8), Self.output("B", 6, 10, .r90)])
+        #expect(try d.present(Self.filled(16, 8, 0xFF0000).view, damage: [IntRect(x: 0, y: 0, width: 16, height: 8)], output: 0) == .vblank(nanoseconds: 20_000_000))
+        #expect(try d.present(Self.filled(10, 6, 0x00FF00).view, damage: [IntRect(x: 0, y: 0, width: 10, height: 6)], output: 1) == .vblank(nanoseconds: 20_000_000))
+        #expect(d.screens[0].shown().view[15, 7] == Color(rgb: 0xFF0000).premultiplied)
+        #expect(d.screens[1].shown().view[5, 9] == Color(rgb: 0x00FF00).premultiplied)
+        #expect(d.presentCount == 2)
+        #expect(throws: DisplayError.self) { try d.present(Self.filled(16, 8, 0).view, damage: [], output: 1) }
+    }
+
+    @Test("connect and disconnect signal the eventfd and take effect at refreshOutputs; an unplugged screen keeps its picture")
+    func hotplug() throws {
+        let d = try MemoryDisplay(outputs: [Self.output("A", 4, 4), Self.output("B", 8, 2)])
+        let fd = try #require(d.hotplugDescriptor)
+        #expect(!Self.readable(fd))
+        _ = try d.present(Self.filled(8, 2, 0x0000FF).view, damage: [IntRect(x: 0, y: 0, width: 8, height: 2)], output: 1)
+        d.connect(Self.output("C", 3, 3))
+        d.disconnect("B")
+        #expect(Self.readable(fd))
+        #expect(d.outputs.map(\.name) == ["A", "B"], "nothing changes before the refresh")
+        #expect(try d.refreshOutputs())
+        #expect(!Self.readable(fd))
+        #expect(d.outputs.map(\.name) == ["A", "C"])
+        #expect(d.screens.map(\.output.name) == ["A", "C"])
+        let b = try #require(d.screen(named: "B"))
+        #expect(b.shown().view[7, 1] == Color(rgb: 0x0000FF).premultiplied)
+        _ = try d.present(Self.filled(3, 3, 0xFFFFFF).view, damage: [IntRect(x: 0, y: 0, width: 3, height: 3)], output: 1)
+        #expect(d.screen(named: "C")?.presentCount == 1 && b.presentCount == 1)
+        #expect(try d.refreshOutputs() == false)
+        // Plugged back in: a new black screen.
+        d.connect(Self.output("B", 8, 2))
+        #expect(try d.refreshOutputs())
+        #expect(d.screen(named: "B")?.shown().view[7, 1] == Color.black.premultiplied)
+        // Restore blackens every screen.
+        d.close(.restore)
+        #expect(d.screen(named: "C")?.scanoutBytes.allSatisfy { $0 == 0 } == true)
     }
 }

@@ -1,0 +1,104 @@
+// Opens the best display for a board profile (or for none): the profile's backends in order -
+// DRM (card path or any card, preferred drivers, mode, rotation, pixel format, connectors), fbdev
+// (device, rotation) - and the memory display when no screen can be opened, so the HUD always
+// runs. Each failure is logged with its reason; the opened backend is logged too.
+//
+// What DRMDisplayOptions cannot express yet is done here: connector selection (filtering the
+// outputs with SelectedOutputsDisplay). A fixed profile rotation is passed as DRM's extra
+// rotation, which DRM applies on top of the panel orientation (only right for panels without one).
+import Display
+import Logging
+import Raster
+
+/// The display `DisplayOpener.open` settled on.
+public struct OpenedDisplay {
+    public let display: any Display
+    /// The backend that opened.
+    public let backend: BoardProfile.Backend
+    /// Every backend that failed before it, with the reason, in the order tried.
+    public let failures: [String]
+}
+
+public struct DisplayOpener {
+    public var profile: BoardProfile?
+    public var logger: Logger
+    /// The memory display's size when the profile names no mode (the headless profile's size).
+    public var memoryWidth: Int32 = 1280
+    public var memoryHeight: Int32 = 720
+    /// How DRM and fbdev are opened; tests replace them to see the options a profile gives.
+    public var openDRM: (DRMDisplaySetOptions) throws(DisplayError) -> any Display = { (o) throws(DisplayError) in try DRMDisplaySet(options: o) }
+    public var openFBDev: (_ path: String, _ rotation: Rotation) throws(DisplayError) -> any Display = { (p, r) throws(DisplayError) in
+        try FBDevDisplay(path: p, rotation: r)
+    }
+
+    public init(profile: BoardProfile?, logger: Logger = Logger(label: runtimeLoggerLabel)) {
+        self.profile = profile; self.logger = logger
+    }
+
+    /// The first backend of the profile (DRM then fbdev without one) that opens, else memory.
+    public func open() -> OpenedDisplay {
+        let p = profile ?? BoardProfile(file: "(no profile)")
+        var failures: [String] = []
+        for backend in p.backends {
+            do {
+                let display = try open(backend, p)
+                logger.info("display: \(backend.rawValue), outputs \(display.outputs.map { "\($0.name) \($0.mode.name)" }.joined(separator: ", "))")
+                return OpenedDisplay(display: display, backend: backend, failures: failures)
+            } catch {
+                let line = "\(backend.rawValue): \(error)"
+                logger.warning("display backend \(line)")
+                failures.append(line)
+            }
+        }
+        if !failures.isEmpty { logger.error("no screen could be opened (\(failures.joined(separator: "; "))); running on the memory display") }
+        return OpenedDisplay(display: memoryDisplay(p), backend: .memory, failures: failures)
+    }
+
+    private func open(_ backend: BoardProfile.Backend, _ p: BoardProfile) throws(DisplayError) -> any Display {
+        switch backend {
+        case .drm:
+            var display: any Display = try openDRM(Self.drmOptions(p))
+            if case .named(let names) = p.connectors {
+                display = SelectedOutputsDisplay(base: display, names: names)
+                if display.outputs.isEmpty {
+                    let found = (display as! SelectedOutputsDisplay).base.outputs.map(\.name)
+                    display.close(.restore)
+                    throw .unsupported("connectors", "none of \(names.joined(separator: ", ")) is connected (found: \(found.isEmpty ? "none" : found.joined(separator: ", ")))")
+                }
+            }
+            return display
+        case .fbdev:
+            if let format = p.pixelFormat { logger.notice("\(p.file): pixel-format \(format.name) is not applied on fbdev (the current layout is used)") }
+            return try openFBDev(p.fbdevPath, Self.fixedRotation(p))
+        case .memory:
+            return memoryDisplay(p)
+        }
+    }
+
+    /// The profile's rotation when fixed; panel-orientation is 0 where no property says more.
+    static func fixedRotation(_ p: BoardProfile) -> Rotation {
+        if case .fixed(let r) = p.rotation { return r }
+        return .r0
+    }
+
+    /// The DRM options a profile asks for.
+    public static func drmOptions(_ p: BoardProfile) -> DRMDisplaySetOptions {
+        var display = DRMDisplayOptions()
+        if case .size(let w, let h, let mHz) = p.mode {
+            display.mode = DRMModeRequest(width: w, height: h, refreshHertz: mHz.map { ($0 + 500) / 1000 })
+        }
+        display.rotation = fixedRotation(p)
+        display.format = p.pixelFormat
+        var options = DRMDisplaySetOptions(display: display)
+        if case .path(let path) = p.card { options.devicePaths = [path] }
+        if !p.drivers.isEmpty { options.drivers = p.drivers }
+        return options
+    }
+
+    /// The memory display a profile describes: its mode (else the default size), rotation and format.
+    public func memoryDisplay(_ p: BoardProfile) -> MemoryDisplay {
+        var width = memoryWidth, height = memoryHeight, mHz: Int32 = 60_000
+        if case .size(let w, let h, let r) = p.mode { width = w; height = h; mHz = r ?? 60_000 }
+        return MemoryDisplay(width: width, height: height, format: p.pixelFormat ?? .xrgb8888, rotation: Self.fixedRotation(p), refreshMillihertz: mHz)
+    }
+}

@@ -1,0 +1,183 @@
+// The frame pacer over several outputs and hotplug, on a fake clock: each output's own frame goes
+// to its own present; an output without damage is not presented; the display's hotplug descriptor
+// is watched beside the caller's and, when readable, the outputs are refreshed, the scene told and
+// a frame drawn at once; the pacing method and refresh override change the deadlines; a paused
+// pacer draws nothing and arms no timer.
+#if canImport(Glibc)
+import Glibc
+#endif
+import Display
+import Raster
+import Testing
+
+@Suite("FramePacer outputs")
+struct FramePacerOutputsTests {
+    static let t0: Int64 = 3_000_000_000
+    static let interval: Int64 = 16_666_667
+
+    final class Clock { var now: Int64 = FramePacerOutputsTests.t0 }
+
+    /// Reports watched descriptors that are really readable (poll, no timeout), else jumps the
+    /// clock to the deadline; blocking without one is recorded.
+    final class Sleeper: PacerSleeper {
+        let clock: Clock
+        var deadlines: [Int64?] = []
+        var watched: [[Int32]] = []
+        var blocked = 0
+        init(_ clock: Clock) { self.clock = clock }
+        func wait(until deadline: Int64?, watching descriptors: [Int32]) throws(DisplayError) -> PacerWake {
+            deadlines.append(deadline)
+            watched.append(descriptors)
+            var fds = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            if !fds.isEmpty, poll(&fds, nfds_t(fds.count), 0) > 0, let ready = fds.first(where: { $0.revents != 0 }) { return .readable(ready.fd) }
+            guard let deadline else { blocked += 1; return .woken }
+            clock.now = max(clock.now, deadline)
+            return .deadline
+        }
+    }
+
+    /// One frame per output, each filled with a colour made of the output's width and the frame
+    /// number; damage is the whole frame of the outputs listed in `damaged` (nil: all).
+    final class Scene: PacedScene {
+        var frames: [(name: String, pixmap: Pixmap)]
+        var count = 0
+        var animating = true
+        var damaged: Set<Int>?
+        var changes: [[String]] = []
+        init(_ outputs: [DisplayOutput]) { frames = outputs.map { ($0.name, Pixmap(width: $0.frameWidth, height: $0.frameHeight)) } }
+        static func colour(width: Int32, frame: Int) -> PremultipliedColor {
+            PremultipliedColor(a: 0xFF, r: UInt8(truncatingIfNeeded: width), g: UInt8(truncatingIfNeeded: frame), b: 0x55)
+        }
+        func frame(at nanoseconds: Int64) -> PacedFrame {
+            count += 1
+            var damage: [[IntRect]] = []
+            for (i, f) in frames.enumerated() {
+                guard damaged?.contains(i) ?? true else { damage.append([]); continue }
+                let c = Self.colour(width: f.pixmap.width, frame: count)
+                for y in 0..<f.pixmap.height { for x in 0..<f.pixmap.width { f.pixmap.view[x, y] = c } }
+                damage.append([f.pixmap.view.bounds])
+            }
+            return PacedFrame(outputDamage: damage, animating: animating)
+        }
+        func pixels(output index: Int) -> PixmapView { frames[index].pixmap.view }
+        func outputsChanged(_ outputs: [DisplayOutput]) {
+            changes.append(outputs.map(\.name))
+            frames = outputs.map { o in frames.first { $0.name == o.name } ?? (o.name, Pixmap(width: o.frameWidth, height: o.frameHeight)) }
+        }
+    }
+
+    static let wide = DisplayOutput(name: "A", mode: DisplayMode(width: 40, height: 20, refreshMillihertz: 60_000), format: .xrgb8888, rotation: .r0)
+    static let tall = DisplayOutput(name: "B", mode: DisplayMode(width: 30, height: 12, refreshMillihertz: 60_000), format: .rgb565, rotation: .r90)
+    static let third = DisplayOutput(name: "C", mode: DisplayMode(width: 8, height: 8, refreshMillihertz: 60_000), format: .xrgb8888, rotation: .r0)
+
+    @Test("each output's own frame reaches its own screen; an output without damage is not presented")
+    func perOutputPresent() throws {
+        let clock = Clock()
+        let display = try MemoryDisplay(outputs: [Self.wide, Self.tall], vsync: false)
+        let scene = Scene(display.outputs)
+        let sleeper = Sleeper(clock)
+        let pacer = FramePacer(display: display, scene: scene, sleeper: sleeper, clock: { clock.now }, log: { _ in })
+        try pacer.runOnce()
+        #expect(pacer.framesPresented == 2)
+        let a = try #require(display.screen(named: "A")), b = try #require(display.screen(named: "B"))
+        #expect(a.shown().view[39, 19] == Scene.colour(width: 40, frame: 1))
+        // B is 30x12 scanout turned by 90°: frames are 12x30.
+        #expect(b.shownUnrotated().width == 12 && b.presentCount == 1)
+        scene.damaged = [1]
+        try pacer.runOnce()
+        #expect(a.presentCount == 1 && b.presentCount == 2)
+        #expect(a.shown().view[0, 0] == Scene.colour(width: 40, frame: 1))
+        #expect(pacer.framesPresented == 3)
+        // The hotplug descriptor is watched beside the caller's descriptors.
+        pacer.watchedDescriptors = [99]
+        try pacer.runOnce()
+        #expect(sleeper.watched.last == [99, try #require(display.hotplugDescriptor)])
+    }
+
+    @Test("hotplug: the readable descriptor refreshes the outputs, tells the scene and draws the new one at once")
+    func hotplug() throws {
+        let clock = Clock()
+        let display = try MemoryDisplay(outputs: [Self.wide, Self.tall], vsync: false)
+        let scene = Scene(display.outputs)
+        scene.animating = false
+        let sleeper = Sleeper(clock)
+        var log: [String] = []
+        let pacer = FramePacer(display: display, scene: scene, sleeper: sleeper, clock: { clock.now }, log: { log.append($0) })
+        try pacer.runOnce()
+        #expect(sleeper.blocked == 1)
+        display.connect(Self.third)
+        display.disconnect("A")
+        try pacer.runOnce()  // draws the old outputs once more (woken), then wakes on the descriptor and refreshes
+        let a = try #require(display.screen(named: "A"))
+        let aCount = a.presentCount
+        #expect(scene.changes == [["B", "C"]])
+        #expect(pacer.outputChanges == 1)
+        #expect(log.last == "outputs changed: B 12x30, C 8x8")
+        try pacer.runOnce()  // the next turn draws at once, without a timer
+        #expect(pacer.timersArmed == 0)
+        #expect(clock.now == Self.t0)
+        let c = try #require(display.screen(named: "C"))
+        #expect(c.presentCount == 1 && c.shown().view[7, 7] == Scene.colour(width: 8, frame: scene.count))
+        #expect(a.presentCount == aCount, "unplugged: no more presents")
+        // A refresh that changes nothing draws nothing extra.
+        display.connect(Self.third)
+        try pacer.runOnce()
+        #expect(pacer.outputChanges == 1)
+    }
+
+    @Test("pacing .timer ignores vblank stamps; a refresh override sets the grid; .vblank without stamps says so once")
+    func pacingMethods() throws {
+        let clock = Clock()
+        let display = try MemoryDisplay(outputs: [Self.wide])  // vblank at n · interval: far from t0
+        let scene = Scene(display.outputs)
+        let sleeper = Sleeper(clock)
+        let pacer = FramePacer(display: display, scene: scene, sleeper: sleeper, clock: { clock.now }, log: { _ in })
+        pacer.pacing = .timer
+        pacer.frameIntervalOverride = 40_000_000
+        for _ in 0..<4 { try pacer.runOnce() }
+        #expect(sleeper.deadlines == (1...4).map { Optional(Self.t0 + Int64($0) * 40_000_000) })
+        #expect(pacer.missedFrames == 0)
+
+        let clock2 = Clock()
+        let plain = try MemoryDisplay(outputs: [Self.wide], vsync: false)
+        var lines: [String] = []
+        let vblank = FramePacer(display: plain, scene: Scene(plain.outputs), sleeper: Sleeper(clock2), clock: { clock2.now }, log: { lines.append($0) })
+        vblank.pacing = .vblank
+        for _ in 0..<3 { try vblank.runOnce() }
+        #expect(lines.filter { $0.contains("no vblank timestamps") }.count == 1)
+    }
+
+    @Test("a memory display with a vblank clock stamps the next vblank of that clock's grid")
+    func vblankClock() throws {
+        let clock = Clock()
+        clock.now = 10 * Self.interval + 5
+        let display = try MemoryDisplay(outputs: [Self.wide])
+        display.vblankClock = { clock.now }
+        let scene = Scene(display.outputs)
+        let sleeper = Sleeper(clock)
+        let pacer = FramePacer(display: display, scene: scene, sleeper: sleeper, clock: { clock.now }, log: { _ in })
+        for _ in 0..<3 { try pacer.runOnce() }
+        #expect(pacer.lastTiming == .vblank(nanoseconds: 13 * Self.interval))
+        #expect(sleeper.deadlines == [11, 12, 13].map { Optional(Int64($0) * Self.interval) })
+        #expect(pacer.missedFrames == 0)
+    }
+
+    @Test("paused: nothing drawn, no timer; unpaused and marked dirty: drawn at once")
+    func paused() throws {
+        let clock = Clock()
+        let display = try MemoryDisplay(outputs: [Self.wide], vsync: false)
+        let scene = Scene(display.outputs)
+        let sleeper = Sleeper(clock)
+        let pacer = FramePacer(display: display, scene: scene, sleeper: sleeper, clock: { clock.now }, log: { _ in })
+        try pacer.runOnce()
+        pacer.isPaused = true
+        try pacer.runOnce()
+        try pacer.runOnce()
+        #expect(display.presentCount == 1)
+        #expect(sleeper.deadlines.suffix(2) == [nil, nil])
+        pacer.isPaused = false
+        pacer.markDirty()
+        try pacer.runOnce()
+        #expect(display.presentCount == 2)
+    }
+}

@@ -1,0 +1,90 @@
+// Shared by the runtime tests: a fake monotonic clock, a sleeper that jumps the clock to each
+// deadline but first reports watched descriptors that are really readable (poll with timeout 0, so
+// the memory display's hotplug eventfd is seen exactly as the real sleeper would see it), a log
+// capture, and a reference renderer: the HUD drawn from scratch at one instant for one frame size.
+#if canImport(Glibc)
+import Glibc
+#endif
+import Display
+import HUD
+import Logging
+import Raster
+import Runtime
+import Testing
+
+final class FakeClock: @unchecked Sendable {
+    var now: Int64
+    init(_ now: Int64) { self.now = now }
+}
+
+final class PollingSleeper: PacerSleeper {
+    let clock: FakeClock
+    var deadlines: [Int64?] = []
+    /// Times a wait had neither a deadline nor a readable descriptor (the loop would block).
+    var blocked = 0
+    init(_ clock: FakeClock) { self.clock = clock }
+
+    func wait(until deadline: Int64?, watching descriptors: [Int32]) throws(DisplayError) -> PacerWake {
+        deadlines.append(deadline)
+        var fds = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        if !fds.isEmpty, poll(&fds, nfds_t(fds.count), 0) > 0, let ready = fds.first(where: { $0.revents != 0 }) {
+            return .readable(ready.fd)
+        }
+        guard let deadline else { blocked += 1; return .woken }
+        clock.now = max(clock.now, deadline)
+        return .deadline
+    }
+}
+
+final class LogLines: @unchecked Sendable {
+    var lines: [(level: Logger.Level, text: String)] = []
+    var logger: Logger { Logger(label: "test") { _ in Capture(box: self) } }
+    func contains(_ text: String, level: Logger.Level? = nil) -> Bool {
+        lines.contains { $0.text.contains(text) && (level == nil || $0.level == level) }
+    }
+
+    struct Capture: LogHandler {
+        let box: LogLines
+        var metadata: Logger.Metadata = [:]
+        var metadataProvider: Logger.MetadataProvider?
+        var logLevel: Logger.Level = .trace
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+        func log(event: LogEvent) { box.lines.append((event.level, "\(event.message)")) }
+    }
+}
+
+enum Fixtures {
+    nonisolated(unsafe) static let resources: HUDResources = try! HUDResources.system()
+    static let t0: Int64 = 7_000_000_000
+
+    /// The HUD after `script` at HUD time `t`, drawn from scratch on a `width x height` frame.
+    static func reference(
+        _ script: String, at t: Instant, width: Int32, height: Int32, scale: Fixed16_16 = .one,
+        background: SceneBackground = .color(.black), appearance: HUDAppearance = HUDAppearance()
+    ) throws -> Pixmap {
+        let renderer = HUDSceneRenderer(width: width, height: height, scale: scale, background: background, resources: resources)
+        let player = ScriptPlayer(script: try CommandParser.parseScript(script), renderer: renderer, appearance: appearance)
+        player.render(at: t)
+        return renderer.frame
+    }
+
+    /// Pixels that differ between two same-size pixmaps.
+    static func differences(_ a: Pixmap, _ b: Pixmap) -> Int {
+        precondition(a.width == b.width && a.height == b.height, "\(a.width)x\(a.height) vs \(b.width)x\(b.height)")
+        var n = 0
+        for y in 0..<a.height { for x in 0..<a.width where a.view[x, y] != b.view[x, y] { n += 1 } }
+        return n
+    }
+
+    /// The bounding box of pixels that differ from `background`.
+    static func box(of p: Pixmap, background: PremultipliedColor) -> IntRect {
+        var x0 = p.width, y0 = p.height, x1: Int32 = -1, y1: Int32 = -1
+        for y in 0..<p.height { for x in 0..<p.width where p.view[x, y] != background {
+            x0 = min(x0, x); y0 = min(y0, y); x1 = max(x1, x); y1 = max(y1, y)
+        } }
+        return x1 < 0 ? .zero : IntRect(x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1)
+    }
+}
