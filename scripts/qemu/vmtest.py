@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs a host-built program under QEMU against real Linux display drivers and captures the screen.
 
-    vmtest.py run --display bochs --program PATH [--args ARG ...] --shots-dir DIR [--timeout S]
+    vmtest.py run --display bochs --program PATH [--args ARG ...] --shots-dir DIR [--timeout S] [--modules M,...]
     vmtest.py selftest [--displays bochs,virtio,...] [--shots-dir DIR]
     vmtest.py displays
 
@@ -9,7 +9,8 @@ The guest is Debian's linux-image-amd64 kernel booted with QEMU TCG on a busybox
 the kernel modules of the display configuration, the program (at its host path) and every shared
 library ldd names, and the DejaVu / Droid fonts. The guest talks to the host over its second serial
 port (/dev/ttyS1) in lines: "SHOT <name>" asks for a screendump into <shots-dir>/<name>.ppm (and
-.png) and waits for "OK"; "EXIT <code>" ends the run. /init sends "EXIT <status>" when the program
+.png) and waits for "OK"; "DEVICE_ADD"/"DEVICE_DEL"/"WAIT_DELETED" hot-plug devices over QMP;
+"EXIT <code>" ends the run. /init sends "EXIT <status>" when the program
 returns. The exit status of `run` is the program's. See README.md beside this file.
 Python 3 standard library only.
 """

@@ -226,7 +226,12 @@ public final class DRMDisplaySet: Display {
             diagnostics += card.diagnostics[seen...].map { "\(card.devicePath): \($0)" }
             return changed
         } catch {
-            if DRMDisplaySet.isUnplugged(error) { dropCard(card, reason: "unplugged (ENODEV)"); return true }
+            if DRMDisplaySet.isUnplugged(error) {
+                // Its node may already belong to a new device (removed and re-added between reads).
+                dropCard(card, reason: "unplugged (ENODEV)")
+                _ = openCard(card.devicePath)
+                return true
+            }
             diagnostics.append("\(card.devicePath): re-reading connectors failed: \(error)")
             return false
         }
