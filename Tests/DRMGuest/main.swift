@@ -1,67 +1,84 @@
 // splashhud-drm-guest: runs inside QEMU (scripts/qemu/vmtest.py) on a real KMS driver (bochs,
-// virtio-gpu). For each commit strategy asked for it opens the card through DRMDisplay, presents
+// virtio-gpu). It takes the VT with Console (cursor hidden, KD_GRAPHICS, VT_PROCESS) and
+// photographs the console. For each pass asked for it opens the card through DRMDisplay, presents
 // DRMGuestFrames' three frames with a screendump after each, loses and regains DRM master and
-// presents a fourth, then closes (restore, or retain for
-// the last strategy when asked) and photographs the result. Facts for the host test go out as
+// presents a fourth, optionally switches VTs away and back (DRMGuestVT.swift), then closes
+// (restore, or retain for the last pass when asked) and photographs the result. At the end the
+// console is given back (KD_TEXT) and photographed once more. Facts for the host test go out as
 // "INFO" lines on the control channel.
 //
-//   splashhud-drm-guest [--strategies atomic,legacy:1024x768@60] [--close restore|retain] [--rotate 0|90|180|270]
+//   splashhud-drm-guest [--passes PASS,...] [--close restore|retain]
+//   PASS = atomic|legacy followed by ":"-separated words: r0|r90|r180|r270 (rotation), vt (a VT
+//          round trip), or a video=-style mode request (800x600@60); e.g. legacy:r270:800x600@60.
 #if canImport(Glibc)
 import Glibc
 #endif
-import CLinuxShim
 import Display
 import Raster
 import VMGuestSupport
 
-/// Switches the foreground VT to graphics (KDSETMODE KD_GRAPHICS = 1, <linux/kd.h>) so fbcon stops
-/// blinking its cursor and the console's pixels before and after the run compare exactly.
-func setConsoleGraphics(_ graphics: Bool) {
-    let fd = open("/dev/tty0", O_RDWR | O_NOCTTY)
-    guard fd >= 0 else { return }
-    _ = ioctl(fd, CLinuxShim_KDSETMODE, graphics ? 1 : 0)
-    close(fd)
+/// One DRMDisplay opened in the guest.
+struct GuestPass {
+    var strategy: String
+    var rotation = Rotation.r0
+    var mode: DRMModeRequest?
+    var vtSwitch = false
+    /// Prefix of this pass's shots and INFO lines: "atomic-r0".
+    var label: String { "\(strategy)-r\(rotation.rawValue)" }
+
+    init(_ text: String) throws {
+        let words = text.split(separator: ":").map(String.init)
+        strategy = words.first ?? ""
+        guard strategy == "atomic" || strategy == "legacy" else { throw GuestError("pass \(text): atomic or legacy first") }
+        for word in words.dropFirst() {
+            if word == "vt" {
+                vtSwitch = true
+            } else if word.hasPrefix("r"), let degrees = Int(word.dropFirst()) {
+                guard let r = Rotation(rawValue: degrees) else { throw GuestError("pass \(text): rotation \(word)") }
+                rotation = r
+            } else {
+                mode = try DRMModeRequest.parse(video: word)
+            }
+        }
+    }
 }
 
 func runGuest(_ args: [String]) throws {
-    var strategies = ["atomic"]
+    var passes = [try GuestPass("atomic")]
     var closing = CloseBehaviour.restore
-    var rotation = Rotation.r0
     var i = 0
     while i < args.count {
         let value = i + 1 < args.count ? args[i + 1] : ""
         switch args[i] {
-        case "--strategies": strategies = value.split(separator: ",").map(String.init)
+        case "--passes": passes = try value.split(separator: ",").map { try GuestPass(String($0)) }
         case "--close":
             guard let c = ["restore": CloseBehaviour.restore, "retain": .retain][value] else { throw GuestError("--close \(value)") }
             closing = c
-        case "--rotate":
-            guard let degrees = Int(value), let r = Rotation(rawValue: degrees) else { throw GuestError("--rotate \(value)") }
-            rotation = r
         default: throw GuestError("unknown argument \(args[i])")
         }
         i += 2
     }
+    // The handlers first: the VT signals SIGUSR1/SIGUSR2 once in VT_PROCESS (default: death).
+    let signals = try ConsoleSignals()
     let port = try ControlPort(consoleTag: "drm-guest")
-    setConsoleGraphics(true)
-    defer { setConsoleGraphics(false) }
+    // KD_GRAPHICS with the cursor hidden: fbcon stops drawing, so the console's pixels before and
+    // after a pass compare exactly.
+    let console = try Console.open()
+    defer { console.restore() }
+    try console.enterGraphics(releaseSignal: signals.releaseSignal, acquireSignal: signals.acquireSignal)
     try port.shot("before")
-    for (n, pass) in strategies.enumerated() {
-        // "legacy" or "legacy:1024x768@60" (a mode request, as a board profile makes).
-        let parts = pass.split(separator: ":", maxSplits: 1).map(String.init)
-        let strategy = parts[0]
-        guard strategy == "atomic" || strategy == "legacy" else { throw GuestError("strategy \(strategy)") }
-        let mode = try parts.count > 1 ? DRMModeRequest.parse(video: parts[1]) : nil
-        let display = try DRMDisplay(options: DRMDisplayOptions(mode: mode, rotation: rotation, allowAtomic: strategy == "atomic"))
+    for (n, pass) in passes.enumerated() {
+        let label = pass.label
+        let display = try DRMDisplay(options: DRMDisplayOptions(mode: pass.mode, rotation: pass.rotation, allowAtomic: pass.strategy == "atomic"))
         let out = display.outputs[0]
-        port.info("OUTPUT \(strategy) \(display.devicePath) \(display.driverName) \(display.commitStrategyName) \(out.name) "
+        port.info("OUTPUT \(label) \(display.devicePath) \(display.driverName) \(display.commitStrategyName) \(out.name) "
             + "\(out.mode.width)x\(out.mode.height) \(out.mode.refreshMillihertz) \(out.format.name) r\(out.rotation.rawValue) outputs \(display.outputs.count)")
         let frame = Pixmap(width: out.frameWidth, height: out.frameHeight)
         for step in DRMGuestFrames.steps(width: out.frameWidth, height: out.frameHeight) {
             step.draw(frame.view)
             let timing = try display.present(frame.view, damage: step.damage)
-            port.info("PRESENT \(strategy) \(step.name) \(timing)")
-            try port.shot("\(strategy)-\(step.name)")
+            port.info("PRESENT \(label) \(step.name) \(timing)")
+            try port.shot("\(label)-\(step.name)")
         }
         // DRM master: give it up (as on a VT switch), let another opener of the card take it,
         // present (must fail clearly), then present again once that opener is gone.
@@ -72,19 +89,28 @@ func runGuest(_ args: [String]) throws {
         after.draw(frame.view)
         do {
             _ = try display.present(frame.view, damage: after.damage)
-            port.info("MASTER \(strategy) present succeeded while another process held master")
+            port.info("MASTER \(label) present succeeded while another process held master")
         } catch {
-            port.info("MASTER \(strategy) refused: \(error)")
+            port.info("MASTER \(label) refused: \(error)")
         }
         close(other)
         let timing = try display.present(frame.view, damage: after.damage)
-        port.info("PRESENT \(strategy) \(after.name) \(timing) master \(display.isMasterLost ? "lost" : "held")")
-        try port.shot("\(strategy)-\(after.name)")
+        port.info("PRESENT \(label) \(after.name) \(timing) master \(display.isMasterLost ? "lost" : "held")")
+        try port.shot("\(label)-\(after.name)")
+        if pass.vtSwitch {
+            try switchVTAwayAndBack(display: display, frame: frame, console: console, signals: signals, port: port, label: label)
+        }
         for line in display.diagnostics { port.info("DIAG \(line)") }
-        let last = n == strategies.count - 1
-        display.close(last ? closing : .restore)
-        try port.shot("\(strategy)-closed")
+        display.close(n == passes.count - 1 ? closing : .restore)
+        try port.shot("\(label)-closed")
     }
+    // KD_TEXT: fbcon takes the screen back (even from a retained frame) and redraws the text.
+    // The cursor is hidden again so the picture compares exactly with "before".
+    console.restore()
+    for line in console.diagnostics { port.info("DIAG console: \(line)") }
+    writeToTerminal(console.device, "\u{1B}[?25l")
+    try port.shot("text")
+    withExtendedLifetime(signals) {}
 }
 
 do {

@@ -2,6 +2,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import VMGuestSupport
 
 /// fbcon's text geometry and cursor cell from /dev/vcsa (the foreground console's screen: the
 /// first four bytes are lines, columns, cursor column, cursor row), or nil without a VT.
@@ -24,10 +25,4 @@ func monotonicMilliseconds() -> Double {
 /// Writes `text` on the foreground VT (/dev/tty0), so fbcon has something to show that
 /// `close(.restore)` must give back. Returns false without a VT.
 @discardableResult
-func writeToConsole(_ text: String) -> Bool {
-    let fd = open("/dev/tty0", O_WRONLY | O_NOCTTY)
-    guard fd >= 0 else { return false }
-    defer { Glibc.close(fd) }
-    let bytes = Array(text.utf8)
-    return bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == bytes.count
-}
+func writeToConsole(_ text: String) -> Bool { writeToTerminal("/dev/tty0", text) }

@@ -1,9 +1,12 @@
 // splashhud-display-guest: runs inside QEMU (scripts/qemu/vmtest.py) on a real kernel fbdev driver.
-// It photographs the console, opens /dev/fb0 through FBDevDisplay, presents GuestScene's frames
-// (damage only, as the daemon will) with a screendump after each, closes the display as asked and
-// photographs the result. Facts for the host test go out as "INFO" lines on the control channel.
+// It writes a line on the VT, takes the VT with Console (cursor hidden, KD_GRAPHICS, VT_PROCESS:
+// fbcon draws nothing over our frames, so the host compares whole screens) and photographs the
+// console. Then, once per rotation asked for (a pass), it opens /dev/fb0 through FBDevDisplay,
+// presents GuestScene's frames (damage only, as the daemon will) with a screendump after each,
+// closes the display (.restore, the last pass as asked) and photographs the result. Facts for the
+// host test go out as "INFO" lines on the control channel.
 //
-//   splashhud-display-guest [--rotate 0|90|180|270] [--close restore|retain] [--device /dev/fb0]
+//   splashhud-display-guest [--rotate 0|90|180|270[,...]] [--close restore|retain] [--device /dev/fb0]
 //   splashhud-display-guest --console exit|sigterm      (ConsoleGuest.swift)
 #if canImport(Glibc)
 import Glibc
@@ -14,7 +17,7 @@ import Raster
 import VMGuestSupport
 
 func runGuest(_ args: [String]) throws {
-    var rotation = Rotation.r0
+    var rotations = [Rotation.r0]
     var closing = CloseBehaviour.restore
     var device = "/dev/fb0"
     var i = 0
@@ -22,8 +25,10 @@ func runGuest(_ args: [String]) throws {
         let value = i + 1 < args.count ? args[i + 1] : ""
         switch args[i] {
         case "--rotate":
-            guard let degrees = Int(value), let r = Rotation(rawValue: degrees) else { throw GuestError("--rotate \(value): use 0, 90, 180 or 270") }
-            rotation = r
+            rotations = try value.split(separator: ",").map { word in
+                guard let degrees = Int(word), let r = Rotation(rawValue: degrees) else { throw GuestError("--rotate \(value): use 0, 90, 180 or 270") }
+                return r
+            }
         case "--close":
             guard let c = ["restore": CloseBehaviour.restore, "retain": .retain][value] else { throw GuestError("--close \(value): use restore or retain") }
             closing = c
@@ -35,32 +40,43 @@ func runGuest(_ args: [String]) throws {
         i += 2
     }
 
+    // The handlers first: the VT signals SIGUSR1/SIGUSR2 once in VT_PROCESS (default: death).
+    let signals = try ConsoleSignals()
     let port = try ControlPort(consoleTag: "e2e")
-    // Text on the console for close(.restore) to give back; then fbcon's geometry and cursor cell
-    // (it keeps blinking over our frames until the VT is switched to KD_GRAPHICS).
+    // Text on the console for close(.restore) to give back.
     writeToConsole("splashhud-display-guest: this console text must come back after close(.restore)\r\n"
-        + "rotation \(rotation.rawValue), close \(closing)\r\n")
+        + "rotations \(rotations.map { "\($0.rawValue)" }.joined(separator: ",")), close \(closing)\r\n")
     if let c = consoleCursor() { port.info("CONSOLE \(c.columns) \(c.lines) \(c.x) \(c.y)") }
+    let console = try Console.open()
+    defer { console.restore() }
+    try console.enterGraphics(releaseSignal: signals.releaseSignal, acquireSignal: signals.acquireSignal)
+    port.info("VT \(console.device) graphics")
     try port.shot("before")
 
-    let display = try FBDevDisplay(path: device, rotation: rotation)
-    let out = display.outputs[0]
-    port.info("LAYOUT \(out.mode.width) \(out.mode.height) \(out.format.name) pages \(display.isDoubleBuffered ? 2 : 1) frame \(out.frameWidth) \(out.frameHeight)")
-
-    let player = try GuestScene.player(width: out.frameWidth, height: out.frameHeight, resources: try HUDResources.system())
-    for (seconds, name) in GuestScene.instants {
-        let t0 = monotonicMilliseconds()
-        let damage = player.render(at: .seconds(seconds))
-        let t1 = monotonicMilliseconds()
-        let timing = try display.present(player.renderer.frame.view, damage: damage)
-        let t2 = monotonicMilliseconds()
-        let rects = damage.map { "\($0.x),\($0.y),\($0.width)x\($0.height)" }.joined(separator: ";")
-        port.info("PRESENT \(name) damage \(rects.isEmpty ? "-" : rects) render \(Int(t1 - t0)) ms present \(Int(t2 - t1)) ms \(timing)")
-        try port.shot(name)
+    let resources = try HUDResources.system()
+    for (n, rotation) in rotations.enumerated() {
+        let pass = "r\(rotation.rawValue)"
+        let display = try FBDevDisplay(path: device, rotation: rotation)
+        let out = display.outputs[0]
+        port.info("LAYOUT \(pass) \(out.mode.width) \(out.mode.height) \(out.format.name) pages \(display.isDoubleBuffered ? 2 : 1) frame \(out.frameWidth) \(out.frameHeight)")
+        let player = try GuestScene.player(width: out.frameWidth, height: out.frameHeight, resources: resources)
+        for (seconds, name) in GuestScene.instants {
+            let t0 = monotonicMilliseconds()
+            let damage = player.render(at: .seconds(seconds))
+            let t1 = monotonicMilliseconds()
+            let timing = try display.present(player.renderer.frame.view, damage: damage)
+            let t2 = monotonicMilliseconds()
+            let rects = damage.map { "\($0.x),\($0.y),\($0.width)x\($0.height)" }.joined(separator: ";")
+            port.info("PRESENT \(pass) \(name) damage \(rects.isEmpty ? "-" : rects) render \(Int(t1 - t0)) ms present \(Int(t2 - t1)) ms \(timing)")
+            try port.shot("\(pass)-\(name)")
+        }
+        for line in display.diagnostics { port.info("DIAG \(line)") }
+        display.close(n == rotations.count - 1 ? closing : .restore)
+        try port.shot("\(pass)-after-close")
     }
-    for line in display.diagnostics { port.info("DIAG \(line)") }
-    display.close(closing)
-    try port.shot("after-close")
+    console.restore()
+    for line in console.diagnostics { port.info("DIAG \(line)") }
+    withExtendedLifetime(signals) {}
 }
 
 do {

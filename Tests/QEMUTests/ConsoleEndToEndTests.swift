@@ -10,8 +10,9 @@ import Testing
 /// The VT under the HUD, on bochs (DRM fbdev emulation): the guest (Tests/DisplayGuest/ConsoleGuest.swift)
 /// takes the console into KD_GRAPHICS/VT_PROCESS with Console, shows one HUD frame through
 /// FBDevDisplay, and leaves. fbcon's cursor must be gone from the HUD frame (no cell is excluded
-/// here, unlike the fbdev test); the display is closed with .retain, so the console text that must
-/// be back afterwards can only come from KD_TEXT. Two boots, about 15 s each:
+/// here); the display is closed with .retain, so the console text that must be back afterwards can
+/// only come from KD_TEXT. (The same VT round trip with DRMDisplay, whose release callback drops DRM
+/// master, is DRMEndToEndTests' bochs `vt` pass.) Two boots, about 15 s each:
 /// - exit: `chvt 2` while the HUD is up (release: the guest stops drawing and acknowledges; VT2's
 ///   text is on screen), `chvt 1` (acquire: acknowledged and redrawn), then a normal exit;
 /// - sigterm: the guest sends itself SIGTERM; the main path restores the console and dies of it.

@@ -7,18 +7,20 @@ import Testing
 
 @testable import splashhud_display_guest
 
-/// HUD frames through the real fbdev path: the guest program (Tests/DisplayGuest) opens /dev/fb0 of
-/// a real kernel driver under QEMU with FBDevDisplay, presents GuestScene's frames (damage only) and
-/// asks for a screendump after each; here the same frames are presented on a MemoryDisplay of the
-/// same size, format and rotation, and every dump must equal its scanout pixel for pixel (RGB565 on
-/// the top 5/6 bits of each channel: both sides dither by destination coordinates, so no tolerance).
-/// fbcon's cursor keeps blinking over the frames (the VT is not switched to KD_GRAPHICS yet), so its
-/// character cell is left out of every comparison. One boot per configuration, about 10 s each.
+/// HUD frames through the real fbdev path: the guest program (Tests/DisplayGuest) takes the VT with
+/// Console (cursor hidden, KD_GRAPHICS), then per rotation (a pass) opens /dev/fb0 of a real kernel
+/// driver under QEMU with FBDevDisplay, presents GuestScene's frames (damage only) and asks for a
+/// screendump after each; here the same frames are presented on a MemoryDisplay of the same size,
+/// format and rotation, and every dump must equal its scanout pixel for pixel over the whole screen
+/// (RGB565 on the top 5/6 bits of each channel: both sides dither by destination coordinates, so no
+/// further tolerance). fbcon draws nothing while the VT is in KD_GRAPHICS, so no cell is left out.
+/// One boot per configuration, 10-25 s each.
 @Suite("FBDevDisplay end to end under QEMU", .serialized)
 struct FBDevEndToEndTests {
     struct Config: CustomTestStringConvertible, Sendable {
         var display: String
-        var rotation: Rotation
+        /// One pass per rotation, in this order; every pass but the last closes with .restore.
+        var rotations: [Rotation]
         var close: CloseBehaviour
         var cmdline = ""
         /// What the driver is known to give (scripts/qemu/README.md's table).
@@ -27,21 +29,24 @@ struct FBDevEndToEndTests {
         var format: PixelFormat
         var pages: Int
 
-        var name: String { "\(display)-r\(rotation.rawValue)-\(close)\(cmdline.isEmpty ? "" : "-overalloc")" }
+        var name: String {
+            "\(display)-\(rotations.map { "r\($0.rawValue)" }.joined(separator: "+"))-\(close)\(cmdline.isEmpty ? "" : "-overalloc")"
+        }
         var testDescription: String { name }
     }
 
     static let configs: [Config] = [
         // DRM fbdev emulation (shadow buffer, deferred I/O, damage worker), 32 bpp, restore.
-        Config(display: "bochs", rotation: .r0, close: .restore, width: 1280, height: 800, format: .xrgb8888, pages: 1),
+        Config(display: "bochs", rotations: [.r0], close: .restore, width: 1280, height: 800, format: .xrgb8888, pages: 1),
         // vesafb: scanout mapped directly, no DRM; 90° with axes swapped; retain the last frame.
-        Config(display: "vesafb32", rotation: .r90, close: .retain, width: 1024, height: 768, format: .argb8888, pages: 1),
-        // 16 bpp: RGB565 with ordered dithering; restore.
-        Config(display: "vesafb16", rotation: .r0, close: .restore, width: 1024, height: 768, format: .rgb565, pages: 1),
+        Config(display: "vesafb32", rotations: [.r90], close: .retain, width: 1024, height: 768, format: .argb8888, pages: 1),
+        // 16 bpp: RGB565 with ordered dithering, upright then 270° (the dither pattern follows the
+        // scanout's coordinates, not the frame's); restore after each.
+        Config(display: "vesafb16", rotations: [.r0, .r270], close: .restore, width: 1024, height: 768, format: .rgb565, pages: 1),
         // Room for two pages (over-allocated emulation), 180°, retain. bochs accepts FBIOPAN_DISPLAY
         // but keeps showing row 0 (it programs the plane's position, not its source offset): every
         // second frame was missing until FBLayout stopped panning on DRM emulation, so: one page.
-        Config(display: "bochs", rotation: .r180, close: .retain, cmdline: "drm_kms_helper.drm_fbdev_overalloc=200",
+        Config(display: "bochs", rotations: [.r180], close: .retain, cmdline: "drm_kms_helper.drm_fbdev_overalloc=200",
                width: 1280, height: 800, format: .xrgb8888, pages: 1),
     ]
 
@@ -54,39 +59,45 @@ struct FBDevEndToEndTests {
         let shots = FileManager.default.temporaryDirectory.appendingPathComponent("splashhud-e2e-\(config.name)-\(UInt32.random(in: 0...UInt32.max))").path
         defer { try? FileManager.default.removeItem(atPath: shots) }
         let run = try VMRun(display: config.display, program: program, shotsDir: shots, cmdline: config.cmdline,
-                            args: ["--rotate", "\(config.rotation.rawValue)", "--close", "\(config.close)"])
+                            args: ["--rotate", config.rotations.map { "\($0.rawValue)" }.joined(separator: ","), "--close", "\(config.close)"])
         print("\(config.name): \(run.summary)")
         for line in run.info where line.hasPrefix("PRESENT") || line.hasPrefix("DIAG") { print("  \(line)") }
         try #require(run.status == 0, "\(config.name): guest failed (status \(run.status)):\n\(run.output)")
+        #expect(run.info.contains("VT /dev/tty1 graphics"), "\(run.info)")
+        #expect(!run.info.contains { $0.hasPrefix("DIAG") && $0.contains("restor") }, "restore problems: \(run.info)")
 
-        // The guest found what the driver is known to give.
-        let swapped = config.rotation.swapsAxes
-        let layout = "LAYOUT \(config.width) \(config.height) \(config.format.name) pages \(config.pages) frame "
-            + "\(swapped ? config.height : config.width) \(swapped ? config.width : config.height)"
-        #expect(run.info.contains(layout), "expected \"\(layout)\" in:\n\(run.info.joined(separator: "\n"))")
-
-        let cursor = try #require(run.cursorCell(width: config.width, height: config.height), "no CONSOLE line:\n\(run.output)")
         let bits = config.format == .rgb565 ? (5, 6, 5) : (8, 8, 8)
         func check(_ shot: String, against expected: Pixmap) throws {
             let dump = try ScreenDump(contentsOf: "\(shots)/\(shot).ppm")
             try #require(dump.width == config.width && dump.height == config.height,
                          "\(shot): screendump is \(dump.width)x\(dump.height), expected \(config.width)x\(config.height)")
-            let d = compareScreens(dump, expected, channelBits: bits, excluding: cursor)
+            let d = compareScreens(dump, expected, channelBits: bits)
             if d.count != 0 { saveFailure(config: config, shot: shot, dump: dump, expected: expected, difference: d) }
             #expect(d.count == 0, "\(config.name) \(shot): \(d) (pictures in .build/qemu-failures/)")
         }
-
-        // The same frames, presented the same way, on a memory display.
-        let memory = MemoryDisplay(width: config.width, height: config.height, format: config.format, rotation: config.rotation)
-        let output = memory.outputs[0]
-        let player = try GuestScene.player(width: output.frameWidth, height: output.frameHeight, resources: try HUDResources.system())
-        for (seconds, name) in GuestScene.instants {
-            _ = try memory.present(player.renderer.frame.view, damage: player.render(at: .seconds(seconds)))
-            try check(name, against: memory.shown())
-        }
-        // After close: the console as it was (restore) or the last frame (retain).
+        // The console with its text and no cursor (hidden before KD_GRAPHICS).
         let before = try ScreenDump(contentsOf: "\(shots)/before.ppm")
-        try check("after-close", against: config.close == .restore ? before.pixmap : memory.shown())
+        let resources = try HUDResources.system()
+        for (n, rotation) in config.rotations.enumerated() {
+            let pass = "r\(rotation.rawValue)"
+            // The guest found what the driver is known to give.
+            let swapped = rotation.swapsAxes
+            let layout = "LAYOUT \(pass) \(config.width) \(config.height) \(config.format.name) pages \(config.pages) frame "
+                + "\(swapped ? config.height : config.width) \(swapped ? config.width : config.height)"
+            #expect(run.info.contains(layout), "expected \"\(layout)\" in:\n\(run.info.joined(separator: "\n"))")
+
+            // The same frames, presented the same way, on a memory display.
+            let memory = MemoryDisplay(width: config.width, height: config.height, format: config.format, rotation: rotation)
+            let output = memory.outputs[0]
+            let player = try GuestScene.player(width: output.frameWidth, height: output.frameHeight, resources: resources)
+            for (seconds, name) in GuestScene.instants {
+                _ = try memory.present(player.renderer.frame.view, damage: player.render(at: .seconds(seconds)))
+                try check("\(pass)-\(name)", against: memory.shown())
+            }
+            // After close: the console as it was (restore) or the last frame (retain, last pass).
+            let retained = config.close == .retain && n == config.rotations.count - 1
+            try check("\(pass)-after-close", against: retained ? memory.shown() : before.pixmap)
+        }
     }
 
     /// The dump, the expectation and a difference picture, for a person to look at.
