@@ -129,6 +129,7 @@ public final class FramePacer {
     private var missedSinceLog = 0
     private var lastMissLog: Int64?
     private var saidNoVBlank = false
+    private var hotplugFailed = false
     /// The last vblank stamp of the current animation (missed-frame counting).
     private var lastStamp: Int64?
 
@@ -159,7 +160,7 @@ public final class FramePacer {
         if dirty && !isPaused { try renderAndPresent() }
         waits += 1
         if deadline != nil { timersArmed += 1 }
-        let hotplug = display.hotplugDescriptor
+        let hotplug = hotplugFailed ? nil : display.hotplugDescriptor
         switch try sleeper.wait(until: deadline, watching: watchedDescriptors + (hotplug.map { [$0] } ?? [])) {
         case .deadline:
             dirty = true
@@ -167,7 +168,12 @@ public final class FramePacer {
             // While animating, the pending boundary's frame picks the change up: no extra frame.
             if !animating { dirty = true }
         case .readable(let fd) where fd == hotplug:
-            try refreshOutputs()
+            do { try refreshOutputs() } catch {
+                // The HUD stays up on the outputs it has; a descriptor that keeps failing must not
+                // make the loop spin, so it is no longer watched.
+                hotplugFailed = true
+                log("hotplug: \(error); outputs are no longer followed")
+            }
         case .readable(let fd):
             onReadable?(fd)
             if !animating { dirty = true }

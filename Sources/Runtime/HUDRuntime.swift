@@ -184,6 +184,17 @@ public final class HUDRuntime {
         }
     }
 
+    /// Drops DRM master on a VT switch away (the next present takes it back); other displays
+    /// have nothing to give up.
+    static func releaseMaster(_ display: any Display) throws(DisplayError) {
+        switch display {
+        case let drm as DRMDisplay: try drm.releaseMaster()
+        case let set as DRMDisplaySet: try set.releaseMaster()
+        case let selected as SelectedOutputsDisplay: try releaseMaster(selected.base)
+        default: break
+        }
+    }
+
     private func handleConsoleSignals() {
         guard let console, let signals = consoleSignals else { return }
         while true {
@@ -197,9 +208,7 @@ public final class HUDRuntime {
             do {
                 outcome = try console.handle(signal, onRelease: { [unowned self] in
                     pacer.isPaused = true
-                    if let drm = display as? DRMDisplay {
-                        do { try drm.releaseMaster() } catch { logger.warning("releasing DRM master: \(error)") }
-                    }
+                    do { try Self.releaseMaster(display) } catch { logger.warning("releasing DRM master: \(error)") }
                 }, onAcquire: { [unowned self] in
                     scene.redrawAll()
                     pacer.isPaused = false

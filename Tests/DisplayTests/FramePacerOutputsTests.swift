@@ -180,4 +180,32 @@ struct FramePacerOutputsTests {
         try pacer.runOnce()
         #expect(display.presentCount == 2)
     }
+
+    /// A display whose hotplug descriptor is a pipe with data in it and whose refresh fails.
+    final class BrokenHotplug: Display {
+        let memory = MemoryDisplay(width: 8, height: 8)
+        var fds: [Int32] = [-1, -1]
+        init() { _ = pipe(&fds); var b: UInt8 = 1; _ = write(fds[1], &b, 1) }
+        deinit { Glibc.close(fds[0]); Glibc.close(fds[1]) }
+        var outputs: [DisplayOutput] { memory.outputs }
+        var frameIntervalNanoseconds: Int64 { memory.frameIntervalNanoseconds }
+        var hotplugDescriptor: Int32? { fds[0] }
+        func refreshOutputs() throws(DisplayError) -> Bool { throw .unsupported("uevent socket", "recv failed") }
+        func present(_ frame: PixmapView, damage: [IntRect]) throws(DisplayError) -> PresentTiming { try memory.present(frame, damage: damage) }
+        func close(_ how: CloseBehaviour) { memory.close(how) }
+    }
+
+    @Test("a hotplug refresh that fails is logged once, the descriptor dropped, and the loop goes on")
+    func hotplugFailure() throws {
+        let clock = Clock()
+        let display = BrokenHotplug()
+        let sleeper = Sleeper(clock)
+        var log: [String] = []
+        let pacer = FramePacer(display: display, scene: Scene(display.outputs), sleeper: sleeper, clock: { clock.now }, log: { log.append($0) })
+        for _ in 0..<3 { try pacer.runOnce() }
+        #expect(log.filter { $0.hasPrefix("hotplug: ") }.count == 1, "\(log)")
+        #expect(sleeper.watched.first == [display.fds[0]])
+        #expect(sleeper.watched.dropFirst().allSatisfy { $0.isEmpty })
+        #expect(display.memory.presentCount >= 2)
+    }
 }

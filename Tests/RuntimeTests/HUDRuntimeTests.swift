@@ -117,3 +117,22 @@ struct HUDRuntimeTests {
         #expect(Fixtures.box(of: rig.display.shown(), background: Color.black.premultiplied) == .zero)
     }
 }
+
+@Suite("HUDRuntime console")
+struct HUDRuntimeConsoleTests {
+    @Test("a VT that cannot be opened is logged and the HUD runs without console; memory takes none automatically")
+    func noConsole() throws {
+        let log = LogLines()
+        let clock = FakeClock(Fixtures.t0)
+        let display = MemoryDisplay(width: 64, height: 48)
+        let runtime = try HUDRuntime(display: display, resources: Fixtures.resources, sleeper: PollingSleeper(clock), clock: { clock.now },
+                                     console: .device("/nonexistent/tty9"), logger: log.logger)
+        #expect(runtime.console == nil && runtime.consoleSignals == nil)
+        #expect(log.contains("/nonexistent/tty9", level: .error), "\(log.lines)")
+        try runtime.step()
+        #expect(display.presentCount == 1)
+        let auto = try HUDRuntime(display: MemoryDisplay(width: 8, height: 8), resources: Fixtures.resources, sleeper: PollingSleeper(clock),
+                                  clock: { clock.now }, console: .automatic, logger: log.logger)
+        #expect(auto.console == nil)
+    }
+}
