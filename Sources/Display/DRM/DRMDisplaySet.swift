@@ -198,6 +198,8 @@ public final class DRMDisplaySet: Display {
         do {
             device = try DRMDevice(path: path, wantAtomic: options.display.allowAtomic)
         } catch {
+            // A node already gone again (events of a removed card) is not worth a line.
+            if case .syscall("open", .noSuchFileOrDirectory, _) = error { return false }
             diagnostics.append("\(path): skipped: \(error)")
             return false
         }
