@@ -1,0 +1,104 @@
+// `splashhud show` and `splashhud send` as a boot script uses them, on a real KMS driver (bochs,
+// one boot of about 25-30 s): the guest runs busybox sh with the real splashhud binary; show opens
+// the DRM card through HUDRuntime and creates its FIFO, send writes psplash's `PROGRESS 50` and
+// `MSG Booting`, and the screendump of the static HUD must equal, bit for bit, what the same
+// commands give on the host's memory display (`show --display memory --out`). Then `send QUIT`:
+// show exits 0 after the fade-out with the console restored (the HUD's pixels are gone), and a
+// second `send` fails at once with status 1 because nobody reads the FIFO any more.
+import Assets
+import Foundation
+import Raster
+import Testing
+
+@Suite("splashhud show/send under QEMU", .serialized)
+struct ServiceEndToEndTests {
+    static let guestScript = """
+        #!/bin/sh
+        S="$1"
+        ctl() { echo "$1" > /dev/ttyS1; read -r answer < /dev/ttyS1; echo "ctl $1 -> $answer"; }
+        mkdir -p /run
+        "$S" show --fifo /run/splashhud.fifo --log-level info & pid=$!
+        i=0; while [ ! -p /run/splashhud.fifo ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done
+        "$S" send 'PROGRESS 50' 'MSG Booting'; echo "RESULT send $?"
+        sleep 6   # a debug build under TCG: startup, fade-in and the frames after it
+        ctl "SHOT hud stable"
+        "$S" send QUIT; echo "RESULT quit $?"
+        wait $pid; echo "RESULT show $?"
+        ctl "SHOT after stable"
+        "$S" send QUIT; echo "RESULT late $?"
+
+        """
+
+    func run(_ program: String, _ args: [String]) throws -> (Int32, String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: program)
+        p.arguments = args
+        p.currentDirectoryURL = VMSelftestTests.repo
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = pipe
+        try p.run()
+        let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        return (p.terminationStatus, out)
+    }
+
+    @Test("bochs: show on DRM fed by send, bit-exact HUD, QUIT restores, late send fails at once")
+    func bochs() throws {
+        for tool in ["qemu-system-x86_64", "busybox", "python3"] {
+            try #require(VMSelftestTests.onPath(tool), "\(tool) is not installed: run scripts/setup.sh")
+        }
+        let splashhud = try GuestProgram.path(product: "splashhud")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("splashhud-service-vm-\(UInt32.random(in: 0...UInt32.max))").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Self.guestScript.write(toFile: "\(dir)/guest.sh", atomically: true, encoding: .utf8)
+
+        // The program is busybox (static); splashhud and every library it needs go in as files.
+        let (lddStatus, ldd) = try run("/usr/bin/ldd", [splashhud])
+        try #require(lddStatus == 0, "ldd \(splashhud): \(ldd)")
+        let libs = ldd.split(whereSeparator: \.isNewline).compactMap { line -> String? in
+            line.split(whereSeparator: { $0 == " " || $0 == "\t" }).first { $0.hasPrefix("/") }.map(String.init)
+        }
+        var argv = [VMSelftestTests.repo.appendingPathComponent("scripts/qemu/vmtest.py").path, "run", "--display", "bochs",
+                    "--program", "/bin/busybox", "--shots-dir", "\(dir)/shots", "--timeout", "150", "--verbose",
+                    "--file", splashhud, "--file", "\(dir)/guest.sh:/svc-test.sh"]
+        for lib in libs { argv += ["--file", lib] }
+        argv += ["--args", "sh", "/svc-test.sh", splashhud]
+        let (status, output) = try run("/usr/bin/python3", argv)
+        print(output.split(whereSeparator: \.isNewline).filter { $0.contains("vmtest: bochs") || $0.contains("RESULT") || $0.contains("ended:") }
+            .joined(separator: "\n"))
+        try #require(status == 0, "vmtest failed (\(status)):\n\(output)")
+        #expect(output.contains("RESULT send 0"), "\(output)")
+        #expect(output.contains("RESULT quit 0"))
+        #expect(output.contains("RESULT show 0"), "show must exit 0 after QUIT:\n\(output)")
+        #expect(output.contains("RESULT late 1"), "a send with no splash must fail at once with 1:\n\(output)")
+        #expect(output.contains("display: drm, outputs card0-Virtual-1 1280x800"), "show must open the KMS card:\n\(output)")
+        #expect(output.contains("ended: QUIT (after the fade-out)"))
+
+        // The same commands on the host's memory display, at the same size and format.
+        try "@0 PROGRESS 50\n@0 MSG Booting\n".write(toFile: "\(dir)/s.hud", atomically: true, encoding: .utf8)
+        let (hostStatus, hostLog) = try run(splashhud, ["show", "--display", "memory", "--size", "1280x800", "--fifo", "none",
+                                                        "--script", "\(dir)/s.hud", "--duration", "1.5", "--retain",
+                                                        "--out", "\(dir)/host", "--log-level", "error"])
+        try #require(hostStatus == 0, "\(hostLog)")
+        let expected = try PNGDecoder.decode(contentsOf: "\(dir)/host/shown-last.png")
+        let hud = try PNGDecoder.decode(contentsOf: "\(dir)/shots/hud.png")
+        let after = try PNGDecoder.decode(contentsOf: "\(dir)/shots/after.png")
+        try #require(hud.width == expected.width && hud.height == expected.height)
+        var differing = 0, lit = 0, stillThere = 0
+        for y in 0..<hud.height {
+            let e = expected.view.row(y), h = hud.view.row(y), a = after.view.row(y)
+            for x in 0..<Int(hud.width) {
+                if e[x] & 0x00FF_FFFF != h[x] & 0x00FF_FFFF { differing += 1 }
+                if e[x] & 0x00FF_FFFF != 0 {
+                    lit += 1
+                    if a[x] & 0x00FF_FFFF == e[x] & 0x00FF_FFFF { stillThere += 1 }
+                }
+            }
+        }
+        #expect(lit > 2000, "the expected HUD frame is nearly empty (\(lit) lit pixels)")
+        #expect(differing == 0, "\(differing) pixels of the DRM screendump differ from the memory display's frame")
+        #expect(stillThere * 20 < lit, "after QUIT \(stillThere) of the HUD's \(lit) pixels are still on screen")
+    }
+}
