@@ -30,7 +30,8 @@ public final class HUDRuntime {
     public let logger: Logger
     /// The VT in graphics mode, when one was taken.
     public private(set) var console: Console?
-    /// The signal self-pipe that follows VT switches and termination, when a console was taken.
+    /// The signal self-pipe that follows VT switches and termination (on any display but memory,
+    /// unless the console mode is `.off`): one per process, so callers must not make another.
     public private(set) var consoleSignals: ConsoleSignals?
     /// True once `quit` ran: `run` returns and `step` does nothing.
     public private(set) var isFinished = false
@@ -153,30 +154,34 @@ public final class HUDRuntime {
 
     // MARK: Console
 
+    /// Takes the VT (graphics mode, VT switches by signal) and, for any real screen, catches
+    /// SIGTERM/SIGINT/SIGHUP so the screen and the VT are restored before the process dies.
     private func takeConsole(_ mode: ConsoleMode) {
-        if display is MemoryDisplay, mode == .automatic { return }
+        let memory = display is MemoryDisplay
+        if mode == .off || (memory && mode == .automatic) { return }
         let candidates: [String?]
-        switch mode {
-        case .off: return
-        case .automatic: candidates = ["/proc/self/fd/0", nil]
-        case .device(let path): candidates = [path]
-        }
+        if case .device(let path) = mode { candidates = [path] } else { candidates = ["/proc/self/fd/0", nil] }
         var opened: Console?
         for path in candidates {
             do { opened = try Console.open(path: path); break } catch {
                 logger.debug("no VT at \(path ?? "/dev/tty0's foreground VT"): \(error)")
             }
         }
-        guard let console = opened else {
-            if mode != .automatic { logger.error("cannot open the VT \(candidates.compactMap { $0 }.joined()); running without console") }
+        if opened == nil && mode != .automatic {
+            logger.error("cannot open the VT \(candidates.compactMap { $0 }.joined()); running without console")
+        }
+        if opened == nil && memory { return }
+        let signals: ConsoleSignals
+        do { signals = try ConsoleSignals() } catch {
+            logger.error("cannot catch termination and VT signals: \(error); running without console")
             return
         }
+        consoleSignals = signals
+        watch(signals.descriptor.rawValue) { [unowned self] _ in self.handleConsoleSignals() }
+        guard let console = opened else { return }
         do {
-            let signals = try ConsoleSignals()
             try console.enterGraphics(releaseSignal: signals.releaseSignal, acquireSignal: signals.acquireSignal)
             self.console = console
-            consoleSignals = signals
-            watch(signals.descriptor.rawValue) { [unowned self] _ in self.handleConsoleSignals() }
             logger.info("console \(console.device) in graphics mode")
         } catch {
             console.restore()
@@ -196,7 +201,7 @@ public final class HUDRuntime {
     }
 
     private func handleConsoleSignals() {
-        guard let console, let signals = consoleSignals else { return }
+        guard let signals = consoleSignals else { return }
         while true {
             let signal: ConsoleSignal?
             do { signal = try signals.wait(timeoutMilliseconds: 0) } catch {
@@ -204,6 +209,11 @@ public final class HUDRuntime {
                 return
             }
             guard let signal else { return }
+            guard let console else {
+                // No VT: only termination matters (release/acquire are never asked for).
+                if case .terminate(let number) = signal { terminate(by: number) }
+                continue
+            }
             let outcome: Console.Outcome
             do {
                 outcome = try console.handle(signal, onRelease: { [unowned self] in
@@ -218,11 +228,14 @@ public final class HUDRuntime {
                 logger.error("VT switch: \(error)")
                 continue
             }
-            if case .terminate(let number) = outcome {
-                logger.info("terminated by signal \(number)")
-                quit(retain: false)
-                ConsoleSignals.die(of: number)
-            }
+            if case .terminate(let number) = outcome { terminate(by: number) }
         }
+    }
+
+    /// SIGTERM and friends: the screen and the VT restored, then death by the same signal.
+    private func terminate(by number: Int32) -> Never {
+        logger.info("terminated by signal \(number)")
+        quit(retain: false)
+        ConsoleSignals.die(of: number)
     }
 }
