@@ -34,7 +34,18 @@
 // its mode list is re-created. Whole cards coming and going are DRMDisplaySet's business.
 //
 // Damage with a flip: every present flips to the other buffer, and a new framebuffer on the plane
-// counts as full damage for damage-helper drivers (virtio-gpu), so drmModeDirtyFB is never needed.
+// counts as full damage for damage-helper drivers (virtio-gpu), so no drmModeDirtyFB is needed.
+// Single-buffered (`buffers: 1`, or when the second dumb buffer cannot be allocated: small VRAM,
+// a tight CMA pool) present draws into the buffer on screen and calls drmModeDirtyFB with the
+// rects it wrote, which drivers that copy or upload (virtio-gpu, cirrus, udl, SPI panels) need to
+// show anything; ENOSYS means the driver scans out directly and it is not called again. Frames
+// may tear there: the price of one buffer.
+//
+// Why two buffers and not three: present waits for each flip event before it returns, so the
+// next frame always has a free buffer and a whole refresh interval to be drawn in. A third buffer
+// only helps a loop whose rendering overruns the interval; a full 1080p HUD frame plus its
+// present costs about 1.3 ms (splashhud-bench), under a tenth of a 60 Hz interval, and QEMU's
+// drivers complete flips at once (`flipWaitNanoseconds` stays near zero there).
 
 #if canImport(Glibc)
 import Glibc
@@ -61,15 +72,19 @@ public struct DRMDisplayOptions: Sendable {
     public var dither: Bool
     /// How long present waits for a page-flip event before giving up.
     public var flipTimeoutMilliseconds: Int32
+    /// Scanout buffers per output: 2 (page flips) or 1 (draw on screen + drmModeDirtyFB). With 2,
+    /// an output whose second buffer cannot be allocated falls back to 1 (noted in diagnostics).
+    public var buffers: Int
 
     public init(
         devicePath: String? = nil, mode: DRMModeRequest? = nil, videoOverrides: [DRMModeRequest]? = nil,
         rotation: Rotation = .r0, format: PixelFormat? = nil, allowAtomic: Bool = true, dither: Bool = true,
-        flipTimeoutMilliseconds: Int32 = 1000
+        flipTimeoutMilliseconds: Int32 = 1000, buffers: Int = 2
     ) {
+        precondition(buffers == 1 || buffers == 2, "DRM buffers per output: 1 or 2, not \(buffers)")
         self.devicePath = devicePath; self.mode = mode; self.videoOverrides = videoOverrides
         self.rotation = rotation; self.format = format; self.allowAtomic = allowAtomic; self.dither = dither
-        self.flipTimeoutMilliseconds = flipTimeoutMilliseconds
+        self.flipTimeoutMilliseconds = flipTimeoutMilliseconds; self.buffers = buffers
     }
 }
 
@@ -87,6 +102,12 @@ public final class DRMDisplay: Display {
     public internal(set) var diagnostics: [String] = []
     /// Whether another process holds DRM master (present retries drmSetMaster).
     public private(set) var isMasterLost = false
+    /// drmModeDirtyFB calls made (single-buffered outputs on drivers that need them).
+    public private(set) var dirtyFBCalls = 0
+    /// Time present spent blocked on page-flip events, summed (what a third buffer could save).
+    public private(set) var flipWaitNanoseconds: Int64 = 0
+    /// Scanout buffers per output, in `outputs` order (1 = single-buffered with DirtyFB).
+    public var buffersPerOutput: [Int] { states.map(\.buffers.count) }
     public let dither: Bool
 
     var device: DRMDevice?
@@ -170,8 +191,16 @@ public final class DRMDisplay: Display {
         if state.flipPending { try waitForFlip(state, device: device) }
         let (page, rects) = state.pages.target(damage: damage)
         let buffer = state.buffers[page]
+        var written: [IntRect] = []
         for r in rects ?? [frame.bounds] {
-            convertingBlit(from: frame, rect: r, to: buffer.surface, rotation: output.rotation, dither: dither)
+            written.append(convertingBlit(from: frame, rect: r, to: buffer.surface, rotation: output.rotation, dither: dither))
+        }
+        if state.buffers.count == 1 && !state.needsModeset {
+            // Single-buffered and already on screen: no flip, tell the driver what changed.
+            state.pages.drawn(page: page, damage: damage)
+            try markDirty(state, buffer: buffer, rects: written, device: device)
+            state.lastFlipNanoseconds = Syscalls.monotonicNanoseconds()
+            return state.hasVBlank ? .vblank(nanoseconds: state.lastFlipNanoseconds) : .timer
         }
         let userData = Unmanaged.passUnretained(state).toOpaque()
         let willSignal: Bool
@@ -197,6 +226,28 @@ public final class DRMDisplay: Display {
         return state.hasVBlank ? .vblank(nanoseconds: state.lastFlipNanoseconds) : .timer
     }
 
+    /// drmModeDirtyFB for the rects just written into a single buffer on screen; ENOSYS (a driver
+    /// that scans the buffer out directly) turns it off for this output.
+    private func markDirty(_ state: DRMOutputState, buffer: DRMDumbBuffer, rects: [IntRect], device: DRMDevice) throws(DisplayError) {
+        guard state.needsDirtyFB, !rects.isEmpty else { return }
+        var clips = rects.filter { !$0.isEmpty }.map { r in
+            drmModeClip(x1: UInt16(clamping: r.x), y1: UInt16(clamping: r.y), x2: UInt16(clamping: r.maxX), y2: UInt16(clamping: r.maxY))
+        }
+        let r = drmModeDirtyFB(device.fd.rawValue, buffer.framebufferID, &clips, UInt32(clips.count))
+        if r == -ENOSYS || (r == -1 && errno == ENOSYS) {
+            state.needsDirtyFB = false
+            diagnostics.append("\(state.output.name): the driver scans out directly (drmModeDirtyFB: ENOSYS), not called again")
+            return
+        }
+        dirtyFBCalls += 1
+        if r < 0, r == -1 ? errno == EACCES || errno == EPERM : -r == EACCES || -r == EPERM {
+            isMasterLost = true
+            for s in states { s.needsModeset = true; s.flipPending = false }
+            throw .masterLost("drmModeDirtyFB", Errno(rawValue: r == -1 ? errno : -r), device.path)
+        }
+        try DRMCall.check("drmModeDirtyFB", r, device: device.path)
+    }
+
     /// Gives up DRM master, as on a VT switch away or to let another program show something:
     /// waits for pending flips and calls drmDropMaster. The next present takes master back
     /// (drmSetMaster) and sets every output's mode again.
@@ -210,7 +261,9 @@ public final class DRMDisplay: Display {
 
     /// Reads DRM events until `state`'s flip has completed.
     func waitForFlip(_ state: DRMOutputState, device: DRMDevice) throws(DisplayError) {
-        let deadline = Syscalls.monotonicNanoseconds() + Int64(flipTimeout) * 1_000_000
+        let start = Syscalls.monotonicNanoseconds()
+        defer { flipWaitNanoseconds += Syscalls.monotonicNanoseconds() - start }
+        let deadline = start + Int64(flipTimeout) * 1_000_000
         var context = drmEventContext()
         context.version = 2
         context.page_flip_handler = { _, _, seconds, microseconds, data in

@@ -1,4 +1,4 @@
-// One output of a DRMDisplay: its connector, CRTC, mode, format, rotation and two dumb buffers,
+// One output of a DRMDisplay: its connector, CRTC, mode, format, rotation and its dumb buffers,
 // and how it is set up (at open and when a connector is plugged in later, the same rules).
 
 #if canImport(Glibc)
@@ -14,8 +14,10 @@ final class DRMOutputState {
     var target: DRMOutputTarget
     let crtcIndex: Int
     let buffers: [DRMDumbBuffer]
-    var pages = FBPages(count: 2, front: 1)
+    var pages: FBPages
     var needsModeset = true
+    /// Single-buffered outputs call drmModeDirtyFB until the driver says ENOSYS.
+    var needsDirtyFB = true
     var flipPending = false
     var lastFlipNanoseconds: Int64 = 0
     let hasVBlank: Bool
@@ -24,6 +26,7 @@ final class DRMOutputState {
 
     init(output: DisplayOutput, target: DRMOutputTarget, crtcIndex: Int, buffers: [DRMDumbBuffer], hasVBlank: Bool, saved: drmModeCrtc?) {
         self.output = output; self.target = target; self.crtcIndex = crtcIndex; self.buffers = buffers
+        pages = FBPages(count: buffers.count, front: buffers.count - 1)
         self.hasVBlank = hasVBlank; self.saved = saved
     }
 
@@ -71,8 +74,15 @@ struct DRMOutputFactory {
             name: connector.name, mode: mode.displayMode, format: format, rotation: panel.then(options.rotation),
             physicalWidthMM: connector.physicalWidthMM > 0 ? connector.physicalWidthMM : nil,
             physicalHeightMM: connector.physicalHeightMM > 0 ? connector.physicalHeightMM : nil)
-        let buffers = try (0..<2).map { (_) throws(DisplayError) in
+        func buffer() throws(DisplayError) -> DRMDumbBuffer {
             try DRMDumbBuffer(fd: device.fd, device: device.path, width: Int32(mode.hdisplay), height: Int32(mode.vdisplay), format: format)
+        }
+        var buffers = [try buffer()]
+        if options.buffers > 1 {
+            // Little video memory (or a tight CMA pool) may hold one frame only: draw on screen then.
+            do { buffers.append(try buffer()) } catch {
+                notes.append("\(connector.name): second buffer failed (\(error)); single-buffered with drmModeDirtyFB")
+            }
         }
         var saved: drmModeCrtc?
         if let c = drmModeGetCrtc(device.fd.rawValue, crtcID) {
