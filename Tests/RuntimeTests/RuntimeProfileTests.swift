@@ -169,4 +169,39 @@ struct RuntimeProfileTests {
             try HUDRuntime(display: MemoryDisplay(width: 8, height: 8), profile: profile, resources: Fixtures.resources, sleeper: PollingSleeper(FakeClock(0)), console: .off)
         }
     }
+
+    @Test("scale = auto follows each output's density: 2 on a 192 dpi panel, 1 where the size is unknown")
+    func autoScale() throws {
+        let dense = DisplayOutput(name: "eDP-1", mode: DisplayMode(width: 1920, height: 1200, refreshMillihertz: 60_000), format: .xrgb8888,
+                                  rotation: .r0, physicalWidthMM: 254, physicalHeightMM: 159)
+        let plain = DisplayOutput(name: "HDMI-A-1", mode: DisplayMode(width: 1920, height: 1200, refreshMillihertz: 60_000), format: .xrgb8888, rotation: .r0)
+        let display = try MemoryDisplay(outputs: [dense, plain])
+        let profile = try BoardProfile.parse("[output]\nscale = auto\n", file: "b.conf")
+        let clock = FakeClock(Fixtures.t0)
+        let runtime = try HUDRuntime(display: display, profile: profile, resources: Fixtures.resources, sleeper: PollingSleeper(clock),
+                                     clock: { clock.now }, console: .off)
+        #expect(runtime.scene.renderer(named: "eDP-1")?.scale == .one * 2)
+        #expect(runtime.scene.renderer(named: "HDMI-A-1")?.scale == .one)
+        runtime.submit("progress 0.5")
+        for _ in 0..<30 { try runtime.step() }
+        let black = Color.black.premultiplied
+        let a = Fixtures.box(of: try #require(display.screen(named: "eDP-1")).shown(), background: black)
+        let b = Fixtures.box(of: try #require(display.screen(named: "HDMI-A-1")).shown(), background: black)
+        #expect(abs(a.width - 2 * b.width) <= 2 && b.width > 30, "\(a) \(b)")
+    }
+
+    @Test("the theme's font is resolved beside the profile; one that will not load is logged and the default font used")
+    func themeFont() throws {
+        let profile = try BoardProfile.parse("[theme]\nfont = fonts/Missing.ttf\n", file: "/etc/splashhud/board.conf")
+        #expect(try profile.hudSettings() == [.font(path: "/etc/splashhud/fonts/Missing.ttf")])
+        let log = LogLines()
+        let clock = FakeClock(Fixtures.t0)
+        let display = MemoryDisplay(width: 320, height: 240)
+        let runtime = try HUDRuntime(display: display, profile: profile, resources: Fixtures.resources, sleeper: PollingSleeper(clock),
+                                     clock: { clock.now }, console: .off, logger: log.logger)
+        #expect(log.contains("/etc/splashhud/fonts/Missing.ttf", level: .error), "\(log.lines)")
+        runtime.submit("show \"Still here\"")
+        for _ in 0..<20 { try runtime.step() }
+        #expect(Fixtures.box(of: display.shown(), background: Color.black.premultiplied).width > 50)
+    }
 }
