@@ -79,8 +79,9 @@ public final class HUDScene: PacedScene {
         var kept: [String: (DisplayOutput, HUDSceneRenderer)] = [:]
         for (o, r) in zip(self.outputs, renderers) { kept[o.name] = (o, r) }
         renderers = outputs.map { o in
-            // Same name and same frame geometry: the frame on screen is still right.
-            if let (old, r) = kept[o.name], old.frameWidth == o.frameWidth, old.frameHeight == o.frameHeight, scale(old) == scale(o) {
+            // The same output (name, mode, format, rotation): what is on its screen is still this
+            // frame. Anything else (a new mode means new scanout buffers) is drawn afresh.
+            if let (old, r) = kept[o.name], old == o {
                 return r
             }
             return makeRenderer(o)

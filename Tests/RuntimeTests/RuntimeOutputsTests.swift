@@ -127,4 +127,22 @@ struct RuntimeOutputsTests {
         #expect(try rig.showsReference("DSI-1", script) == 0)
         #expect(try #require(rig.display.screen(named: "DSI-1")).presentCount == 1)
     }
+
+    @Test("an output that comes back in another mode is laid out afresh for its new size")
+    func modeChange() throws {
+        let rig = try Rig([Self.hdmi, Self.dsi])
+        let script = "@0 progress 0.75 \"Copying\""
+        rig.runtime.submit("progress 0.75 \"Copying\"")
+        while rig.sleeper.blocked == 0 { try rig.runtime.step() }
+        let dsiRenderer = try #require(rig.runtime.scene.renderer(named: "DSI-1"))
+        rig.display.disconnect("HDMI-A-1")
+        let smaller = DisplayOutput(name: "HDMI-A-1", mode: DisplayMode(width: 1280, height: 720, refreshMillihertz: 60_000), format: .xrgb8888, rotation: .r0)
+        rig.display.connect(smaller)
+        try rig.steps(2)
+        #expect(rig.display.outputs.map(\.name) == ["DSI-1", "HDMI-A-1"])
+        #expect(rig.runtime.scene.renderer(named: "HDMI-A-1")?.width == 1280)
+        #expect(rig.runtime.scene.renderer(named: "DSI-1") === dsiRenderer)
+        #expect(try rig.showsReference("HDMI-A-1", script) == 0)
+        #expect(try rig.showsReference("DSI-1", script) == 0)
+    }
 }
