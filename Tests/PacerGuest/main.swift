@@ -67,8 +67,40 @@ func runPacerGuest(device: String) throws {
     // Animating: the indefinite spinner, from the end of its fade-in.
     try phase("spinner", script: "@0 show \"Working\"", offsetSeconds: 2, wakeAfterSeconds: nil)
     for line in display.diagnostics { port.info("DIAG \(line)") }
-    display.close(.retain)
+    try runtimePhase(display: display, resources: resources, port: port)
 }
+
+/// The same static HUD through the whole runtime (HUDRuntime: scene, pacer, timerfd sleeper, the
+/// display's hotplug hook; no console): once the fade-in is over it must block with no timer
+/// until SIGALRM wakes it. `quit(retain:)` closes the display.
+func runtimePhase(display: FBDevDisplay, resources: HUDResources, port: ControlPort) throws {
+    let runtime = try HUDRuntime(display: display, resources: resources, console: .off)
+    pacerGuestWakeFD = try requireWaker(runtime)
+    runtime.submit("progress 0.5 \"Installing\"")
+    // Until the frame to draw next is static (drawing it is part of the measured phase).
+    try runtime.run(until: {
+        runtime.scene.advance(to: FramePacer.monotonicNanoseconds())
+        return !runtime.controller.presentation().isAnimating
+    })
+    let pacer = runtime.pacer
+    let frames0 = pacer.framesPresented, timers0 = pacer.timersArmed, waits0 = pacer.waits, missed0 = pacer.missedFrames
+    let wall0 = FramePacer.monotonicNanoseconds(), cpu0 = cpuNanoseconds()
+    let end = wall0 + 3_000_000_000
+    alarm(3)
+    try runtime.run(until: { FramePacer.monotonicNanoseconds() >= end - 200_000_000 })
+    let wall1 = FramePacer.monotonicNanoseconds(), cpu1 = cpuNanoseconds()
+    port.info("PACER runtime-static wall \((wall1 - wall0) / 1_000_000) cpu \((cpu1 - cpu0) / 1_000_000) frames \(pacer.framesPresented - frames0) "
+        + "missed \(pacer.missedFrames - missed0) timers \(pacer.timersArmed - timers0) waits \(pacer.waits - waits0) timing \(pacer.lastTiming.map { "\($0)" } ?? "-")")
+    runtime.quit(retain: true)
+}
+
+/// The runtime's waker descriptor (it has one: no test sleeper was given).
+func requireWaker(_ runtime: HUDRuntime) throws -> Int32 {
+    guard let waker = runtime.waker else { throw GuestError.noWaker }
+    return waker.descriptor
+}
+
+enum GuestError: Error { case noWaker }
 
 do {
     try runPacerGuest(device: "/dev/fb0")

@@ -4,8 +4,8 @@ import Testing
 /// The frame pacer on a real fbdev driver (bochs' DRM fbdev emulation, whose FBIO_WAITFORVSYNC
 /// returns at once, so the pacer runs on its timerfd): the guest program (Tests/PacerGuest) runs a
 /// static HUD for ~3 s, then an animating spinner for ~3 s, measuring its own CPU time with
-/// getrusage. A static HUD must arm no timer and cost (almost) no CPU; the spinner must keep
-/// presenting frames. One boot, about 20 s.
+/// getrusage, then the static HUD again through HUDRuntime. A static HUD must arm no timer and cost
+/// (almost) no CPU; the spinner must keep presenting frames. One boot, about 25 s.
 @Suite("Frame pacer end to end under QEMU")
 struct PacerEndToEndTests {
     /// One "PACER <phase> wall <ms> cpu <ms> frames <n> missed <n> timers <n> waits <n> timing <t>" line.
@@ -58,6 +58,14 @@ struct PacerEndToEndTests {
             line.split(separator: " ").firstIndex(of: "interval").flatMap { i in Double(line.split(separator: " ")[i + 1]) } }, "no interval line")
         #expect(spin.framesPerSecond <= 1.02e9 / interval, "spinner presented faster than the refresh: \(spin.framesPerSecond)/s, interval \(interval) ns")
         #expect(spin.timers >= spin.frames - 1, "spinner frames came without the timer: \(spin.timers) timers, \(spin.frames) frames")
+        // The same static HUD through HUDRuntime: no timer, (almost) no CPU.
+        let runtime = try #require(run.info.lazy.compactMap { Phase($0, phase: "runtime-static") }.first, "no runtime figures:\n\(run.output)")
+        #expect(runtime.wall >= 2.5, "runtime phase lasted \(runtime.wall) s")
+        #expect(runtime.timers == 0, "HUDRuntime's static HUD armed \(runtime.timers) timer(s)")
+        #expect(runtime.waits <= 3, "HUDRuntime's static HUD woke \(runtime.waits) times")
+        #expect(runtime.cpuPercent < 2, "HUDRuntime's static HUD used \(runtime.cpu) s CPU in \(runtime.wall) s")
+        print(String(format: "pacer figures: runtime static %.3f s CPU in %.2f s (%.2f %%), %d timers, %d frames",
+                     runtime.cpu, runtime.wall, runtime.cpuPercent, runtime.timers, runtime.frames))
         print(String(format: "pacer figures: static %.3f s CPU in %.2f s (%.2f %%), %d timers; spinner %.1f frames/s, %d missed, %.1f %% CPU",
                      still.cpu, still.wall, still.cpuPercent, still.timers, spin.framesPerSecond, spin.missed, spin.cpuPercent))
     }
