@@ -130,6 +130,12 @@ public final class FramePacer {
     private var lastMissLog: Int64?
     private var saidNoVBlank = false
     private var hotplugFailed = false
+    /// Outputs whose last present failed (logged once) and that get a whole frame next time.
+    private var failingOutputs: Set<String> = []
+    private var owedFullFrame: Set<String> = []
+
+    /// How soon presenting is tried again while DRM master is held by another process.
+    public static let masterRetryNanoseconds: Int64 = 250_000_000
     /// The last vblank stamp of the current animation (missed-frame counting).
     private var lastStamp: Int64?
 
@@ -204,21 +210,40 @@ public final class FramePacer {
         var timing: PresentTiming?
         var failure: DisplayError?
         var presented = 0
-        let count = min(frame.outputDamage.count, display.outputs.count)
-        for i in 0..<count where !frame.outputDamage[i].isEmpty {
-            // One output failing (unplugged under us) must not stop the others.
+        let outputs = display.outputs
+        let count = min(frame.outputDamage.count, outputs.count)
+        for i in 0..<count {
+            let name = outputs[i].name
+            // An output whose last present failed gets its whole frame: what it shows is unknown.
+            let damage = owedFullFrame.contains(name) ? [scene.pixels(output: i).bounds] : frame.outputDamage[i]
+            if damage.isEmpty { continue }
+            // One output failing (unplugged under us, master lost) must not stop the others.
             do {
-                let t = try display.present(scene.pixels(output: i), damage: frame.outputDamage[i], output: i)
+                let t = try display.present(scene.pixels(output: i), damage: damage, output: i)
                 // Outputs share one grid: the first vblank stamp paces it (else the first timing).
                 if timing == nil || (Self.isVBlank(t) && !Self.isVBlank(timing!)) { timing = t }
                 presented += 1
                 framesPresented += 1
+                owedFullFrame.remove(name)
+                if failingOutputs.remove(name) != nil { log("output \(i) (\(name)): presenting again") }
             } catch {
-                log("output \(i) (\(display.outputs[i].name)): present failed: \(error)")
+                // Logged once until it works again, not at every frame.
+                if failingOutputs.insert(name).inserted { log("output \(i) (\(name)): present failed: \(error)") }
+                owedFullFrame.insert(name)
                 if failure == nil { failure = error }
             }
         }
-        if let failure, presented == 0 { throw failure }
+        if let failure, presented == 0 {
+            // Another process holds DRM master: not fatal, present takes it back; try again soon
+            // even while nothing changes.
+            guard case .masterLost = failure else { throw failure }
+            dirty = false
+            animating = false
+            boundary = nil
+            lastStamp = nil
+            deadline = clock() + Self.masterRetryNanoseconds
+            return
+        }
         if let timing { lastTiming = timing }
         let end = clock()
         animating = frame.animating

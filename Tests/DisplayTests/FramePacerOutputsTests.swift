@@ -208,4 +208,59 @@ struct FramePacerOutputsTests {
         #expect(sleeper.watched.dropFirst().allSatisfy { $0.isEmpty })
         #expect(display.memory.presentCount >= 2)
     }
+
+    /// Two memory outputs whose presents fail with `error` while `failing` says so.
+    final class FlakyDisplay: Display {
+        let memory: MemoryDisplay
+        var failing: (Int) -> Bool = { _ in false }
+        var error = DisplayError.masterLost("drmModeAtomicCommit", .permissionDenied, "/dev/dri/card0")
+        init() throws { memory = try MemoryDisplay(outputs: [FramePacerOutputsTests.wide, FramePacerOutputsTests.third], vsync: false) }
+        var outputs: [DisplayOutput] { memory.outputs }
+        var frameIntervalNanoseconds: Int64 { memory.frameIntervalNanoseconds }
+        func present(_ frame: PixmapView, damage: [IntRect]) throws(DisplayError) -> PresentTiming { try memory.present(frame, damage: damage) }
+        func present(_ frame: PixmapView, damage: [IntRect], output index: Int) throws(DisplayError) -> PresentTiming {
+            if failing(index) { throw error }
+            return try memory.present(frame, damage: damage, output: index)
+        }
+        func close(_ how: CloseBehaviour) { memory.close(how) }
+    }
+
+    @Test("master lost on every output: no error, a retry in 250 ms, then the whole frame again though nothing changed")
+    func masterLost() throws {
+        let clock = Clock()
+        let display = try FlakyDisplay()
+        display.failing = { _ in true }
+        let scene = Scene(display.outputs)
+        scene.animating = false
+        let sleeper = Sleeper(clock)
+        var log: [String] = []
+        let pacer = FramePacer(display: display, scene: scene, sleeper: sleeper, clock: { clock.now }, log: { log.append($0) })
+        try pacer.runOnce()
+        try pacer.runOnce()
+        #expect(sleeper.deadlines == [Self.t0 + 250_000_000, Self.t0 + 500_000_000])
+        #expect(log.filter { $0.contains("present failed") }.count == 2, "once per output: \(log)")
+        display.failing = { _ in false }
+        scene.damaged = []  // the scene has nothing new to draw
+        try pacer.runOnce()
+        #expect(display.memory.screens.map(\.presentCount) == [1, 1])
+        #expect(display.memory.screens[0].lastWrittenRects == [IntRect(x: 0, y: 0, width: 40, height: 20)])
+        #expect(display.memory.screens[1].shown().view[7, 7] == Scene.colour(width: 8, frame: 2))
+        #expect(log.filter { $0.contains("presenting again") }.count == 2)
+        #expect(sleeper.deadlines.last == .some(nil), "static again: no timer")
+    }
+
+    @Test("one output failing does not stop the other; any other error on every output ends the turn")
+    func otherFailures() throws {
+        let clock = Clock()
+        let display = try FlakyDisplay()
+        display.error = .closed
+        display.failing = { $0 == 1 }
+        let scene = Scene(display.outputs)
+        let pacer = FramePacer(display: display, scene: scene, sleeper: Sleeper(clock), clock: { clock.now }, log: { _ in })
+        try pacer.runOnce()
+        try pacer.runOnce()
+        #expect(display.memory.screens.map(\.presentCount) == [2, 0])
+        display.failing = { _ in true }
+        #expect(throws: DisplayError.closed) { try pacer.runOnce() }
+    }
 }
