@@ -3,9 +3,8 @@
 // (device, rotation) - and the memory display when no screen can be opened, so the HUD always
 // runs. Each failure is logged with its reason; the opened backend is logged too.
 //
-// What DRMDisplayOptions cannot express yet is done here: connector selection (filtering the
-// outputs with SelectedOutputsDisplay). A fixed profile rotation is passed as DRM's extra
-// rotation, which DRM applies on top of the panel orientation (only right for panels without one).
+// Connector selection reaches DRM itself (unselected connectors get no CRTC). A fixed profile
+// rotation replaces the connector's `panel orientation`; `rotation = panel-orientation` follows it.
 import Display
 import Logging
 import Raster
@@ -57,16 +56,7 @@ public struct DisplayOpener {
     private func open(_ backend: BoardProfile.Backend, _ p: BoardProfile) throws(DisplayError) -> any Display {
         switch backend {
         case .drm:
-            var display: any Display = try openDRM(Self.drmOptions(p))
-            if case .named(let names) = p.connectors {
-                display = SelectedOutputsDisplay(base: display, names: names)
-                if display.outputs.isEmpty {
-                    let found = (display as! SelectedOutputsDisplay).base.outputs.map(\.name)
-                    display.close(.restore)
-                    throw .unsupported("connectors", "none of \(names.joined(separator: ", ")) is connected (found: \(found.isEmpty ? "none" : found.joined(separator: ", ")))")
-                }
-            }
-            return display
+            return try openDRM(Self.drmOptions(p))
         case .fbdev:
             if let format = p.pixelFormat { logger.notice("\(p.file): pixel-format \(format.name) is not applied on fbdev (the current layout is used)") }
             return try openFBDev(p.fbdevPath, Self.fixedRotation(p))
@@ -88,6 +78,8 @@ public struct DisplayOpener {
             display.mode = DRMModeRequest(width: w, height: h, refreshHertz: mHz.map { ($0 + 500) / 1000 })
         }
         display.rotation = fixedRotation(p)
+        if case .fixed = p.rotation { display.followPanelOrientation = false }
+        if case .named(let names) = p.connectors { display.connectors = names }
         display.format = p.pixelFormat
         var options = DRMDisplaySetOptions(display: display)
         if case .path(let path) = p.card { options.devicePaths = [path] }

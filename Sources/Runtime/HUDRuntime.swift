@@ -195,7 +195,6 @@ public final class HUDRuntime {
         switch display {
         case let drm as DRMDisplay: try drm.releaseMaster()
         case let set as DRMDisplaySet: try set.releaseMaster()
-        case let selected as SelectedOutputsDisplay: try releaseMaster(selected.base)
         default: break
         }
     }

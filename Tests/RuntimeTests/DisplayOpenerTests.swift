@@ -65,37 +65,29 @@ struct DisplayOpenerTests {
         #expect(log.contains("display: fbdev", level: .info))
     }
 
-    @Test("connectors = DSI-1 keeps only that output and presents reach its screen; none connected is a failure")
+    @Test("connectors = DSI-1 and a fixed rotation reach DRM's options; a DRM failure falls back with its reason")
     func connectorSelection() throws {
-        let hdmi = DisplayOutput(name: "HDMI-A-1", mode: DisplayMode(width: 64, height: 32, refreshMillihertz: 60_000), format: .xrgb8888, rotation: .r0)
-        let dsi = DisplayOutput(name: "DSI-1", mode: DisplayMode(width: 16, height: 24, refreshMillihertz: 60_000), format: .xrgb8888, rotation: .r0)
-        let card = try MemoryDisplay(outputs: [hdmi, dsi])
-        let profile = try BoardProfile.parse("[device]\nbackend = drm\nconnectors = DSI-1\n", file: "b.conf")
-        var opener = DisplayOpener(profile: profile, logger: LogLines().logger)
-        opener.openDRM = { (_) throws(DisplayError) in card }
-        let opened = opener.open()
-        #expect(opened.backend == .drm)
-        #expect(opened.display.outputs == [dsi])
-        let frame = Pixmap(width: 16, height: 24)
-        for y in Int32(0)..<24 { for x in Int32(0)..<16 { frame.view[x, y] = Color(rgb: 0x336699).premultiplied } }
-        _ = try opened.display.present(frame.view, damage: [frame.view.bounds], output: 0)
-        #expect(card.screen(named: "DSI-1")?.presentCount == 1)
-        #expect(card.screen(named: "HDMI-A-1")?.presentCount == 0)
-        #expect(card.screen(named: "DSI-1")?.shown().view[15, 23] == Color(rgb: 0x336699).premultiplied)
-        // Unplugging DSI-1 leaves the selection empty after the refresh.
-        card.disconnect("DSI-1")
-        #expect(try opened.display.refreshOutputs())
-        #expect(opened.display.outputs.isEmpty)
-
+        let profile = try BoardProfile.parse("[device]\nbackend = drm\nconnectors = DSI-1\n[output]\nrotation = 180\n", file: "b.conf")
         let log = LogLines()
-        let other = try BoardProfile.parse("[device]\nbackend = drm\nconnectors = LVDS-1\n", file: "b.conf")
-        var second = DisplayOpener(profile: other, logger: log.logger)
-        let card2 = try MemoryDisplay(outputs: [hdmi])
-        second.openDRM = { (_) throws(DisplayError) in card2 }
-        let fallback = second.open()
-        #expect(fallback.backend == .memory)
-        #expect(fallback.failures.first?.contains("none of LVDS-1 is connected (found: HDMI-A-1)") == true, "\(fallback.failures)")
-        #expect(card2.closedAs == .restore)
+        var opener = DisplayOpener(profile: profile, logger: log.logger)
+        var seen: [DRMDisplaySetOptions] = []
+        opener.openDRM = { (o) throws(DisplayError) in
+            seen.append(o)
+            throw .unsupported("/dev/dri/card0", "none of DSI-1 is connected")
+        }
+        let opened = opener.open()
+        #expect(seen.count == 1)
+        #expect(seen.first?.display.connectors == ["DSI-1"])
+        #expect(seen.first?.display.allows(connector: "DSI-1") == true)
+        #expect(seen.first?.display.allows(connector: "HDMI-A-1") == false)
+        #expect(seen.first?.display.rotation == .r180)
+        #expect(seen.first?.display.followPanelOrientation == false)
+        #expect(opened.backend == .memory)
+        #expect(opened.failures.first?.contains("none of DSI-1 is connected") == true, "\(opened.failures)")
+
+        let following = try BoardProfile.parse("[device]\nbackend = drm\n[output]\nrotation = panel-orientation\n", file: "c.conf")
+        let options = DisplayOpener.drmOptions(following).display
+        #expect(options.followPanelOrientation && options.rotation == .r0 && options.connectors == nil)
     }
 
     @Test("the real backends on paths that do not exist fail with their reasons and the HUD runs on memory")

@@ -63,8 +63,13 @@ public struct DRMDisplayOptions: Sendable {
     /// `video=` overrides; nil reads the kernel's (/proc/cmdline), as fbcon and the kernel's own
     /// DRM clients honour them.
     public var videoOverrides: [DRMModeRequest]?
-    /// A rotation applied after the panel orientation's.
+    /// A rotation applied after the panel orientation's (or instead of it, see below).
     public var rotation: Rotation
+    /// true: the connector's `panel orientation` is undone first, then `rotation`; false:
+    /// `rotation` alone (a board profile that states the mounting rotation outright).
+    public var followPanelOrientation: Bool
+    /// Connector names to use ("HDMI-A-1", "DSI-1"); nil uses every connected connector.
+    public var connectors: [String]?
     /// A scanout format to use instead of XRGB8888/RGB565, when the plane takes it.
     public var format: PixelFormat?
     /// false keeps to legacy drmModeSetCrtc/drmModePageFlip even where atomic works.
@@ -79,12 +84,19 @@ public struct DRMDisplayOptions: Sendable {
     public init(
         devicePath: String? = nil, mode: DRMModeRequest? = nil, videoOverrides: [DRMModeRequest]? = nil,
         rotation: Rotation = .r0, format: PixelFormat? = nil, allowAtomic: Bool = true, dither: Bool = true,
-        flipTimeoutMilliseconds: Int32 = 1000, buffers: Int = 2
+        flipTimeoutMilliseconds: Int32 = 1000, buffers: Int = 2, followPanelOrientation: Bool = true,
+        connectors: [String]? = nil
     ) {
         precondition(buffers == 1 || buffers == 2, "DRM buffers per output: 1 or 2, not \(buffers)")
         self.devicePath = devicePath; self.mode = mode; self.videoOverrides = videoOverrides
         self.rotation = rotation; self.format = format; self.allowAtomic = allowAtomic; self.dither = dither
         self.flipTimeoutMilliseconds = flipTimeoutMilliseconds; self.buffers = buffers
+        self.followPanelOrientation = followPanelOrientation; self.connectors = connectors
+    }
+
+    /// Whether connector `name` is selected (`connectors` nil selects every one).
+    public func allows(connector name: String) -> Bool {
+        connectors.map { $0.contains(name) } ?? true
     }
 }
 
@@ -132,8 +144,11 @@ public final class DRMDisplay: Display {
     init(device: DRMDevice, options: DRMDisplayOptions) throws(DisplayError) {
         self.device = device
         devicePath = device.path; driverName = device.driverName; dither = options.dither; flipTimeout = options.flipTimeoutMilliseconds
-        let connected = device.connectors.filter { $0.isConnected && !$0.modes.isEmpty }
-        guard !connected.isEmpty else { throw .unsupported(device.path, "no connected connector with modes") }
+        let connected = device.connectors.filter { $0.isConnected && !$0.modes.isEmpty && options.allows(connector: $0.name) }
+        guard !connected.isEmpty else {
+            let what = options.connectors.map { "none of \($0.joined(separator: ", ")) is connected" } ?? "no connected connector with modes"
+            throw .unsupported(device.path, what)
+        }
         let crtcIndices = DRMCRTCAssignment.assign(connected.map { ($0.possibleCRTCs, $0.currentCRTCIndex) }, crtcCount: device.crtcIDs.count)
         let factory = DRMOutputFactory(
             device: device, options: options, videoOverrides: options.videoOverrides ?? DRMModeSelection.kernelVideoOverrides())

@@ -103,7 +103,7 @@ extension DRMDisplay {
         let plan = DRMOutputPlan.plan(
             current: current,
             connectors: connectors.map {
-                DRMOutputPlan.Connector(id: $0.id, isConnected: $0.isConnected, modes: $0.modes.map(\.candidate),
+                DRMOutputPlan.Connector(id: $0.id, isConnected: $0.isConnected && factory.options.allows(connector: $0.name), modes: $0.modes.map(\.candidate),
                                         possibleCRTCs: $0.possibleCRTCs, currentCRTCIndex: $0.currentCRTCIndex)
             },
             crtcCount: device.crtcIDs.count)

@@ -71,7 +71,7 @@ struct DRMOutputFactory {
             atomic = .unavailable("no primary plane for CRTC \(crtcID)")
         }
         let output = DisplayOutput(
-            name: connector.name, mode: mode.displayMode, format: format, rotation: panel.then(options.rotation),
+            name: connector.name, mode: mode.displayMode, format: format, rotation: options.followPanelOrientation ? panel.then(options.rotation) : options.rotation,
             physicalWidthMM: connector.physicalWidthMM > 0 ? connector.physicalWidthMM : nil,
             physicalHeightMM: connector.physicalHeightMM > 0 ? connector.physicalHeightMM : nil)
         func buffer() throws(DisplayError) -> DRMDumbBuffer {
