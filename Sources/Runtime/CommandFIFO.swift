@@ -126,7 +126,7 @@ public final class CommandFIFO {
             let bytes = Array(line.utf8)
             guard bytes.count <= limit else { throw .lineTooLong(bytes: bytes.count, limit: limit) }
             if let i = bytes.firstIndex(where: { $0 == 0x0A || $0 == 0x00 }) {
-                throw .syscall("send", .invalidArgument, "line \(messages.count + 1): a newline or NUL at byte \(i) would split it")
+                throw .splitLine(line: messages.count + 1, byteOffset: i)
             }
             messages.append(bytes + [0x0A])
         }

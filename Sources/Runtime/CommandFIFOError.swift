@@ -17,6 +17,8 @@ public enum CommandFIFOError: Error, Equatable, CustomStringConvertible {
     case writeTimedOut(path: String, milliseconds: Int32)
     /// A line longer than `limit` bytes (without its terminator); it is dropped whole.
     case lineTooLong(bytes: Int, limit: Int)
+    /// A line to send holds a newline or NUL at `byteOffset`: it would arrive as two commands.
+    case splitLine(line: Int, byteOffset: Int)
     /// A line that is not UTF-8; it is dropped whole.
     case invalidUTF8(byteOffset: Int)
     /// A system call failed: the call, its errno and the path.
@@ -36,6 +38,8 @@ public enum CommandFIFOError: Error, Equatable, CustomStringConvertible {
             return "\(path) stayed full for \(ms) ms: the splash is not reading its commands"
         case .lineTooLong(let bytes, let limit):
             return "command line of \(bytes)+ bytes is longer than \(limit) bytes; dropped"
+        case .splitLine(let line, let offset):
+            return "line \(line): a newline or NUL at byte \(offset) would split it into two commands"
         case .invalidUTF8(let offset):
             return "command line is not UTF-8 (bad byte at offset \(offset)); dropped"
         case .syscall(let call, let errno, let path):

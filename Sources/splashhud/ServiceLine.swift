@@ -25,7 +25,7 @@ enum ServiceLine: Equatable {
     /// command, a blank or comment line). What `splashhud send` checks before writing anything.
     static func problem(in line: String) -> String? {
         if ServiceLine(line) != nil { return nil }
-        if line.hasPrefix("quit") {
+        if line.split(whereSeparator: { $0 == " " || $0 == "\t" }).first == "quit" {
             return "quit takes only --retain"
         }
         do { _ = try CommandParser.parse(line) } catch { return "\(error)" }

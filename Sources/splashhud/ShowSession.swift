@@ -49,23 +49,23 @@ final class ShowSession {
         start = now
         stopAt = duration.map { now + Int64(($0 * 1e9).rounded()) }
         timer = try ServiceTimer()
+        // Everything that can fail comes first: a throwing init must leave no handler behind in
+        // the runtime (it would fire for a closed descriptor).
+        if let fifoPath {
+            fifo = try CommandFIFO(path: fifoPath, mode: fifoMode) { [unowned self] in self.input($0) }
+        }
+        // HUDRuntime follows SIGTERM/SIGINT itself on a real screen; on the memory display we do.
+        if catchSignals && runtime.consoleSignals == nil { signals = try ConsoleSignals() }
         runtime.watch(timer.descriptor) { [unowned self] _ in
             do { try timer.acknowledge() } catch { self.logger.error("\(error)") }
         }
-        if let fifoPath {
-            let fifo = try CommandFIFO(path: fifoPath, mode: fifoMode) { [unowned self] in self.input($0) }
+        if let fifo {
             runtime.watch(fifo.descriptor.rawValue) { [unowned self] _ in
                 do { try self.fifo?.drain() } catch { self.logger.error("\(error)") }
             }
-            self.fifo = fifo
-            logger.info("reading commands from \(fifoPath)\(fifo.created ? "" : " (existing FIFO)")")
+            logger.info("reading commands from \(fifo.path)\(fifo.created ? "" : " (existing FIFO)")")
         }
-        // HUDRuntime follows SIGTERM/SIGINT itself when it took a VT; otherwise we do.
-        if catchSignals && runtime.consoleSignals == nil {
-            let s = try ConsoleSignals()
-            signals = s
-            runtime.watch(s.descriptor.rawValue) { [unowned self] _ in self.readSignals() }
-        }
+        if let signals { runtime.watch(signals.descriptor.rawValue) { [unowned self] _ in self.readSignals() } }
         if runtime.display is MemoryDisplay {
             // Its virtual vblank stamps count from 0, not CLOCK_MONOTONIC: pace by the timer.
             runtime.pacer.pacing = .timer
@@ -97,6 +97,8 @@ final class ShowSession {
         }
         if let fifo { runtime.unwatch(fifo.descriptor.rawValue); fifo.close() }
         fifo = nil
+        runtime.unwatch(timer.descriptor)
+        if let signals { runtime.unwatch(signals.descriptor.rawValue) }
         runtime.quit(retain: end.retain)
         logger.info("ended: \(end.reason) (\(runtime.pacer.framesPresented) frames presented, \(runtime.pacer.missedFrames) refresh boundaries missed)")
     }
