@@ -210,7 +210,7 @@ public final class HUDRuntime {
             guard let signal else { return }
             guard let console else {
                 // No VT: only termination matters (release/acquire are never asked for).
-                if case .terminate(let number) = signal { terminate(by: number) }
+                if case .terminate(let number) = signal { terminated(by: number) }
                 continue
             }
             let outcome: Console.Outcome
@@ -227,7 +227,21 @@ public final class HUDRuntime {
                 logger.error("VT switch: \(error)")
                 continue
             }
-            if case .terminate(let number) = outcome { terminate(by: number) }
+            if case .terminate(let number) = outcome { terminated(by: number) }
+        }
+    }
+
+    /// Called instead of dying when SIGTERM/SIGINT/SIGHUP arrives (on a real screen): the owner
+    /// ends its loop, cleans up (a FIFO, pictures), quits (restoring or retaining) and then dies of
+    /// the signal itself. Without it the runtime restores the screen and dies at once.
+    public var onTermination: ((_ signal: Int32) -> Void)?
+
+    private func terminated(by number: Int32) {
+        if let onTermination {
+            logger.info("signal \(number): ending")
+            onTermination(number)
+        } else {
+            terminate(by: number)
         }
     }
 

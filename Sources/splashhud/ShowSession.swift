@@ -54,8 +54,12 @@ final class ShowSession {
         if let fifoPath {
             fifo = try CommandFIFO(path: fifoPath, mode: fifoMode) { [unowned self] in self.input($0) }
         }
-        // HUDRuntime follows SIGTERM/SIGINT itself on a real screen; on the memory display we do.
+        // HUDRuntime catches SIGTERM/SIGINT itself on a real screen and hands them to us (so the
+        // FIFO is removed and --retain honoured); on the memory display we catch them.
         if catchSignals && runtime.consoleSignals == nil { signals = try ConsoleSignals() }
+        runtime.onTermination = { [unowned self] n in
+            if ending == nil { ending = Ending(retain: self.retain, reason: "signal \(n)", signal: n) }
+        }
         runtime.watch(timer.descriptor) { [unowned self] _ in
             do { try timer.acknowledge() } catch { self.logger.error("\(error)") }
         }

@@ -83,7 +83,10 @@ public final class DRMDisplaySet: Display {
         // The socket first: a card appearing while we open the others is not missed.
         for path in cardPaths() { _ = openCard(path) }
         guard !cards.isEmpty else {
-            throw .unsupported(options.directory, "no card to show on: " + (diagnostics.isEmpty ? "no card nodes" : diagnostics.joined(separator: "; ")))
+            let asked = options.devicePaths.map { " (asked for \($0.joined(separator: ", ")))" } ?? ""
+            let missing = options.devicePaths?.filter { !cardPaths().contains($0) } ?? []
+            let why = diagnostics + (missing.isEmpty ? [] : ["\(missing.joined(separator: ", ")): no such card node"])
+            throw .unsupported(options.directory, "no card to show on\(asked): " + (why.isEmpty ? "no card nodes" : why.joined(separator: "; ")))
         }
         rebuildOutputs()
     }
