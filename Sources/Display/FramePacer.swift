@@ -262,10 +262,10 @@ public final class FramePacer {
     }
 
     /// When the next animation frame is rendered. With vblank stamps (and pacing allows them): at
-    /// the stamp, the moment this frame is on the glass and its buffer's successor can be drawn -
-    /// a present that blocks until its flip returns at about the stamp, so the next frame is drawn
-    /// at once and makes the following vblank (waiting a further interval would show every other
-    /// vblank only); never sooner than 3/4 of an interval after this frame began, so a display
+    /// the stamp, the moment a buffer became free - present returns right after a vblank (fbdev's
+    /// FBIO_WAITFORVSYNC waits for this frame's, DRM waits for the previous flip's event before
+    /// committing this frame), so the next frame is drawn at once and makes the following vblank
+    /// (waiting a further interval would show every other vblank only); never sooner than 3/4 of an interval after this frame began, so a display
     /// whose stamps come back at once cannot make the loop spin. Flips more than one interval
     /// apart are missed frames. Without stamps: the first boundary after `finishedAt` on the grid
     /// that started at the animation's first frame; boundaries already passed are missed frames.

@@ -49,5 +49,6 @@ func switchVTAwayAndBack(display: DRMDisplay, frame: Pixmap, console: Console, s
     port.info("VT \(label) \(try next("the acquire")) master \(display.isMasterLost ? "lost" : "held")")
     port.info("VT \(label) chvt 1 \(waitChild(chvt1))")
     port.info("VT \(label) drawn \(presents) skipped \(skipped)")
+    try display.waitForPendingFlips()
     try port.shot("\(label)-vt-back")
 }

@@ -9,7 +9,8 @@
 //
 //   splashhud-drm-guest [--passes PASS,...] [--close restore|retain]
 //   PASS = atomic|legacy followed by ":"-separated words: r0|r90|r180|r270 (rotation), vt (a VT
-//          round trip), or a video=-style mode request (800x600@60); e.g. legacy:r270:800x600@60.
+//          round trip), 1buf (single-buffered: drawn on screen + drmModeDirtyFB), or a
+//          video=-style mode request (800x600@60); e.g. legacy:r270:800x600@60.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,6 +24,7 @@ struct GuestPass {
     var rotation = Rotation.r0
     var mode: DRMModeRequest?
     var vtSwitch = false
+    var buffers = 2
     /// Prefix of this pass's shots and INFO lines: "atomic-r0".
     var label: String { "\(strategy)-r\(rotation.rawValue)" }
 
@@ -33,6 +35,8 @@ struct GuestPass {
         for word in words.dropFirst() {
             if word == "vt" {
                 vtSwitch = true
+            } else if word == "1buf" {
+                buffers = 1
             } else if word.hasPrefix("r"), let degrees = Int(word.dropFirst()) {
                 guard let r = Rotation(rawValue: degrees) else { throw GuestError("pass \(text): rotation \(word)") }
                 rotation = r
@@ -69,7 +73,7 @@ func runGuest(_ args: [String]) throws {
     try port.shot("before")
     for (n, pass) in passes.enumerated() {
         let label = pass.label
-        let display = try DRMDisplay(options: DRMDisplayOptions(mode: pass.mode, rotation: pass.rotation, allowAtomic: pass.strategy == "atomic"))
+        let display = try DRMDisplay(options: DRMDisplayOptions(mode: pass.mode, rotation: pass.rotation, allowAtomic: pass.strategy == "atomic", buffers: pass.buffers))
         let out = display.outputs[0]
         port.info("OUTPUT \(label) \(display.devicePath) \(display.driverName) \(display.commitStrategyName) \(out.name) "
             + "\(out.mode.width)x\(out.mode.height) \(out.mode.refreshMillihertz) \(out.format.name) r\(out.rotation.rawValue) outputs \(display.outputs.count)")
@@ -78,6 +82,7 @@ func runGuest(_ args: [String]) throws {
             step.draw(frame.view)
             let timing = try display.present(frame.view, damage: step.damage)
             port.info("PRESENT \(label) \(step.name) \(timing)")
+            try display.waitForPendingFlips()  // present returns once the flip is queued
             try port.shot("\(label)-\(step.name)")
         }
         // DRM master: give it up (as on a VT switch), let another opener of the card take it,
@@ -96,10 +101,13 @@ func runGuest(_ args: [String]) throws {
         close(other)
         let timing = try display.present(frame.view, damage: after.damage)
         port.info("PRESENT \(label) \(after.name) \(timing) master \(display.isMasterLost ? "lost" : "held")")
+        try display.waitForPendingFlips()
         try port.shot("\(label)-\(after.name)")
         if pass.vtSwitch {
             try switchVTAwayAndBack(display: display, frame: frame, console: console, signals: signals, port: port, label: label)
         }
+        port.info("BUFFERS \(label) \(display.buffersPerOutput.map(String.init).joined(separator: ",")) dirtyfb \(display.dirtyFBCalls) "
+            + "flipwait \(display.flipWaitNanoseconds / 1000) us")
         for line in display.diagnostics { port.info("DIAG \(line)") }
         display.close(n == passes.count - 1 ? closing : .restore)
         try port.shot("\(label)-closed")

@@ -127,6 +127,7 @@ final class HotplugGuest {
 
     func shot(_ name: String, output: String, device: String?) throws {
         guard let out = set.outputs.first(where: { $0.name == output }) else { throw GuestError("shot \(name): no output \(output)") }
+        try set.waitForPendingFlips()  // present returns once the flip is queued
         port.info("SHOT \(name) \(output) \(number) \(out.frameWidth)x\(out.frameHeight)")
         port.send("SHOT \(name)" + (device.map { " device=\($0)" } ?? ""))
         let answer = try port.readLine()

@@ -27,10 +27,14 @@ struct DRMEndToEndTests {
         var rotation: Rotation = .r0
         var request: String? = nil
         var vt = false
+        /// 1: drawn into the buffer on screen, shown by drmModeDirtyFB (no flips).
+        var buffers = 2
         var width: Int32
         var height: Int32
         /// The guest's --passes word ("legacy:r270:800x600@60").
-        var argument: String { ([strategy, "r\(rotation.rawValue)"] + [request, vt ? "vt" : nil].compactMap { $0 }).joined(separator: ":") }
+        var argument: String {
+            ([strategy, "r\(rotation.rawValue)"] + [request, vt ? "vt" : nil, buffers == 1 ? "1buf" : nil].compactMap { $0 }).joined(separator: ":")
+        }
         /// The guest's name for its shots and INFO lines.
         var label: String { "\(strategy)-r\(rotation.rawValue)" }
     }
@@ -62,10 +66,11 @@ struct DRMEndToEndTests {
                         Pass(strategy: "legacy", rotation: .r180, vt: true, width: 1280, height: 800)],
                close: .restore),
         // virtio-gpu (needs a flip or DirtyFB to update the host's copy): atomic at the kernel's
-        // `video=` mode (fbcon uses it too) turned 90°, then legacy with a mode request (a real mode
-        // change, and back on restore) turned 270°; the last pass retains its frame.
+        // `video=` mode (fbcon uses it too) turned 90° and single-buffered (DirtyFB), then legacy
+        // double-buffered with a mode request (a real mode change, and back on restore) turned
+        // 270°; the last pass retains its frame.
         Config(display: "virtio", driver: "virtio_gpu",
-               passes: [Pass(strategy: "atomic", rotation: .r90, width: 1024, height: 768),
+               passes: [Pass(strategy: "atomic", rotation: .r90, buffers: 1, width: 1024, height: 768),
                         Pass(strategy: "legacy", rotation: .r270, request: "800x600@60", width: 800, height: 600)],
                close: .retain, cmdline: "video=Virtual-1:1024x768@60", consoleWidth: 1024, consoleHeight: 768),
     ]
@@ -81,7 +86,7 @@ struct DRMEndToEndTests {
         let run = try VMRun(display: config.display, program: program, shotsDir: shots, cmdline: config.cmdline, timeout: 120,
                             args: ["--passes", config.passes.map(\.argument).joined(separator: ","), "--close", "\(config.close)"])
         print("\(config.name): \(run.summary)")
-        for line in run.info where ["PRESENT", "DIAG", "MASTER", "VT"].contains(where: line.hasPrefix) { print("  \(line)") }
+        for line in run.info where ["PRESENT", "DIAG", "MASTER", "VT", "BUFFERS"].contains(where: line.hasPrefix) { print("  \(line)") }
         try #require(run.status == 0, "\(config.name): guest failed (status \(run.status)):\n\(run.output)")
 
         func dump(_ shot: String) throws -> ScreenDump { try ScreenDump(contentsOf: "\(shots)/\(shot).ppm") }
@@ -102,6 +107,11 @@ struct DRMEndToEndTests {
             #expect(output.hasPrefix("OUTPUT \(label) /dev/dri/card0 \(config.driver) \(strategy) Virtual-1 \(pass.width)x\(pass.height) "),
                     "\(output)")
             #expect(output.contains(" XRGB8888 r\(pass.rotation.rawValue) outputs 1"), "\(output)")
+            // Single-buffered on virtio-gpu: only drmModeDirtyFB makes the partial frames below
+            // reach the host, so their exact screendumps prove it is called with the right rects.
+            let buffers = run.info.first { $0.hasPrefix("BUFFERS \(label) ") } ?? "no BUFFERS line"
+            #expect(buffers.hasPrefix("BUFFERS \(label) \(pass.buffers) dirtyfb "), "\(buffers)")
+            if pass.buffers == 1 { #expect(!buffers.contains(" dirtyfb 0 "), "\(buffers)") }
 
             let memory = MemoryDisplay(width: pass.width, height: pass.height, format: .xrgb8888, rotation: pass.rotation)
             let frameWidth = memory.outputs[0].frameWidth, frameHeight = memory.outputs[0].frameHeight

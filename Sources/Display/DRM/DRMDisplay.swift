@@ -9,8 +9,9 @@
 //             buffers per output. Nothing is shown yet.
 //   present   per output: convert the damage (plus what this buffer missed, FBPages.swift) into the
 //             back buffer, commit it (the first time with the mode: the first frame appears only
-//             once it is completely drawn), wait for the page-flip event (poll + drmHandleEvent;
-//             these drivers complete flips at once, a real panel within a frame).
+//             once it is completely drawn) and return; the next present to that output first
+//             waits for the page-flip event (poll + drmHandleEvent) that frees the other buffer.
+//             So every mirrored output flips at the same vblank instead of one vblank each.
 //   close     .restore: drmModeSetCrtc back to the saved framebuffer and mode, free the buffers.
 //             .retain: leave our framebuffer on the CRTC and drop DRM master so the next program
 //             can take over; the buffers live until the display is released (on Linux before 6.8
@@ -41,8 +42,8 @@
 // show anything; ENOSYS means the driver scans out directly and it is not called again. Frames
 // may tear there: the price of one buffer.
 //
-// Why two buffers and not three: present waits for each flip event before it returns, so the
-// next frame always has a free buffer and a whole refresh interval to be drawn in. A third buffer
+// Why two buffers and not three: the shadow frame is drawn before present waits for the flip
+// event, so the wait overlaps rendering and the copy then has a free buffer at once. A third buffer
 // only helps a loop whose rendering overruns the interval; a full 1080p HUD frame plus its
 // present costs about 1.3 ms (splashhud-bench), under a tenth of a 60 Hz interval, and QEMU's
 // drivers complete flips at once (`flipWaitNanoseconds` stays near zero there).
@@ -233,12 +234,20 @@ public final class DRMDisplay: Display {
         state.needsModeset = false
         state.pages.drawn(page: page, damage: damage)
         if willSignal {
+            // Not awaited here: the next present to this output waits for it (the flip event
+            // says the other buffer is free), so mirrored outputs flip at the same vblank.
             state.flipPending = true
-            try waitForFlip(state, device: device)
         } else {
             state.lastFlipNanoseconds = Syscalls.monotonicNanoseconds()
         }
         return state.hasVBlank ? .vblank(nanoseconds: state.lastFlipNanoseconds) : .timer
+    }
+
+    /// Waits until every committed frame is on screen (before a screenshot, a hand-over, or
+    /// measuring): present itself returns once the flip is queued.
+    public func waitForPendingFlips() throws(DisplayError) {
+        guard let device else { throw .closed }
+        for s in states where s.flipPending { try waitForFlip(s, device: device) }
     }
 
     /// drmModeDirtyFB for the rects just written into a single buffer on screen; ENOSYS (a driver

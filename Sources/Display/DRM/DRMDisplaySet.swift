@@ -113,6 +113,17 @@ public final class DRMDisplaySet: Display {
         return timing
     }
 
+    /// Waits until every live card's committed frames are on screen (see DRMDisplay's).
+    public func waitForPendingFlips() throws(DisplayError) {
+        guard !closed else { throw .closed }
+        for card in cards where !deadCards.contains(card.devicePath) {
+            do throws(DisplayError) { try card.waitForPendingFlips() } catch {
+                guard DRMDisplaySet.isUnplugged(error) else { throw error }
+                markDead(card, because: error)
+            }
+        }
+    }
+
     /// Presents a frame laid out for output `index` on its card. A card found unplugged (ENODEV)
     /// is marked dead and `.timer` returned: the frame loop goes on and the next refreshOutputs
     /// drops the card's outputs.
