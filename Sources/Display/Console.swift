@@ -148,13 +148,16 @@ public final class Console {
     /// What `handle` did with a signal.
     public enum Outcome: Equatable, Sendable {
         case released, acquired
-        /// A termination signal: the console is restored; the caller closes the display and exits
-        /// (`ConsoleSignals.die(of:)`).
+        /// A termination signal: the caller closes the display, then restores the console (or
+        /// keeps the picture, `restore(keepingPicture:)`) and exits (`ConsoleSignals.die(of:)`).
+        /// The console is not restored here: KD_TEXT first would let fbcon paint over a frame the
+        /// caller wants to retain, and drop the VT under a display that is still presenting.
         case terminate(Int32)
     }
 
     /// Acts on one signal: release → `onRelease` (stop drawing, drop DRM master) then VT_RELDISP 1;
-    /// acquire → VT_RELDISP VT_ACKACQ then `onAcquire` (redraw everything); terminate → `restore`.
+    /// acquire → VT_RELDISP VT_ACKACQ then `onAcquire` (redraw everything); terminate → returned
+    /// for the caller to close and restore in that order.
     public func handle(_ signal: ConsoleSignal, onRelease: () -> Void, onAcquire: () -> Void) throws(DisplayError) -> Outcome {
         switch signal {
         case .release:
@@ -168,18 +171,23 @@ public final class Console {
             onAcquire()
             return .acquired
         case .terminate(let number):
-            restore()
             return .terminate(number)
         }
     }
 
     /// Puts the VT back: VT_AUTO, KD_TEXT, cursor shown. Idempotent; every step is tried even if
     /// one fails (the failures land in `diagnostics`).
-    public func restore() {
+    ///
+    /// `keepingPicture` (a splash retained for the next program, Plymouth's --retain-splash):
+    /// VT switching goes back to the kernel (VT_AUTO) but the VT stays in KD_GRAPHICS with the
+    /// cursor hidden, so fbcon does not paint its text over the retained frame; the display
+    /// manager that takes the VT next sets its own mode.
+    public func restore(keepingPicture: Bool = false) {
         guard isInGraphicsMode else { return }
         isInGraphicsMode = false
         isForeground = true
         do { try control.setVTMode(VTMode(mode: VTMode.auto)) } catch { diagnostics.append("\(error) while restoring VT_AUTO") }
+        if keepingPicture { return }
         do { try control.setKDMode(Console.kdText) } catch { diagnostics.append("\(error) while restoring KD_TEXT") }
         do { try control.write(Array("\u{1B}[?25h".utf8)) } catch { diagnostics.append("\(error) while showing the cursor") }
     }

@@ -143,7 +143,7 @@ public final class HUDRuntime {
         isFinished = true
         display.close(retain ? .retain : .restore)
         if let console {
-            console.restore()
+            console.restore(keepingPicture: retain)
             for line in console.diagnostics { logger.warning("console: \(line)") }
         }
         if let fd = consoleSignals?.descriptor.rawValue { unwatch(fd) }

@@ -61,8 +61,9 @@ func runConsoleChild(_ mode: String) throws {
         })
         if let drawError { throw drawError }
         if case .terminate(let number) = outcome {
-            port.info("TERMINATE \(number): console restored")
             display.close(.retain)
+            console.restore()
+            port.info("TERMINATE \(number): console restored")
             for line in console.diagnostics { port.info("DIAG \(line)") }
             ConsoleSignals.die(of: number)
         }

@@ -56,6 +56,16 @@ struct ConsoleTests {
         #expect(console.diagnostics.isEmpty)
     }
 
+    @Test func restoringForARetainedSplashGivesSwitchingBackButStaysInGraphicsWithTheCursorHidden() throws {
+        let fake = RecordingConsole()
+        let console = try Console(control: fake)
+        try console.enterGraphics(releaseSignal: SIGUSR1, acquireSignal: SIGUSR2)
+        console.restore(keepingPicture: true)
+        console.restore()  // already given back: nothing more
+        #expect(fake.calls == ["KDGETMODE", "VT_GETMODE"] + enter + ["VT_SETMODE 0 0 0"])
+        #expect(fake.kd == Console.kdGraphics && fake.vt == VTMode(mode: VTMode.auto))
+    }
+
     @Test func releaseRunsTheCallbackBeforeAllowingTheSwitchAndAcquireAcknowledgesBeforeRedrawing() throws {
         let fake = RecordingConsole()
         let console = try Console(control: fake)
@@ -69,13 +79,15 @@ struct ConsoleTests {
         #expect(fake.calls == ["drop master", "VT_RELDISP 1", "VT_RELDISP 2", "redraw"])
     }
 
-    @Test func terminationRestoresTheConsoleAndReportsTheSignal() throws {
+    @Test func terminationIsReportedAndLeavesTheRestoreToTheCallerAfterItClosesTheDisplay() throws {
         let fake = RecordingConsole()
         let console = try Console(control: fake)
         try console.enterGraphics(releaseSignal: SIGUSR1, acquireSignal: SIGUSR2)
         fake.calls = []
         let outcome = try console.handle(.terminate(SIGTERM), onRelease: {}, onAcquire: {})
         #expect(outcome == .terminate(SIGTERM))
+        #expect(fake.calls.isEmpty && console.isInGraphicsMode)
+        console.restore()
         #expect(fake.calls == restore)
         #expect(!console.isInGraphicsMode)
     }

@@ -26,6 +26,15 @@ struct ServiceEndToEndTests {
         wait $pid; echo "RESULT show $?"
         ctl "SHOT after stable"
         "$S" send QUIT; echo "RESULT late $?"
+        # SIGTERM to a splash started with --retain: it ends through the session (FIFO removed),
+        # leaves its last frame and the VT in graphics mode, and dies of the signal.
+        "$S" show --fifo /run/splashhud.fifo --retain --log-level info & pid=$!
+        i=0; while [ ! -p /run/splashhud.fifo ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done
+        "$S" send 'PROGRESS 50' 'MSG Booting'
+        sleep 6
+        kill -TERM $pid; wait $pid; echo "RESULT term $?"
+        [ -e /run/splashhud.fifo ] && echo "RESULT fifo left" || echo "RESULT fifo removed"
+        ctl "SHOT term stable"
 
         """
 
@@ -82,6 +91,9 @@ struct ServiceEndToEndTests {
         #expect(output.contains("RESULT late 1"), "a send with no splash must fail at once with 1:\n\(output)")
         #expect(output.contains(opened), "show must open the screen (\(opened)):\n\(output)")
         #expect(output.contains("ended: QUIT (after the fade-out)"))
+        #expect(output.contains("RESULT term 143"), "SIGTERM must end show by the signal (128 + 15):\n\(output)")
+        #expect(output.contains("RESULT fifo removed"), "SIGTERM must remove the FIFO:\n\(output)")
+        #expect(output.contains("ended: signal 15"), "\(output)")
 
         // The same commands on the host's memory display, at the same size and format.
         try "@0 PROGRESS 50\n@0 MSG Booting\n".write(toFile: "\(dir)/s.hud", atomically: true, encoding: .utf8)
@@ -107,5 +119,21 @@ struct ServiceEndToEndTests {
         #expect(lit > 2000, "the expected HUD frame is nearly empty (\(lit) lit pixels)")
         #expect(differing == 0, "\(differing) pixels of the DRM screendump differ from the memory display's frame")
         #expect(stillThere * 20 < lit, "after QUIT \(stillThere) of the HUD's \(lit) pixels are still on screen")
+        // Retained after SIGTERM: on fbdev the frame stays in video memory and fbcon (KD_GRAPHICS
+        // kept) does not paint over it. On DRM with this 6.1 kernel, closing the card removes our
+        // framebuffers and the kernel shows its fbdev console again: retain lasts while the
+        // process lives (kernels from 6.8 keep the framebuffer).
+        let term = try PNGDecoder.decode(contentsOf: "\(dir)/shots/term.png")
+        var retained = 0
+        for y in 0..<term.height {
+            let e = expected.view.row(y), t = term.view.row(y)
+            for x in 0..<Int(term.width) where e[x] & 0x00FF_FFFF == t[x] & 0x00FF_FFFF { retained += 1 }
+        }
+        let total = Int(term.width) * Int(term.height)
+        if display.hasPrefix("vesafb") {
+            #expect(retained == total, "after SIGTERM with --retain \(total - retained) pixels differ from the HUD frame")
+        } else {
+            print("\(display): after SIGTERM with --retain, \(retained) of \(total) pixels still show the HUD frame")
+        }
     }
 }
