@@ -141,6 +141,7 @@ public final class HUDRuntime {
     public func quit(retain: Bool) {
         guard !isFinished else { return }
         isFinished = true
+        if retain { FBDevHandover.write(scene, display: display, logger: logger) }
         display.close(retain ? .retain : .restore)
         if let console {
             console.restore(keepingPicture: retain)

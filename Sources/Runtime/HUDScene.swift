@@ -89,6 +89,14 @@ public final class HUDScene: PacedScene {
         self.outputs = outputs
     }
 
+    /// The current picture laid out for `output` (any output, not only the scene's): for handing
+    /// the HUD over to another screen, such as a DRM driver's fbdev emulation.
+    public func picture(for output: DisplayOutput) -> Pixmap {
+        let renderer = makeRenderer(output)
+        _ = renderer.render(controller.presentation())
+        return renderer.frame
+    }
+
     /// Forgets every output's frame so the next `frame` draws all of them completely (after a VT
     /// switch back, or when DRM master was regained and the screen content is unknown).
     public func redrawAll() {

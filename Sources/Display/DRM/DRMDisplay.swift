@@ -243,6 +243,15 @@ public final class DRMDisplay: Display {
         return state.hasVBlank ? .vblank(nanoseconds: state.lastFlipNanoseconds) : .timer
     }
 
+    /// The card's fbdev emulation node ("/dev/fb0", from /sys/class/drm/cardN/device/graphics),
+    /// nil when the driver has none. What it holds is the kernel's fallback picture: shown again
+    /// when our framebuffers go away (on Linux before 6.8, when our process closes the card).
+    public var fbdevEmulationPath: String? {
+        let card = devicePath.split(separator: "/").last.map(String.init) ?? devicePath
+        let names = (try? Syscalls.listDirectory("/sys/class/drm/\(card)/device/graphics")) ?? []
+        return names.first { $0.hasPrefix("fb") && $0.dropFirst(2).allSatisfy(\.isNumber) }.map { "/dev/\($0)" }
+    }
+
     /// Waits until every committed frame is on screen (before a screenshot, a hand-over, or
     /// measuring): present itself returns once the flip is queued.
     public func waitForPendingFlips() throws(DisplayError) {

@@ -58,6 +58,8 @@ public final class FBDevDisplay: Display {
     private var presentCount = 0
     /// First row of each page: double buffered p·yres; single buffered the visible rows.
     private var pageRows: [Int32]
+    /// FBIO_WAITFORVSYNC said EBUSY (noted once).
+    private var sawBusyVSync = false
     private var pages: FBPages
 
     /// Opens `path` and prepares it for presenting frames rotated by `rotation`.
@@ -176,6 +178,13 @@ public final class FBDevDisplay: Display {
             hasVSync = true
             return .vblank(nanoseconds: Syscalls.monotonicNanoseconds())
         } catch {
+            if case .ioctl(_, .resourceBusy, _) = error {
+                // DRM's fbdev emulation while a DRM client holds master: the pixels are written
+                // (shown once the kernel gets the screen back); there is just no vblank to wait for.
+                if !sawBusyVSync { diagnostics.append("\(error); another DRM client holds the screen") }
+                sawBusyVSync = true
+                return .timer
+            }
             guard hasVSync == nil, case .ioctl(_, let e, _) = error,
                 [.inappropriateIOCTLForDevice, .invalidArgument, .noFunction, .notSupportedOnSocket].contains(e)
             else { throw error }
