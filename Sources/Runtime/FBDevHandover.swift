@@ -1,4 +1,4 @@
-// Retaining the HUD on KMS after the splash exits. On Linux before 6.8 closing the card removes
+// Retaining the HUD on KMS after the splash exits. On Linux 6.1 (Debian 12) closing the card removes
 // the framebuffers we created, and the kernel then shows its fallback picture: the buffer of the
 // driver's fbdev emulation (what fbcon draws into). So before a retaining quit the HUD is also
 // drawn there, laid out for the fbdev mode, and the VT stays in KD_GRAPHICS (Console) so fbcon

@@ -14,8 +14,9 @@
 //             So every mirrored output flips at the same vblank instead of one vblank each.
 //   close     .restore: drmModeSetCrtc back to the saved framebuffer and mode, free the buffers.
 //             .retain: leave our framebuffer on the CRTC and drop DRM master so the next program
-//             can take over; the buffers live until the display is released (on Linux before 6.8
-//             closing the card removes its framebuffers, so the frame stays up while we are alive).
+//             can take over; the buffers live until the display is released (on Linux 6.1, which
+//             we test, closing the card removes its framebuffers: the runtime also leaves the
+//             frame in the fbdev emulation buffer, `fbdevEmulationPath`, for after our exit).
 //
 // Timing: drivers without vblank interrupts (bochs, virtio-gpu, cirrus under QEMU) fail
 // drmWaitVBlank; their flip events carry the completion time, not a vblank, so present reports
@@ -245,7 +246,7 @@ public final class DRMDisplay: Display {
 
     /// The card's fbdev emulation node ("/dev/fb0", from /sys/class/drm/cardN/device/graphics),
     /// nil when the driver has none. What it holds is the kernel's fallback picture: shown again
-    /// when our framebuffers go away (on Linux before 6.8, when our process closes the card).
+    /// when our framebuffers go away (on Linux 6.1, which we test, when our process closes the card).
     public var fbdevEmulationPath: String? {
         let card = devicePath.split(separator: "/").last.map(String.init) ?? devicePath
         let names = (try? Syscalls.listDirectory("/sys/class/drm/\(card)/device/graphics")) ?? []
