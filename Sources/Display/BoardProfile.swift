@@ -140,6 +140,9 @@ public struct BoardProfile: Equatable, Sendable {
     public var scale: ScaleSetting = .fixed(.one)
     /// The scanout format to ask for; nil: the best the device offers (XRGB8888, else RGB565...).
     public var pixelFormat: PixelFormat?
+    /// Scanout buffers: 2 (page flips / panning) or 1 (drawn on screen: boards whose video memory
+    /// or CMA pool holds one frame only).
+    public var buffers: Int = 2
 
     // [pacing]
     public var pacing: PacingMethod = .auto

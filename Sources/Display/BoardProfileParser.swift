@@ -26,7 +26,7 @@ struct BoardProfileParser {
     /// Every section and its keys (`[hud]` takes any `set` key of the HUD's command language).
     static let sections: [(name: String, keys: [String])] = [
         ("device", ["backend", "card", "driver", "connectors", "fbdev"]),
-        ("output", ["mode", "rotation", "scale", "pixel-format"]),
+        ("output", ["mode", "rotation", "scale", "pixel-format", "buffers"]),
         ("pacing", ["method", "refresh"]),
         ("theme", ["screen", "foreground", "background", "backdrop", "font", "logo", "logo-placement", "logo-offset"]),
         ("hud", []),

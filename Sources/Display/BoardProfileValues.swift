@@ -69,6 +69,9 @@ struct BoardProfileValues {
             if value == "auto" { p.pixelFormat = nil; return }
             guard let format = PixelFormat(name: value) else { throw bad(expected(section)) }
             p.pixelFormat = format
+        case ("output", "buffers"):
+            guard value == "1" || value == "2" else { throw bad(expected(section)) }
+            p.buffers = value == "1" ? 1 : 2
         case ("pacing", "method"):
             guard let method = BoardProfile.PacingMethod(rawValue: value) else { throw bad(expected(section)) }
             p.pacing = method
@@ -113,6 +116,7 @@ struct BoardProfileValues {
         case ("output", "mode"): return "preferred, WxH or WxH@HZ like 1920x1080@60 (1...16384 pixels, 1...1000 Hz)"
         case ("output", "rotation"): return "one of 0, 90, 180, 270, panel-orientation"
         case ("output", "scale"): return "auto or a decimal above 0 and at most 8 like 1.5"
+        case ("output", "buffers"): return "1 or 2"
         case ("output", "pixel-format"): return "auto or one of " + PixelFormat.allCases.map(\.name).joined(separator: ", ")
         case ("pacing", "method"): return "one of " + BoardProfile.PacingMethod.allCases.map(\.rawValue).joined(separator: ", ")
         case ("pacing", "refresh"): return "auto or a rate in Hz from 1 to 1000 like 59.94"

@@ -26,8 +26,9 @@ public struct DisplayOpener {
     public var memoryHeight: Int32 = 720
     /// How DRM and fbdev are opened; tests replace them to see the options a profile gives.
     public var openDRM: (DRMDisplaySetOptions) throws(DisplayError) -> any Display = { (o) throws(DisplayError) in try DRMDisplaySet(options: o) }
-    public var openFBDev: (_ path: String, _ rotation: Rotation) throws(DisplayError) -> any Display = { (p, r) throws(DisplayError) in
-        try FBDevDisplay(path: p, rotation: r)
+    public var openFBDev: (_ path: String, _ rotation: Rotation, _ doubleBuffer: Bool) throws(DisplayError) -> any Display = {
+        (p, r, double) throws(DisplayError) in
+        try FBDevDisplay(path: p, rotation: r, doubleBuffer: double)
     }
 
     public init(profile: BoardProfile?, logger: Logger = Logger(label: runtimeLoggerLabel)) {
@@ -59,7 +60,10 @@ public struct DisplayOpener {
             return try openDRM(Self.drmOptions(p))
         case .fbdev:
             if let format = p.pixelFormat { logger.notice("\(p.file): pixel-format \(format.name) is not applied on fbdev (the current layout is used)") }
-            return try openFBDev(p.fbdevPath, Self.fixedRotation(p))
+            if case .size(let w, let h, _) = p.mode {
+                logger.notice("\(p.file): mode \(w)x\(h) is not set on fbdev (the driver's current mode is used)")
+            }
+            return try openFBDev(p.fbdevPath, Self.fixedRotation(p), p.buffers > 1)
         case .memory:
             return memoryDisplay(p)
         }
@@ -81,6 +85,7 @@ public struct DisplayOpener {
         if case .fixed = p.rotation { display.followPanelOrientation = false }
         if case .named(let names) = p.connectors { display.connectors = names }
         display.format = p.pixelFormat
+        display.buffers = p.buffers
         var options = DRMDisplaySetOptions(display: display)
         if case .path(let path) = p.card { options.devicePaths = [path] }
         if !p.drivers.isEmpty { options.drivers = p.drivers }

@@ -104,6 +104,7 @@ import Testing
             rotation = 270
             scale = 1.25
             pixel-format = bgr565
+            buffers = 1
             [pacing]
             method = timer
             refresh = 30.5
@@ -129,6 +130,7 @@ import Testing
         #expect(p.rotation == .fixed(.r270))
         #expect(p.scale == .fixed(Fixed16_16(raw: 81_920)))  // 1.25 * 65536
         #expect(p.pixelFormat == .bgr565)
+        #expect(p.buffers == 1)
         #expect(p.pacing == .timer)
         #expect(p.refreshMillihertz == 30_500)
         #expect(p.screenColor == Color(r: 0x10, g: 0x20, b: 0x30))
@@ -141,8 +143,8 @@ import Testing
         #expect(p.logoPlacement == .bottom)
         #expect(p.logoOffsetX == -12 && p.logoOffsetY == 40)
         #expect(p.hudDefaults == [
-            BoardProfile.HUDDefault(key: "label", value: "Say \"hi\"\tnow", quoted: true, line: 26),
-            BoardProfile.HUDDefault(key: "mask", value: "custom", quoted: false, line: 27),
+            BoardProfile.HUDDefault(key: "label", value: "Say \"hi\"\tnow", quoted: true, line: 27),
+            BoardProfile.HUDDefault(key: "mask", value: "custom", quoted: false, line: 28),
         ])
         #expect(p.hudDefaults[0].setCommand == #"set label "Say \"hi\"\tnow""#)
     }
@@ -194,6 +196,7 @@ import Testing
             ("[output]\nmode = 1920x", "mode"), ("[output]\nmode = 0x480", "mode"), ("[output]\nmode = 800x480@0", "mode"),
             ("[output]\nmode = 800x480@60.0001", "mode"), ("[output]\nscale = 0", "scale"), ("[output]\nscale = 9", "scale"),
             ("[output]\nscale = -1", "scale"), ("[output]\npixel-format = RGBA4444", "pixel-format"),
+            ("[output]\nbuffers = 3", "buffers"),
             ("[device]\nbackend = drm, drm", "backend"), ("[device]\nbackend = kms", "backend"),
             ("[device]\nconnectors = HDMI1", "connectors"), ("[device]\nconnectors = HDMI-A-0", "connectors"),
             ("[device]\nconnectors = HDMI-A-1,", "connectors"), ("[device]\ncard = card0", "card"),

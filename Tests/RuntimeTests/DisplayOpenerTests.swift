@@ -14,7 +14,7 @@ struct DisplayOpenerTests {
     static func failing(_ profile: BoardProfile, _ log: LogLines, _ calls: Calls) -> DisplayOpener {
         var opener = DisplayOpener(profile: profile, logger: log.logger)
         opener.openDRM = { (o) throws(DisplayError) in calls.drm.append(o); throw .unsupported("/dev/dri", "no card can modeset") }
-        opener.openFBDev = { (p, r) throws(DisplayError) in calls.fbdev.append((p, r)); throw .unsupported(p, "not a framebuffer") }
+        opener.openFBDev = { (p, r, _) throws(DisplayError) in calls.fbdev.append((p, r)); throw .unsupported(p, "not a framebuffer") }
         return opener
     }
 
@@ -57,7 +57,7 @@ struct DisplayOpenerTests {
         let profile = try BoardProfile.parse("[device]\nbackend = fbdev, drm\n", file: "b.conf")
         let log = LogLines(), calls = Calls()
         var opener = Self.failing(profile, log, calls)
-        opener.openFBDev = { (p, r) throws(DisplayError) in calls.fbdev.append((p, r)); return MemoryDisplay(width: 32, height: 16, name: p) }
+        opener.openFBDev = { (p, r, _) throws(DisplayError) in calls.fbdev.append((p, r)); return MemoryDisplay(width: 32, height: 16, name: p) }
         let opened = opener.open()
         #expect(opened.backend == .fbdev && opened.failures.isEmpty)
         #expect(calls.drm.isEmpty)
@@ -88,6 +88,14 @@ struct DisplayOpenerTests {
         let following = try BoardProfile.parse("[device]\nbackend = drm\n[output]\nrotation = panel-orientation\n", file: "c.conf")
         let options = DisplayOpener.drmOptions(following).display
         #expect(options.followPanelOrientation && options.rotation == .r0 && options.connectors == nil)
+        #expect(options.buffers == 2)
+        let single = try BoardProfile.parse("[output]\nbuffers = 1\n", file: "d.conf")
+        #expect(DisplayOpener.drmOptions(single).display.buffers == 1)
+        var fbdevDouble: [Bool] = []
+        var fbdevOpener = DisplayOpener(profile: try BoardProfile.parse("[device]\nbackend = fbdev\n[output]\nbuffers = 1\n", file: "e.conf"),
+                                        logger: LogLines().logger)
+        fbdevOpener.openFBDev = { (p, _, double) throws(DisplayError) in fbdevDouble.append(double); return MemoryDisplay(width: 8, height: 8, name: p) }
+        #expect(fbdevOpener.open().backend == .fbdev && fbdevDouble == [false])
     }
 
     @Test("the real backends on paths that do not exist fail with their reasons and the HUD runs on memory")
@@ -110,7 +118,7 @@ struct DisplayOpenerTests {
         #expect(opened.backend == .memory)
         var none = DisplayOpener(profile: nil, logger: log.logger)
         none.openDRM = { (_) throws(DisplayError) in throw .closed }
-        none.openFBDev = { (_, _) throws(DisplayError) in MemoryDisplay(width: 8, height: 8) }
+        none.openFBDev = { (_, _, _) throws(DisplayError) in MemoryDisplay(width: 8, height: 8) }
         #expect(none.open().backend == .fbdev)
     }
 }
