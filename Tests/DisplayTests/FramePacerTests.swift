@@ -160,6 +160,29 @@ struct FramePacerTests {
         #expect(rig.pacer.missedFrames == 1)
     }
 
+    @Test("a present that returns once its flip is queued (DRM): every refresh gets a frame, none missed")
+    func vblankPacingWithQueuedFlips() throws {
+        let rig = Rig { _ in Self.spinning }
+        // DRMDisplay: present first waits for the previous flip's event (its vblank), then commits
+        // this frame for the next vblank and returns that previous stamp at once.
+        let clock = rig.clock, I = Self.interval, t0 = Self.t0
+        var pending: Int64?
+        var last = t0  // the modeset that showed the first buffer
+        var flips: [Int64] = []
+        rig.display.timing = {
+            if let p = pending { clock.now = max(clock.now, p); last = p }
+            let flip = t0 + ((clock.now - t0) / I + 1) * I
+            pending = flip
+            flips.append(flip)
+            return .vblank(nanoseconds: last)
+        }
+        try rig.run(8)
+        #expect(flips == (1...8).map { t0 + Int64($0) * I }, "\(flips.map { ($0 - t0) * 4 / I })")
+        #expect(rig.pacer.missedFrames == 0)
+        // Steady state: each frame is drawn right after the vblank that showed the one before last.
+        #expect(Array(rig.scene.times.suffix(3)) == (5...7).map { t0 + Int64($0 - 1) * I })
+    }
+
     @Test("vblank stamps that come back at once cannot make the loop spin: at least 3/4 interval per frame")
     func vblankStampsAtOnce() throws {
         let rig = Rig { _ in Self.spinning }
