@@ -7,6 +7,10 @@ public enum CommandFIFOError: Error, Equatable, CustomStringConvertible {
     /// Something other than a FIFO is at the path (a leftover file, a directory): we neither use
     /// nor delete it.
     case notAFIFO(path: String, found: String)
+    /// The FIFO at the path is not ours to trust: owned by another user than `expectedOwner` (our
+    /// effective uid) or writable by others, so someone else could send the splash commands. It
+    /// could not be replaced (`removal` is why, nil when it was ours to remove and we did).
+    case untrustedFIFO(path: String, owner: UInt32, mode: UInt32, expectedOwner: UInt32, removal: Errno?)
     /// Nothing is at the path: no splash has created its FIFO (or it exited and removed it).
     case missing(path: String)
     /// The FIFO exists but no process has it open for reading (ENXIO): no splash is running.
@@ -28,6 +32,10 @@ public enum CommandFIFOError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .notAFIFO(let path, let found):
             return "\(path) is \(found), not a FIFO - remove it or choose another --fifo path"
+        case .untrustedFIFO(let path, let owner, let mode, let expected, let removal):
+            let removed = removal.map { ", and removing it failed: \($0) (errno \($0.rawValue))" } ?? ""
+            return "\(path) is a FIFO owned by uid \(owner) with mode \(Self.octal(mode)): the splash reads only a FIFO owned by "
+                + "uid \(expected) that others cannot write\(removed) - remove it or choose another --fifo path"
         case .missing(let path):
             return "no FIFO at \(path): is the splash running (splashhud show --fifo \(path))?"
         case .noReader(let path):
@@ -47,5 +55,11 @@ public enum CommandFIFOError: Error, Equatable, CustomStringConvertible {
             if errno == .permissionDenied { hint = " - run as root or as the splash's user/group (mode 0600/0620)" }
             return "\(call) \(path) failed: \(errno) (errno \(errno.rawValue))\(hint)"
         }
+    }
+
+    /// Permission bits as ls and chmod write them: 0666, 0620, 04755.
+    static func octal(_ mode: UInt32) -> String {
+        let digits = String(mode & 0o7777, radix: 8)
+        return "0" + String(repeating: "0", count: max(0, 3 - digits.count)) + digits
     }
 }

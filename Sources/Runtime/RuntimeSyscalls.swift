@@ -1,5 +1,6 @@
 // The only file in the Runtime module that calls the operating system (style.md §2): lstat,
-// mkfifo, fchmod, open, read, write, poll, close, unlink, signal(SIGPIPE) and timerfd. Every call retries
+// fstat, geteuid, mkfifo, fchmod, open, read, write, poll, close, unlink, signal(SIGPIPE) and
+// timerfd. Every call retries
 // EINTR once and reports failure as the call's `Errno` (swift-system); callers turn that into an
 // error naming the path (CommandFIFOError), so no caller reads errno itself. EBADF and EFAULT mean
 // our own bug (a closed fd, a bad pointer) and trap.
@@ -31,18 +32,53 @@ enum RuntimeSyscalls {
     /// `lstat(2)`: the kind of file at `path` (a symlink is `.other`: never followed), nil when
     /// nothing is there.
     static func fileKind(_ path: String) -> Result<FileKind?, Errno> {
+        fileStatus(path).map { $0?.kind }
+    }
+
+    /// `lstat(2)`: kind, owner and permissions of what is at `path` (a symlink itself, never its
+    /// target), nil when nothing is there.
+    static func fileStatus(_ path: String) -> Result<FileStatus?, Errno> {
         var st = stat()
         switch retryingOnce({ lstat(path, &st) }) {
         case .failure(.noSuchFileOrDirectory): return .success(nil)
         case .failure(let e): return .failure(e)
-        case .success:
-            switch st.st_mode & S_IFMT {
-            case S_IFIFO: return .success(.fifo)
-            case S_IFREG: return .success(.regular)
-            case S_IFDIR: return .success(.directory)
-            default: return .success(.other)
-            }
+        case .success: return .success(FileStatus(st))
         }
+    }
+
+    private static func kind(_ mode: mode_t) -> FileKind {
+        switch mode & S_IFMT {
+        case S_IFIFO: return .fifo
+        case S_IFREG: return .regular
+        case S_IFDIR: return .directory
+        default: return .other
+        }
+    }
+
+    /// Who may use an open file, for the FIFO's trust check.
+    struct FileStatus: Equatable {
+        var kind: FileKind
+        /// The owner's uid.
+        var owner: UInt32
+        /// The permission bits (mode & 0o7777).
+        var permissions: UInt32
+
+        init(_ st: stat) {
+            kind = RuntimeSyscalls.kind(st.st_mode)
+            owner = UInt32(st.st_uid)
+            permissions = UInt32(st.st_mode) & 0o7777
+        }
+    }
+
+    /// `fstat(2)` of an open descriptor: what was really opened, whatever the path points at now.
+    static func status(_ fd: FileDescriptor) -> Result<FileStatus, Errno> {
+        var st = stat()
+        return retryingOnce { fstat(fd.rawValue, &st) }.map { _ in FileStatus(st) }
+    }
+
+    /// `geteuid(2)`: the user our files are created as (never fails).
+    static func effectiveUserID() -> UInt32 {
+        UInt32(geteuid())
     }
 
     /// `mkfifo(3)` with `mode` (the umask may narrow it; `setMode` sets it exactly afterwards).
@@ -57,9 +93,10 @@ enum RuntimeSyscalls {
 
     /// `open(2)` close-on-exec and non-blocking, read-only or write-only. A FIFO opened read-only
     /// this way never waits for a writer; write-only fails at once with ENXIO when no reader has it
-    /// open (fifo(7)), which is what lets `splashhud send` never block.
+    /// open (fifo(7)), which is what lets `splashhud send` never block. A symlink is never followed
+    /// (ELOOP): one swapped in after `fileKind` looked must not lead elsewhere.
     static func openNonBlocking(_ path: String, write: Bool) -> Result<FileDescriptor, Errno> {
-        let flags = (write ? O_WRONLY : O_RDONLY) | O_NONBLOCK | O_CLOEXEC
+        let flags = (write ? O_WRONLY : O_RDONLY) | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY
         return retryingOnce { open(path, flags) }.map { FileDescriptor(rawValue: $0) }
     }
 

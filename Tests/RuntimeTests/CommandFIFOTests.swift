@@ -1,5 +1,6 @@
 // The command FIFO with real named pipes in a temporary directory: creation and mode, refusal of
-// a non-FIFO, lines from several writers, EOF never spinning, and a sender that never blocks.
+// a non-FIFO, trusting only our own FIFO that others cannot write (a 0666 one is replaced or
+// refused), lines from several writers, EOF never spinning, and a sender that never blocks.
 import Foundation
 import Glibc
 import Runtime
@@ -63,6 +64,97 @@ struct CommandFIFOTests {
         }
         first.close()
         #expect(FileManager.default.fileExists(atPath: "\(dir)/f"), "a FIFO we did not create is left in place")
+    }
+
+    func inode(_ path: String) -> UInt64 {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return 0 }
+        return UInt64(st.st_ino)
+    }
+
+    /// A FIFO at `path` with exactly `permissions` (chmod after mkfifo: the umask does not apply).
+    func makeFIFO(_ path: String, _ permissions: mode_t) {
+        #expect(mkfifo(path, 0o600) == 0 && chmod(path, permissions) == 0)
+    }
+
+    @Test(arguments: [0o600, 0o620, 0o640] as [mode_t])
+    func ourOwnFIFONobodyElseCanWriteIsReused(permissions: mode_t) throws {
+        let dir = try temporaryDirectory()
+        makeFIFO("\(dir)/f", permissions)
+        let before = inode("\(dir)/f")
+        let fifo = try CommandFIFO(path: "\(dir)/f") { _ in }
+        #expect(!fifo.created && fifo.replacedUntrusted == nil)
+        #expect(inode("\(dir)/f") == before)
+        #expect(mode("\(dir)/f") & 0o7777 == UInt32(permissions), "a reused FIFO keeps its mode")
+        fifo.close()
+        #expect(inode("\(dir)/f") == before, "a FIFO we did not create is left in place")
+    }
+
+    @Test func aFIFOOthersCanWriteIsReplacedAndItsWritersReachNothing() throws {
+        let dir = try temporaryDirectory()
+        makeFIFO("\(dir)/f", 0o666)
+        let before = inode("\(dir)/f")
+        // Somebody who opened the world-writable FIFO before the splash started (O_RDWR: no reader yet).
+        let intruder = open("\(dir)/f", O_RDWR | O_NONBLOCK)
+        #expect(intruder >= 0)
+        defer { close(intruder) }
+        var got: [String] = []
+        let fifo = try CommandFIFO(path: "\(dir)/f", mode: CommandFIFO.groupWritable) { got.append((try? $0.get()) ?? "ERROR") }
+        #expect(fifo.created)
+        #expect(fifo.replacedUntrusted == "a FIFO owned by uid \(geteuid()) with mode 0666")
+        #expect(inode("\(dir)/f") != before, "a new FIFO, not the old one chmodded (its writers would keep their access)")
+        #expect(mode("\(dir)/f") & UInt32(S_IFMT) == UInt32(S_IFIFO))
+        #expect(mode("\(dir)/f") & 0o7777 == 0o620)
+        _ = "QUIT\n".withCString { write(intruder, $0, 5) }
+        #expect(try fifo.drain() == 0 && got.isEmpty, "the old FIFO's writer reached the splash: \(got)")
+        try CommandFIFO.send(["MSG ok"], to: "\(dir)/f")
+        #expect(try fifo.drain() == 1 && got == ["MSG ok"])
+        fifo.close()
+        #expect(!FileManager.default.fileExists(atPath: "\(dir)/f"))
+    }
+
+    /// Root may remove another user's FIFO, so it is replaced rather than trusted.
+    @Test(.enabled(if: geteuid() == 0, "chown needs root"))
+    func anotherUsersFIFOIsReplaced() throws {
+        let dir = try temporaryDirectory()
+        makeFIFO("\(dir)/f", 0o600)
+        #expect(chown("\(dir)/f", 65534, 65534) == 0)
+        let before = inode("\(dir)/f")
+        // Held open so its inode number cannot be reused for the new FIFO.
+        let old = open("\(dir)/f", O_RDWR | O_NONBLOCK)
+        #expect(old >= 0)
+        defer { close(old) }
+        let fifo = try CommandFIFO(path: "\(dir)/f") { _ in }
+        #expect(fifo.created && fifo.replacedUntrusted == "a FIFO owned by uid 65534 with mode 0600")
+        #expect(inode("\(dir)/f") != before)
+        var st = stat()
+        #expect(lstat("\(dir)/f", &st) == 0 && st.st_uid == geteuid())
+        fifo.close()
+    }
+
+    /// A FIFO others can write in a directory we may not change is refused, naming path, owner
+    /// and mode. (Root may remove anything here; splashhudTests runs this case as nobody.)
+    @Test(.enabled(if: geteuid() != 0, "root can remove the FIFO, so it is replaced instead"))
+    func aFIFOOthersCanWriteThatCannotBeRemovedIsRefused() throws {
+        let dir = try temporaryDirectory()
+        makeFIFO("\(dir)/f", 0o666)
+        #expect(chmod(dir, 0o555) == 0)
+        defer { chmod(dir, 0o755) }
+        do {
+            _ = try CommandFIFO(path: "\(dir)/f") { _ in }
+            Issue.record("a FIFO anyone can write was read")
+        } catch {
+            #expect(error == .untrustedFIFO(path: "\(dir)/f", owner: geteuid(), mode: 0o666, expectedOwner: geteuid(),
+                                            removal: .permissionDenied))
+            #expect("\(error)".hasPrefix("\(dir)/f is a FIFO owned by uid \(geteuid()) with mode 0666: "), "\(error)")
+        }
+        #expect(mode("\(dir)/f") & 0o7777 == 0o666, "left alone")
+    }
+
+    @Test func untrustedFIFOMessageNamesPathOwnerAndMode() {
+        let e = CommandFIFOError.untrustedFIFO(path: "/tmp/s.fifo", owner: 1000, mode: 0o666, expectedOwner: 0, removal: .permissionDenied)
+        #expect(e.description == "/tmp/s.fifo is a FIFO owned by uid 1000 with mode 0666: the splash reads only a FIFO owned by uid 0 "
+                + "that others cannot write, and removing it failed: Permission denied (errno 13) - remove it or choose another --fifo path")
     }
 
     @Test func linesFromSeveralWritersArriveInOrderAndEOFNeverSpins() throws {
