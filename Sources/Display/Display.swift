@@ -45,6 +45,10 @@ public struct DisplayOutput: Equatable, Sendable {
     /// The panel's size in millimetres, when the driver knows it.
     public var physicalWidthMM: Int32?
     public var physicalHeightMM: Int32?
+    /// One appearance of this output: a backend gives an output that was unplugged and plugged
+    /// back (or whose card was re-opened) a new value, so a frame loop that kept its picture by
+    /// name knows the screen now holds nothing of it, even when name and mode are unchanged.
+    public var instance: UInt64 = 0
 
     public init(
         name: String, mode: DisplayMode, format: PixelFormat, rotation: Rotation,

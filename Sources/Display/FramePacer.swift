@@ -253,6 +253,12 @@ public final class FramePacer {
             boundary = nil
             lastStamp = nil
             deadline = frame.nextChange
+            if case .masterLost? = failure {
+                // Some outputs lost DRM master while others presented: a static scene must still
+                // come back on them once master is free.
+                let retry = end + Self.masterRetryNanoseconds
+                deadline = min(deadline ?? retry, retry)
+            }
         }
     }
 

@@ -101,6 +101,8 @@ public final class MemoryDisplay: Display {
     /// Every screen ever connected, by output name, so tests can read an unplugged one.
     private var byName: [String: MemoryScreen] = [:]
     private var pending: [(connect: DisplayOutput?, disconnect: String?)] = []
+    /// Outputs connected by `connect` so far (each gets the next `instance`).
+    private var connections: UInt64 = 0
 
     /// A `width x height` scanout (the panel's size, before `rotation` is undone by the panel) in
     /// `format`, starting black (all bytes zero). `refreshMillihertz` nil means no vsync.
@@ -162,7 +164,9 @@ public final class MemoryDisplay: Display {
                 outputs.remove(at: i)
                 screens.remove(at: i)
             }
-            if let output = change.connect, !outputs.contains(where: { $0.name == output.name }) {
+            if var output = change.connect, !outputs.contains(where: { $0.name == output.name }) {
+                connections += 1
+                output.instance = connections
                 let screen = MemoryScreen(output: output)
                 outputs.append(output)
                 screens.append(screen)

@@ -335,10 +335,9 @@ extension Syscalls {
         }
         var size: CInt = 1 << 20
         _ = setsockopt(s, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<CInt>.size))
-        // struct sockaddr_nl { sa_family_t nl_family; unsigned short nl_pad; __u32 nl_pid; __u32 nl_groups; }
-        var address = sockaddr_nl_bytes(family: UInt16(AF_NETLINK), pad: 0, pid: 0, groups: 1)
+        var address = netlinkAddress(groups: 1)
         let r = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(s, $0, socklen_t(MemoryLayout<sockaddr_nl_bytes>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(s, $0, netlinkAddressLength) }
         }
         if r != 0 {
             let e = Errno(rawValue: errno)
@@ -348,20 +347,28 @@ extension Syscalls {
         return FileDescriptor(rawValue: s)
     }
 
-    /// Layout of `struct sockaddr_nl` (not in Glibc's Swift module).
-    struct sockaddr_nl_bytes {
-        var family: UInt16
-        var pad: UInt16
-        var pid: UInt32
-        var groups: UInt32
+    /// `struct sockaddr_nl { sa_family_t nl_family; unsigned short nl_pad; __u32 nl_pid; __u32
+    /// nl_groups; }` (not in Glibc's Swift module, host byte order) written into a
+    /// sockaddr_storage, which is large enough to be viewed as the `sockaddr` bind/recvfrom take.
+    static func netlinkAddress(groups: UInt32) -> sockaddr_storage {
+        var storage = sockaddr_storage()
+        withUnsafeMutableBytes(of: &storage) { raw in
+            raw.storeBytes(of: UInt16(AF_NETLINK), toByteOffset: 0, as: UInt16.self)
+            raw.storeBytes(of: UInt32(0), toByteOffset: 4, as: UInt32.self)
+            raw.storeBytes(of: groups, toByteOffset: 8, as: UInt32.self)
+        }
+        return storage
     }
+
+    /// sizeof(struct sockaddr_nl).
+    static let netlinkAddressLength = socklen_t(12)
 
     /// One datagram from a uevent socket (C `recvfrom(2)`, non-blocking): the bytes received and the
     /// sender's netlink port id (0 = the kernel); nil when nothing is pending (EAGAIN).
     /// `.failure(.noBufferSpace)` means the socket overflowed and events were lost.
     static func receiveUEvent(_ fd: FileDescriptor, into buffer: inout [UInt8]) -> Result<(count: Int, senderPort: UInt32)?, Errno> {
-        var from = sockaddr_nl_bytes(family: 0, pad: 0, pid: 0, groups: 0)
-        var fromLength = socklen_t(MemoryLayout<sockaddr_nl_bytes>.size)
+        var from = sockaddr_storage()
+        var fromLength = socklen_t(MemoryLayout<sockaddr_storage>.size)
         func attempt() -> Int {
             buffer.withUnsafeMutableBytes { b in
                 withUnsafeMutablePointer(to: &from) {
@@ -371,7 +378,7 @@ extension Syscalls {
         }
         var n = attempt()
         if n < 0 && errno == EINTR { n = attempt() }
-        if n >= 0 { return .success((n, from.pid)) }
+        if n >= 0 { return .success((n, withUnsafeBytes(of: &from) { $0.loadUnaligned(fromByteOffset: 4, as: UInt32.self) })) }
         let e = Errno(rawValue: errno)
         if e == .resourceTemporarilyUnavailable { return .success(nil) }
         precondition(e != .badFileDescriptor && e != .badAddress, "uevent recv misuse: \(e)")

@@ -48,7 +48,13 @@ public struct SceneTheme {
 
     /// The renderer's background for a `width x height` frame at `scale`.
     public func background(width: Int32, height: Int32, scale: Fixed16_16) -> SceneBackground {
-        guard let logo, let rect = logoRect(width: width, height: height, scale: scale), !rect.isEmpty else {
+        // A logo pushed off the frame by its offset is not drawn (and its coordinates may not
+        // even fit the rasterizer's Fixed16_16, which holds ±32767).
+        let limit: Int32 = 32_000
+        guard let logo, let rect = logoRect(width: width, height: height, scale: scale), !rect.isEmpty,
+              rect.maxX > 0, rect.maxY > 0, rect.x < width, rect.y < height,
+              rect.x > -limit, rect.y > -limit, rect.maxX < limit, rect.maxY < limit
+        else {
             return .color(screenColor)
         }
         let image = Pixmap(width: width, height: height)

@@ -128,6 +128,23 @@ struct RuntimeOutputsTests {
         #expect(try #require(rig.display.screen(named: "DSI-1")).presentCount == 1)
     }
 
+    @Test("an output unplugged and plugged back in the same mode between two refreshes is drawn again")
+    func replugSameMode() throws {
+        let rig = try Rig([Self.hdmi, Self.vga])
+        let script = "@0 progress 0.25"
+        rig.runtime.submit("progress 0.25")
+        while rig.sleeper.blocked == 0 { try rig.runtime.step() }
+        let hdmiPresents = try #require(rig.display.screen(named: "HDMI-A-1")).presentCount
+        // Same name, same mode, new screen (a card re-opened after an unplug): nothing of ours on it.
+        rig.display.disconnect("VGA-1")
+        rig.display.connect(Self.vga)
+        try rig.steps(2)
+        let screen = try #require(rig.display.screen(named: "VGA-1"))
+        #expect(screen.presentCount == 1)
+        #expect(try rig.showsReference("VGA-1", script) == 0)
+        #expect(try #require(rig.display.screen(named: "HDMI-A-1")).presentCount == hdmiPresents, "the other output is not redrawn")
+    }
+
     @Test("an output that comes back in another mode is laid out afresh for its new size")
     func modeChange() throws {
         let rig = try Rig([Self.hdmi, Self.dsi])

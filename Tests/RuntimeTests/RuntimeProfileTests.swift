@@ -121,6 +121,24 @@ struct RuntimeProfileTests {
         #expect(!run.log.contains("logo", level: .error))
     }
 
+    @Test("a logo pushed off the frame by the largest offsets is not drawn, and does not trap")
+    func logoFarOff() throws {
+        let dir = Self.makeDirectory()
+        defer { Self.removeDirectory(dir, files: ["logo.png"]) }
+        let logo = Pixmap(width: 10, height: 10)
+        for y in Int32(0)..<10 { for x in Int32(0)..<10 { logo.view[x, y] = Color(rgb: 0xFF8000).premultiplied } }
+        try PNGEncoder.write(logo, to: dir + "/logo.png")
+        for offset in ["32000,0", "-32000,-32000", "0,32767"] {
+            let run = try Run(Self.memory + "[output]\nmode = 640x480\nscale = 8\n[theme]\nscreen = #000000\nlogo = logo.png\n"
+                              + "logo-offset = \(offset)\n", file: dir + "/board.conf", command: "show")
+            let shown = run.memory.shown()
+            var orange = 0
+            for y in 0..<shown.height { for x in 0..<shown.width where shown.view[x, y] == Color(rgb: 0xFF8000).premultiplied { orange += 1 } }
+            #expect(orange == 0, "offset \(offset)")
+            #expect(run.memory.presentCount > 0)
+        }
+    }
+
     @Test("a logo that will not load is a clear logged error and the splash still runs")
     func badLogo() throws {
         let run = try Run(Self.memory + "[output]\nmode = 320x240\n[theme]\nlogo = /nonexistent/logo.png\n")

@@ -216,30 +216,43 @@ public final class DRMDisplay: Display {
             // Single-buffered and already on screen: no flip, tell the driver what changed.
             state.pages.drawn(page: page, damage: damage)
             try markDirty(state, buffer: buffer, rects: written, device: device)
-            state.lastFlipNanoseconds = Syscalls.monotonicNanoseconds()
-            return state.hasVBlank ? .vblank(nanoseconds: state.lastFlipNanoseconds) : .timer
+            // Drawn on screen, no flip: there is no vblank stamp for this frame, pace by timer.
+            return .timer
         }
-        let userData = Unmanaged.passUnretained(state).toOpaque()
+        // The event carries a retained token, not the state: an event still queued when the
+        // output is dropped (master lost, a flip timed out, unplugged) then finds no state to
+        // touch instead of freed memory, and cannot complete a newer flip.
+        let token = DRMFlipToken(state)
+        let userData = Unmanaged.passRetained(token).toOpaque()
         let willSignal: Bool
         do {
             willSignal = try strategy.commit(state.target, framebuffer: buffer.framebufferID, modeset: state.needsModeset, userData: userData)
         } catch {
+            Unmanaged<DRMFlipToken>.fromOpaque(userData).release()
             if case .ioctl(let call, let e, let path) = error, e == .permissionDenied || e == .notPermitted {
                 // Someone else is master: show everything again once we get it back.
                 isMasterLost = true
-                for s in states { s.needsModeset = true; s.flipPending = false }
+                for s in states { s.needsModeset = true; s.forgetFlip() }
                 throw .masterLost(call, e, path)
             }
             throw error
         }
+        let modeset = state.needsModeset
         state.needsModeset = false
         state.pages.drawn(page: page, damage: damage)
         if willSignal {
             // Not awaited here: the next present to this output waits for it (the flip event
             // says the other buffer is free), so mirrored outputs flip at the same vblank.
             state.flipPending = true
+            state.flipToken = token
         } else {
+            Unmanaged<DRMFlipToken>.fromOpaque(userData).release()
             state.lastFlipNanoseconds = Syscalls.monotonicNanoseconds()
+        }
+        if modeset && !state.hasVBlank {
+            // A CRTC that was off at setup (a hot-plugged connector, a head fbcon did not light)
+            // cannot answer drmWaitVBlank until now.
+            state.hasVBlank = DRMOutputFactory.crtcHasVBlank(device.fd, crtcIndex: state.crtcIndex)
         }
         return state.hasVBlank ? .vblank(nanoseconds: state.lastFlipNanoseconds) : .timer
     }
@@ -276,7 +289,7 @@ public final class DRMDisplay: Display {
         dirtyFBCalls += 1
         if r < 0, r == -1 ? errno == EACCES || errno == EPERM : -r == EACCES || -r == EPERM {
             isMasterLost = true
-            for s in states { s.needsModeset = true; s.flipPending = false }
+            for s in states { s.needsModeset = true; s.forgetFlip() }
             throw .masterLost("drmModeDirtyFB", Errno(rawValue: r == -1 ? errno : -r), device.path)
         }
         try DRMCall.check("drmModeDirtyFB", r, device: device.path)
@@ -287,10 +300,13 @@ public final class DRMDisplay: Display {
     /// (drmSetMaster) and sets every output's mode again.
     public func releaseMaster() throws(DisplayError) {
         guard let device else { throw .closed }
-        for s in states where s.flipPending { try waitForFlip(s, device: device) }
-        try DRMCall.check("drmDropMaster", drmDropMaster(device.fd.rawValue), device: device.path)
+        // A flip that never completes must not keep us master: the VT switch needs it dropped.
+        for s in states where s.flipPending {
+            do { try waitForFlip(s, device: device) } catch { diagnostics.append("releasing master: \(error)") }
+        }
         isMasterLost = true
-        for s in states { s.needsModeset = true }
+        for s in states { s.needsModeset = true; s.forgetFlip() }
+        try DRMCall.check("drmDropMaster", drmDropMaster(device.fd.rawValue), device: device.path)
     }
 
     /// Reads DRM events until `state`'s flip has completed.
@@ -302,14 +318,17 @@ public final class DRMDisplay: Display {
         context.version = 2
         context.page_flip_handler = { _, _, seconds, microseconds, data in
             guard let data else { return }
-            let s = Unmanaged<DRMOutputState>.fromOpaque(data).takeUnretainedValue()
+            let token = Unmanaged<DRMFlipToken>.fromOpaque(data).takeRetainedValue()
+            // Only the flip the output waits for completes it (an older, forgotten one does not).
+            guard let s = token.state, s.flipToken === token else { return }
             s.flipPending = false
+            s.flipToken = nil
             s.lastFlipNanoseconds = Int64(seconds) * 1_000_000_000 + Int64(microseconds) * 1000
         }
         while state.flipPending {
             let left = deadline - Syscalls.monotonicNanoseconds()
             guard left > 0 else {
-                state.flipPending = false
+                state.forgetFlip()
                 throw .ioctl("drmHandleEvent (page flip on \(state.output.name))", .timedOut, device.path)
             }
             if try Syscalls.pollReadable(device.fd, timeoutMilliseconds: Int32(clamping: left / 1_000_000 + 1), device: device.path) {
@@ -351,7 +370,7 @@ public final class DRMDisplay: Display {
     /// `.closed`.
     func abandonUnpluggedCard() {
         guard device != nil else { return }
-        for s in states { s.flipPending = false; for b in s.buffers { b.abandon() } }
+        for s in states { s.forgetFlip(); for b in s.buffers { b.abandon() } }
         device = nil
     }
 }

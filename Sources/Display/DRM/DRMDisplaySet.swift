@@ -181,8 +181,14 @@ public final class DRMDisplaySet: Display {
     }
 
     /// Gives up DRM master on every card (VT switch away); presents take it back.
+    /// Drops master on every live card (a VT switch needs all of them), then throws the first
+    /// failure, if any.
     public func releaseMaster() throws(DisplayError) {
-        for card in cards where !deadCards.contains(card.devicePath) { try card.releaseMaster() }
+        var first: DisplayError?
+        for card in cards where !deadCards.contains(card.devicePath) {
+            do { try card.releaseMaster() } catch { first = first ?? error }
+        }
+        if let first { throw first }
     }
 
     /// Closes every card (restore or retain); dead cards are only let go.

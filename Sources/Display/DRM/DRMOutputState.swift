@@ -19,8 +19,11 @@ final class DRMOutputState {
     /// Single-buffered outputs call drmModeDirtyFB until the driver says ENOSYS.
     var needsDirtyFB = true
     var flipPending = false
+    /// The token the pending flip's event carries (see DRMFlipToken).
+    var flipToken: DRMFlipToken?
     var lastFlipNanoseconds: Int64 = 0
-    let hasVBlank: Bool
+    /// Whether the CRTC answers drmWaitVBlank (probed at setup and again after the first modeset).
+    var hasVBlank: Bool
     /// The CRTC as found when the output was set up (drmModeGetCrtc), for close(.restore).
     let saved: drmModeCrtc?
 
@@ -30,8 +33,22 @@ final class DRMOutputState {
         self.hasVBlank = hasVBlank; self.saved = saved
     }
 
+    /// Stops waiting for the pending flip without reading its event; a late event then finds its
+    /// token forgotten and changes nothing.
+    func forgetFlip() {
+        flipPending = false
+        flipToken = nil
+    }
+
     /// The output's mode as mode selection sees it (to notice it vanished from the connector).
     var modeCandidate: DRMModeCandidate { target.mode.candidate }
+}
+
+/// What a page-flip event's user data points at: retained until the event is read (or for good
+/// when it never is: a few bytes per lost event), naming its output weakly.
+final class DRMFlipToken {
+    weak var state: DRMOutputState?
+    init(_ state: DRMOutputState) { self.state = state }
 }
 
 /// Sets up outputs of one card (DRMDisplay's open and refresh).
@@ -70,10 +87,12 @@ struct DRMOutputFactory {
         } else if wantAtomic {
             atomic = .unavailable("no primary plane for CRTC \(crtcID)")
         }
-        let output = DisplayOutput(
+        var output = DisplayOutput(
             name: connector.name, mode: mode.displayMode, format: format, rotation: options.followPanelOrientation ? panel.then(options.rotation) : options.rotation,
             physicalWidthMM: connector.physicalWidthMM > 0 ? connector.physicalWidthMM : nil,
             physicalHeightMM: connector.physicalHeightMM > 0 ? connector.physicalHeightMM : nil)
+        // Unique per set-up output (a re-plugged connector or re-opened card gets a new one).
+        output.instance = UInt64(bitPattern: Syscalls.monotonicNanoseconds())
         func buffer() throws(DisplayError) -> DRMDumbBuffer {
             try DRMDumbBuffer(fd: device.fd, device: device.path, width: Int32(mode.hdisplay), height: Int32(mode.vdisplay), format: format)
         }
