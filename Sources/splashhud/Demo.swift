@@ -86,7 +86,7 @@ struct Demo: ParsableCommand {
         if let played = outcome.played {
             print("Display: played the demo on \(played), and wrote the pictures above from the memory framebuffer.")
         } else {
-            print("Display: the memory framebuffer (no real screen could be opened).")
+            print("Display: the memory framebuffer (no real screen showed the demo).")
         }
         for reason in outcome.notUsed { print("  not used: \(reason)") }
     }
