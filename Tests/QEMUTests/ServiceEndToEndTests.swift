@@ -22,6 +22,14 @@ struct ServiceEndToEndTests {
         "$S" send 'PROGRESS 50' 'MSG Booting'; echo "RESULT send $?"
         sleep 6   # a debug build under TCG: startup, fade-in and the frames after it
         ctl "SHOT hud stable"
+        if [ "$2" = plug ]; then
+            # A second card plugged while the splash runs: show follows the uevent and lays the
+            # HUD out for the new 800x600 screen (a debug build under TCG needs a few seconds to
+            # draw it; the 1-second latency is measured by HotplugEndToEndTests).
+            ctl "DEVICE_ADD gpu1 bochs-display bus=pci.0 addr=05.0 xres=800 yres=600"
+            sleep 8
+            ctl "SHOT plugged stable device=gpu1"
+        fi
         "$S" send QUIT; echo "RESULT quit $?"
         wait $pid; echo "RESULT show $?"
         ctl "SHOT after stable"
@@ -82,7 +90,9 @@ struct ServiceEndToEndTests {
                     "--program", "/bin/busybox", "--shots-dir", "\(dir)/shots", "--timeout", "150", "--verbose",
                     "--file", splashhud, "--file", "\(dir)/guest.sh:/svc-test.sh"]
         for lib in libs { argv += ["--file", lib] }
-        argv += ["--args", "sh", "/svc-test.sh", splashhud]
+        let plug = display == "virtio"
+        if plug { argv += ["--modules", "bochs"] }
+        argv += ["--args", "sh", "/svc-test.sh", splashhud] + (plug ? ["plug"] : [])
         let (status, output) = try run("/usr/bin/python3", argv)
         print(output.split(whereSeparator: \.isNewline).filter { $0.contains("vmtest: \(display)") || $0.contains("RESULT") || $0.contains("ended:") }
             .joined(separator: "\n"))
@@ -105,6 +115,22 @@ struct ServiceEndToEndTests {
                                                         "--out", "\(dir)/host", "--log-level", "error"])
         try #require(hostStatus == 0, "\(hostLog)")
         let expected = try PNGDecoder.decode(contentsOf: "\(dir)/host/shown-last.png")
+        if plug {
+            #expect(output.contains("outputs changed: card0-Virtual-1 1280x800, card1-"), "show must follow the plugged card:\n\(output)")
+            let (smallStatus, smallLog) = try run(splashhud, ["show", "--display", "memory", "--size", "800x600", "--fifo", "none",
+                                                              "--script", "\(dir)/s.hud", "--duration", "1.5", "--retain",
+                                                              "--out", "\(dir)/host-small", "--log-level", "error"])
+            try #require(smallStatus == 0, "\(smallLog)")
+            let small = try PNGDecoder.decode(contentsOf: "\(dir)/host-small/shown-last.png")
+            let plugged = try PNGDecoder.decode(contentsOf: "\(dir)/shots/plugged.png")
+            try #require(plugged.width == 800 && plugged.height == 600, "the plugged screen is \(plugged.width)x\(plugged.height)")
+            var off = 0
+            for y in 0..<small.height {
+                let e = small.view.row(y), p = plugged.view.row(y)
+                for x in 0..<Int(small.width) where e[x] & 0x00FF_FFFF != p[x] & 0x00FF_FFFF { off += 1 }
+            }
+            #expect(off == 0, "\(off) pixels of the plugged card's screen differ from the HUD laid out for 800x600")
+        }
         let hud = try PNGDecoder.decode(contentsOf: "\(dir)/shots/hud.png")
         let after = try PNGDecoder.decode(contentsOf: "\(dir)/shots/after.png")
         try #require(hud.width == expected.width && hud.height == expected.height)
