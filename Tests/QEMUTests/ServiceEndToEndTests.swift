@@ -15,7 +15,10 @@ struct ServiceEndToEndTests {
     static let guestScript = """
         #!/bin/sh
         S="$1"
-        ctl() { echo "$1" > /dev/ttyS1; read -r answer < /dev/ttyS1; echo "ctl $1 -> $answer"; }
+        # One descriptor for the whole run: reopening ttyS1 per request could lose a quick answer
+        # (DEVICE_ADD's) that arrives while no one has the tty open.
+        exec 3<>/dev/ttyS1
+        ctl() { echo "$1" >&3; read -r answer <&3; echo "ctl $1 -> $answer"; }
         mkdir -p /run
         "$S" show --fifo /run/splashhud.fifo --log-level info & pid=$!
         i=0; while [ ! -p /run/splashhud.fifo ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done
@@ -87,7 +90,7 @@ struct ServiceEndToEndTests {
             line.split(whereSeparator: { $0 == " " || $0 == "\t" }).first { $0.hasPrefix("/") }.map(String.init)
         }
         var argv = [VMSelftestTests.repo.appendingPathComponent("scripts/qemu/vmtest.py").path, "run", "--display", display,
-                    "--program", "/bin/busybox", "--shots-dir", "\(dir)/shots", "--timeout", "150", "--verbose",
+                    "--program", "/bin/busybox", "--shots-dir", "\(dir)/shots", "--timeout", "300", "--verbose",
                     "--file", splashhud, "--file", "\(dir)/guest.sh:/svc-test.sh"]
         for lib in libs { argv += ["--file", lib] }
         let plug = display == "virtio"
