@@ -17,6 +17,10 @@ PACKAGES=(
   fonts-urw-base35      # Nimbus Sans (CFF outlines), for the font tests
 )
 
+# --- boot integration checks (Tests/splashhudTests): `systemd-analyze verify` on the units in
+# udev/ and `udevadm test` on the rules (unshare and setpriv come with util-linux, always there).
+PACKAGES+=(systemd udev)
+
 # --- QEMU end-to-end display tests (scripts/qemu/vmtest.py, Tests/QEMUTests) ---------------------
 # Debian's kernel with its DRM modules, QEMU (TCG), busybox for the guest initramfs, and python3 for
 # the harness. linux-image-amd64 is only booted inside QEMU; it is never the host's kernel.
