@@ -22,9 +22,7 @@ struct ConsoleEndToEndTests {
 
     @Test("console taken and given back", arguments: ["exit", "sigterm"])
     func consoleComesBack(_ mode: String) throws {
-        for tool in ["qemu-system-x86_64", "busybox", "python3"] {
-            try #require(VMSelftestTests.onPath(tool), "\(tool) is not installed: run scripts/setup.sh")
-        }
+        try VMSelftestTests.requireQEMUTools()
         let program = try GuestProgram.path()
         let shots = FileManager.default.temporaryDirectory.appendingPathComponent("splashhud-console-\(mode)-\(UInt32.random(in: 0...UInt32.max))").path
         defer { try? FileManager.default.removeItem(atPath: shots) }
@@ -68,12 +66,8 @@ struct ConsoleEndToEndTests {
             #expect(run.info.contains("DRAWN 2 skipped 1"), "\(run.info)")
             // VT2: black but for its line of text at the top; nothing of the HUD.
             let vt2 = try dump("vt2")
-            var firstLine = 0, below = 0
-            for y in 0..<Self.height {
-                for x in 0..<Self.width where vt2.argb(x: x, y: y) & 0xFF_FFFF != 0 {
-                    if y < cursor.height { firstLine += 1 } else { below += 1 }
-                }
-            }
+            try #require(vt2.width == Self.width && vt2.height == Self.height, "vt2 is \(vt2.width)x\(vt2.height)")
+            let (firstLine, below) = vt2.litPixels(splitAtRow: cursor.height)
             #expect(firstLine > 100, "vt2: no text in the first line (\(firstLine) lit pixels)")
             // Below it at most VT2's cursor, one cell.
             #expect(below <= Int(cursor.width * cursor.height), "vt2: \(below) lit pixels below the first line: the HUD still shows?")

@@ -1,4 +1,3 @@
-import Assets
 import Display
 import Foundation
 import Raster
@@ -77,9 +76,7 @@ struct DRMEndToEndTests {
 
     @Test("screendumps equal the memory display's scanout", arguments: configs)
     func framesReachTheScreen(_ config: Config) throws {
-        for tool in ["qemu-system-x86_64", "busybox", "python3"] {
-            try #require(VMSelftestTests.onPath(tool), "\(tool) is not installed: run scripts/setup.sh")
-        }
+        try VMSelftestTests.requireQEMUTools()
         let program = try GuestProgram.path(product: "splashhud-drm-guest")
         let shots = FileManager.default.temporaryDirectory.appendingPathComponent("splashhud-drm-\(config.name)-\(UInt32.random(in: 0...UInt32.max))").path
         defer { try? FileManager.default.removeItem(atPath: shots) }
@@ -97,7 +94,7 @@ struct DRMEndToEndTests {
             try #require(dump.width == expected.width && dump.height == expected.height,
                          "\(shot): screendump is \(dump.width)x\(dump.height), expected \(expected.width)x\(expected.height)")
             let d = compareScreens(dump, expected, excluding: excluding)
-            if d.count != 0 { saveFailure(config: config, shot: shot, dump: dump, expected: expected, difference: d) }
+            if d.count != 0 { d.save("drm-\(config.name)-\(shot)", dump: dump, expected: expected) }
             #expect(d.count == 0, "\(config.name) \(shot): \(d) (pictures in .build/qemu-failures/)")
         }
         for pass in config.passes {
@@ -158,24 +155,10 @@ struct DRMEndToEndTests {
             #expect(run.info.contains(fact), "\(config.name): no \"\(fact)\" in \(run.info)")
         }
         try #require(vt2.width == config.consoleWidth && vt2.height == config.consoleHeight, "vt2 is \(vt2.width)x\(vt2.height)")
-        var firstLine = 0, below = 0
-        for y in 0..<vt2.height {
-            for x in 0..<vt2.width where vt2.argb(x: x, y: y) & 0xFF_FFFF != 0 {
-                if y < Self.cellHeight { firstLine += 1 } else { below += 1 }
-            }
-        }
+        let (firstLine, below) = vt2.litPixels(splitAtRow: Self.cellHeight)
         #expect(firstLine > 100, "\(config.name) vt2: no text in the first line (\(firstLine) lit pixels)")
         // Below it at most VT2's cursor, one cell (our frame lights nearly every pixel).
         #expect(below <= Int(Self.cellWidth * Self.cellHeight), "\(config.name) vt2: \(below) lit pixels below the first line: our frame still shows?")
-    }
-
-    func saveFailure(config: Config, shot: String, dump: ScreenDump, expected: Pixmap, difference: ScreenDifference) {
-        let dir = VMSelftestTests.repo.appendingPathComponent(".build/qemu-failures").path
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let stem = "\(dir)/drm-\(config.name)-\(shot)"
-        try? PNGEncoder.write(dump.pixmap, to: stem + "-screen.png")
-        try? PNGEncoder.write(expected, to: stem + "-expected.png")
-        if let p = difference.picture { try? PNGEncoder.write(p, to: stem + "-diff.png") }
     }
 }
 

@@ -52,9 +52,7 @@ struct FBDevEndToEndTests {
 
     @Test("screendumps equal the memory display's scanout", arguments: configs)
     func framesReachTheScreen(_ config: Config) throws {
-        for tool in ["qemu-system-x86_64", "busybox", "python3"] {
-            try #require(VMSelftestTests.onPath(tool), "\(tool) is not installed: run scripts/setup.sh")
-        }
+        try VMSelftestTests.requireQEMUTools()
         let program = try GuestProgram.path()
         let shots = FileManager.default.temporaryDirectory.appendingPathComponent("splashhud-e2e-\(config.name)-\(UInt32.random(in: 0...UInt32.max))").path
         defer { try? FileManager.default.removeItem(atPath: shots) }
@@ -72,7 +70,7 @@ struct FBDevEndToEndTests {
             try #require(dump.width == config.width && dump.height == config.height,
                          "\(shot): screendump is \(dump.width)x\(dump.height), expected \(config.width)x\(config.height)")
             let d = compareScreens(dump, expected, channelBits: bits)
-            if d.count != 0 { saveFailure(config: config, shot: shot, dump: dump, expected: expected, difference: d) }
+            if d.count != 0 { d.save("\(config.name)-\(shot)", dump: dump, expected: expected) }
             #expect(d.count == 0, "\(config.name) \(shot): \(d) (pictures in .build/qemu-failures/)")
         }
         // The console with its text and no cursor (hidden before KD_GRAPHICS).
@@ -98,15 +96,5 @@ struct FBDevEndToEndTests {
             let retained = config.close == .retain && n == config.rotations.count - 1
             try check("\(pass)-after-close", against: retained ? memory.shown() : before.pixmap)
         }
-    }
-
-    /// The dump, the expectation and a difference picture, for a person to look at.
-    func saveFailure(config: Config, shot: String, dump: ScreenDump, expected: Pixmap, difference: ScreenDifference) {
-        let dir = VMSelftestTests.repo.appendingPathComponent(".build/qemu-failures").path
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let stem = "\(dir)/\(config.name)-\(shot)"
-        try? PNGEncoder.write(dump.pixmap, to: stem + "-screen.png")
-        try? PNGEncoder.write(expected, to: stem + "-expected.png")
-        if let p = difference.picture { try? PNGEncoder.write(p, to: stem + "-diff.png") }
     }
 }

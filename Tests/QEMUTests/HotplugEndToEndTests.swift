@@ -1,4 +1,3 @@
-import Assets
 import Display
 import Foundation
 import Raster
@@ -37,9 +36,7 @@ struct HotplugEndToEndTests {
 
     @Test("cards and connectors come and go while frames stay exact")
     func cardsComeAndGo() throws {
-        for tool in ["qemu-system-x86_64", "busybox", "python3"] {
-            try #require(VMSelftestTests.onPath(tool), "\(tool) is not installed: run scripts/setup.sh")
-        }
+        try VMSelftestTests.requireQEMUTools()
         let program = try GuestProgram.path(product: "splashhud-hotplug-guest")
         let shots = FileManager.default.temporaryDirectory.appendingPathComponent("splashhud-hotplug-\(UInt32.random(in: 0...UInt32.max))").path
         defer { try? FileManager.default.removeItem(atPath: shots) }
@@ -66,7 +63,7 @@ struct HotplugEndToEndTests {
             let frame = HotplugFrames.frame(width: shot.width, height: shot.height, number: shot.frame)
             _ = try memory.present(frame.view, damage: [frame.view.bounds])
             let d = compareScreens(dump, memory.shown())
-            if d.count != 0 { save(shot.name, dump: dump, expected: memory.shown(), difference: d) }
+            if d.count != 0 { d.save("hotplug-\(shot.name)", dump: dump, expected: memory.shown()) }
             #expect(d.count == 0, "\(shot.name) (\(shot.output) frame \(shot.frame)): \(d) (pictures in .build/qemu-failures/)")
         }
         // The sizes say which device each dump came from.
@@ -90,14 +87,5 @@ struct HotplugEndToEndTests {
         #expect(unplug.contains(" qemu OK "), "\(unplug)")
         #expect(run.info.contains { $0.hasPrefix("CONNECTOR off dropped card0-Virtual-1 outputs 1") })
         #expect(run.info.contains { $0.hasPrefix("CONNECTOR detect added card0-Virtual-1 outputs 2") })
-    }
-
-    func save(_ shot: String, dump: ScreenDump, expected: Pixmap, difference: ScreenDifference) {
-        let dir = VMSelftestTests.repo.appendingPathComponent(".build/qemu-failures").path
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let stem = "\(dir)/hotplug-\(shot)"
-        try? PNGEncoder.write(dump.pixmap, to: stem + "-screen.png")
-        try? PNGEncoder.write(expected, to: stem + "-expected.png")
-        if let p = difference.picture { try? PNGEncoder.write(p, to: stem + "-diff.png") }
     }
 }

@@ -31,9 +31,7 @@ struct PacerEndToEndTests {
 
     @Test("a static HUD arms no timer and costs < 2 % CPU; a spinner keeps presenting frames")
     func staticCostsNothingSpinnerAnimates() throws {
-        for tool in ["qemu-system-x86_64", "busybox", "python3"] {
-            try #require(VMSelftestTests.onPath(tool), "\(tool) is not installed: run scripts/setup.sh")
-        }
+        try VMSelftestTests.requireQEMUTools()
         let shots = FileManager.default.temporaryDirectory.appendingPathComponent("splashhud-pacer-\(UInt32.random(in: 0...UInt32.max))").path
         defer { try? FileManager.default.removeItem(atPath: shots) }
         let run = try VMRun(display: "bochs", program: try Self.program(), shotsDir: shots, args: [])

@@ -13,9 +13,7 @@ struct ProbeEndToEndTests {
 
     /// The probe's report: the console lines between init's device list and the program's exit.
     static func report(display: String) throws -> (run: VMRun, lines: [String]) {
-        for tool in ["qemu-system-x86_64", "busybox", "python3"] {
-            try #require(VMSelftestTests.onPath(tool), "\(tool) is not installed: run scripts/setup.sh")
-        }
+        try VMSelftestTests.requireQEMUTools()
         let shots = FileManager.default.temporaryDirectory.appendingPathComponent("splashhud-probe-\(display)-\(UInt32.random(in: 0...UInt32.max))").path
         defer { try? FileManager.default.removeItem(atPath: shots) }
         let run = try VMRun(display: display, program: try splashhudPath(), shotsDir: shots, timeout: 90, verbose: true, args: ["probe"])

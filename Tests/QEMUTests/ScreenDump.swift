@@ -52,6 +52,18 @@ struct ScreenDump {
     }
 
     /// The pixel at (x, y) as opaque premultiplied ARGB32.
+    /// Lit (non-black) pixels in the rows above `row` and from it down: a VT's text on its first
+    /// line against anything of ours left below it.
+    func litPixels(splitAtRow row: Int32) -> (above: Int, below: Int) {
+        var above = 0, below = 0
+        for y in 0..<height {
+            for x in 0..<width where argb(x: x, y: y) & 0xFF_FFFF != 0 {
+                if y < row { above += 1 } else { below += 1 }
+            }
+        }
+        return (above, below)
+    }
+
     func argb(x: Int32, y: Int32) -> UInt32 {
         let i = (Int(y) * Int(width) + Int(x)) * 3
         return 0xFF00_0000 | UInt32(rgb[i]) << 16 | UInt32(rgb[i + 1]) << 8 | UInt32(rgb[i + 2])
@@ -87,6 +99,17 @@ struct ScreenDifference: CustomStringConvertible {
     }
 
     private func hex(_ v: UInt32) -> String { "#" + String(v & 0xFF_FFFF, radix: 16).leftPadded(6) }
+
+    /// Writes the dump, the expectation and the difference picture to .build/qemu-failures/ as
+    /// `NAME-screen.png`, `NAME-expected.png` and `NAME-diff.png`, for a person to look at.
+    func save(_ name: String, dump: ScreenDump, expected: Pixmap) {
+        let dir = VMSelftestTests.repo.appendingPathComponent(".build/qemu-failures").path
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let stem = "\(dir)/\(name)"
+        try? PNGEncoder.write(dump.pixmap, to: stem + "-screen.png")
+        try? PNGEncoder.write(expected, to: stem + "-expected.png")
+        if let p = picture { try? PNGEncoder.write(p, to: stem + "-diff.png") }
+    }
 }
 
 extension String {

@@ -49,18 +49,14 @@ struct ServiceEndToEndTests {
 
         """
 
-    func run(_ program: String, _ args: [String]) throws -> (Int32, String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: program)
-        p.arguments = args
-        p.currentDirectoryURL = VMSelftestTests.repo
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = pipe
-        try p.run()
-        let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        return (p.terminationStatus, out)
+    /// Pixels whose RGB differs between two pictures of the same size (alpha is the dump's, not ours).
+    static func differing(_ a: Pixmap, _ b: Pixmap) -> Int {
+        var count = 0
+        for y in 0..<a.height {
+            let ra = a.view.row(y), rb = b.view.row(y)
+            for x in 0..<Int(a.width) where ra[x] & 0x00FF_FFFF != rb[x] & 0x00FF_FFFF { count += 1 }
+        }
+        return count
     }
 
     /// The display, the line show logs when it opened it, and the screen size.
@@ -74,9 +70,7 @@ struct ServiceEndToEndTests {
     @Test("show fed by send: bit-exact HUD, QUIT restores, late send fails at once", arguments: [0, 1])
     func showAndSend(machine: Int) throws {
         let (display, opened, size) = Self.machines[machine]
-        for tool in ["qemu-system-x86_64", "busybox", "python3"] {
-            try #require(VMSelftestTests.onPath(tool), "\(tool) is not installed: run scripts/setup.sh")
-        }
+        try VMSelftestTests.requireQEMUTools()
         let splashhud = try GuestProgram.path(product: "splashhud")
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("splashhud-service-vm-\(UInt32.random(in: 0...UInt32.max))").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -84,19 +78,16 @@ struct ServiceEndToEndTests {
         try Self.guestScript.write(toFile: "\(dir)/guest.sh", atomically: true, encoding: .utf8)
 
         // The program is busybox (static); splashhud and every library it needs go in as files.
-        let (lddStatus, ldd) = try run("/usr/bin/ldd", [splashhud])
+        let (lddStatus, ldd) = try runProcess("/usr/bin/ldd", [splashhud])
         try #require(lddStatus == 0, "ldd \(splashhud): \(ldd)")
         let libs = ldd.split(whereSeparator: \.isNewline).compactMap { line -> String? in
             line.split(whereSeparator: { $0 == " " || $0 == "\t" }).first { $0.hasPrefix("/") }.map(String.init)
         }
-        var argv = [VMSelftestTests.repo.appendingPathComponent("scripts/qemu/vmtest.py").path, "run", "--display", display,
-                    "--program", "/bin/busybox", "--shots-dir", "\(dir)/shots", "--timeout", "300", "--verbose",
-                    "--file", splashhud, "--file", "\(dir)/guest.sh:/svc-test.sh"]
-        for lib in libs { argv += ["--file", lib] }
         let plug = display == "virtio"
-        if plug { argv += ["--modules", "bochs"] }
-        argv += ["--args", "sh", "/svc-test.sh", splashhud] + (plug ? ["plug"] : [])
-        let (status, output) = try run("/usr/bin/python3", argv)
+        let run = try VMRun(display: display, program: "/bin/busybox", shotsDir: "\(dir)/shots", timeout: 300, verbose: true,
+                            files: [splashhud, "\(dir)/guest.sh:/svc-test.sh"] + libs, modules: plug ? ["bochs"] : [],
+                            args: ["sh", "/svc-test.sh", splashhud] + (plug ? ["plug"] : []))
+        let (status, output) = (run.status, run.output)
         print(output.split(whereSeparator: \.isNewline).filter { $0.contains("vmtest: \(display)") || $0.contains("RESULT") || $0.contains("ended:") }
             .joined(separator: "\n"))
         try #require(status == 0, "vmtest failed (\(status)):\n\(output)")
@@ -113,35 +104,30 @@ struct ServiceEndToEndTests {
 
         // The same commands on the host's memory display, at the same size and format.
         try "@0 PROGRESS 50\n@0 MSG Booting\n".write(toFile: "\(dir)/s.hud", atomically: true, encoding: .utf8)
-        let (hostStatus, hostLog) = try run(splashhud, ["show", "--display", "memory", "--size", size, "--fifo", "none",
-                                                        "--script", "\(dir)/s.hud", "--duration", "1.5", "--retain",
-                                                        "--out", "\(dir)/host", "--log-level", "error"])
-        try #require(hostStatus == 0, "\(hostLog)")
-        let expected = try PNGDecoder.decode(contentsOf: "\(dir)/host/shown-last.png")
+        func hostFrame(size: String) throws -> Pixmap {
+            let (hostStatus, hostLog) = try runProcess(splashhud, ["show", "--display", "memory", "--size", size, "--fifo", "none",
+                                                                   "--script", "\(dir)/s.hud", "--duration", "1.5", "--retain",
+                                                                   "--out", "\(dir)/host-\(size)", "--log-level", "error"])
+            try #require(hostStatus == 0, "\(hostLog)")
+            return try PNGDecoder.decode(contentsOf: "\(dir)/host-\(size)/shown-last.png")
+        }
+        let expected = try hostFrame(size: size)
         if plug {
             #expect(output.contains("outputs changed: card0-Virtual-1 1280x800, card1-"), "show must follow the plugged card:\n\(output)")
-            let (smallStatus, smallLog) = try run(splashhud, ["show", "--display", "memory", "--size", "800x600", "--fifo", "none",
-                                                              "--script", "\(dir)/s.hud", "--duration", "1.5", "--retain",
-                                                              "--out", "\(dir)/host-small", "--log-level", "error"])
-            try #require(smallStatus == 0, "\(smallLog)")
-            let small = try PNGDecoder.decode(contentsOf: "\(dir)/host-small/shown-last.png")
+            let small = try hostFrame(size: "800x600")
             let plugged = try PNGDecoder.decode(contentsOf: "\(dir)/shots/plugged.png")
             try #require(plugged.width == 800 && plugged.height == 600, "the plugged screen is \(plugged.width)x\(plugged.height)")
-            var off = 0
-            for y in 0..<small.height {
-                let e = small.view.row(y), p = plugged.view.row(y)
-                for x in 0..<Int(small.width) where e[x] & 0x00FF_FFFF != p[x] & 0x00FF_FFFF { off += 1 }
-            }
+            let off = Self.differing(small, plugged)
             #expect(off == 0, "\(off) pixels of the plugged card's screen differ from the HUD laid out for 800x600")
         }
         let hud = try PNGDecoder.decode(contentsOf: "\(dir)/shots/hud.png")
         let after = try PNGDecoder.decode(contentsOf: "\(dir)/shots/after.png")
         try #require(hud.width == expected.width && hud.height == expected.height)
-        var differing = 0, lit = 0, stillThere = 0
+        let differing = Self.differing(expected, hud)
+        var lit = 0, stillThere = 0
         for y in 0..<hud.height {
-            let e = expected.view.row(y), h = hud.view.row(y), a = after.view.row(y)
+            let e = expected.view.row(y), a = after.view.row(y)
             for x in 0..<Int(hud.width) {
-                if e[x] & 0x00FF_FFFF != h[x] & 0x00FF_FFFF { differing += 1 }
                 if e[x] & 0x00FF_FFFF != 0 {
                     lit += 1
                     if a[x] & 0x00FF_FFFF == e[x] & 0x00FF_FFFF { stillThere += 1 }
@@ -156,12 +142,8 @@ struct ServiceEndToEndTests {
         // kernel removes our framebuffers when the card is closed and shows its fbdev emulation's
         // buffer instead, so show leaves the HUD there too (FBDevHandover).
         let term = try PNGDecoder.decode(contentsOf: "\(dir)/shots/term.png")
-        var retained = 0
-        for y in 0..<term.height {
-            let e = expected.view.row(y), t = term.view.row(y)
-            for x in 0..<Int(term.width) where e[x] & 0x00FF_FFFF == t[x] & 0x00FF_FFFF { retained += 1 }
-        }
-        let total = Int(term.width) * Int(term.height)
-        #expect(retained == total, "after SIGTERM with --retain \(total - retained) pixels differ from the HUD frame")
+        try #require(term.width == expected.width && term.height == expected.height)
+        let lost = Self.differing(expected, term)
+        #expect(lost == 0, "after SIGTERM with --retain \(lost) pixels differ from the HUD frame")
     }
 }

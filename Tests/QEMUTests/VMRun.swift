@@ -12,23 +12,19 @@ struct VMRun {
     /// vmtest's own summary ("bochs: status 0, 7 shot(s), boot 7.1 s, total 12.0 s").
     let summary: String
 
-    /// `verbose` makes vmtest print the guest console (the program's stdout) even on success.
-    init(display: String, program: String, shotsDir: String, cmdline: String = "", timeout: Int = 120, verbose: Bool = false, args: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        var argv = ["python3", VMSelftestTests.repo.appendingPathComponent("scripts/qemu/vmtest.py").path, "run",
+    /// `verbose` makes vmtest print the guest console (the program's stdout) even on success;
+    /// `files` (`SRC[:DEST]`) and `modules` go into the initramfs.
+    init(
+        display: String, program: String, shotsDir: String, cmdline: String = "", timeout: Int = 120, verbose: Bool = false,
+        files: [String] = [], modules: [String] = [], args: [String]
+    ) throws {
+        var argv = [VMSelftestTests.repo.appendingPathComponent("scripts/qemu/vmtest.py").path, "run",
                     "--display", display, "--program", program, "--shots-dir", shotsDir, "--timeout", "\(timeout)"]
         if !cmdline.isEmpty { argv += ["--cmdline", cmdline] }
         if verbose { argv.append("--verbose") }
-        process.arguments = argv + ["--args"] + args
-        process.currentDirectoryURL = VMSelftestTests.repo
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        status = process.terminationStatus
+        for file in files { argv += ["--file", file] }
+        if !modules.isEmpty { argv += ["--modules", modules.joined(separator: ",")] }
+        (status, output) = try runProcess("python3", argv + ["--args"] + args)
         let lines = output.split(whereSeparator: \.isNewline).map(String.init)
         let marker = "guest said: INFO "
         info = lines.compactMap { line in line.range(of: marker).map { String(line[$0.upperBound...]) } }
@@ -63,21 +59,33 @@ enum GuestProgram {
         let dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
         let program = dir.appendingPathComponent(product).path
         if FileManager.default.isExecutableFile(atPath: program) { return program }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swift", "build", "--product", product,
-                             "--scratch-path", dir.deletingLastPathComponent().deletingLastPathComponent().path,
-                             "-c", dir.lastPathComponent]
-        process.currentDirectoryURL = VMSelftestTests.repo
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let log = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, FileManager.default.isExecutableFile(atPath: program) else {
+        let (status, log) = try runProcess("swift", ["build", "--product", product,
+                                                     "--scratch-path", dir.deletingLastPathComponent().deletingLastPathComponent().path,
+                                                     "-c", dir.lastPathComponent])
+        guard status == 0, FileManager.default.isExecutableFile(atPath: program) else {
             throw Failure.build(product: product, log: log)
         }
         return program
     }
+}
+
+/// Runs `program` (a path, or a name looked up on PATH) with `args` from the package root and
+/// returns its exit status and everything it printed (stdout and stderr together).
+func runProcess(_ program: String, _ args: [String]) throws -> (status: Int32, output: String) {
+    let process = Process()
+    if program.hasPrefix("/") {
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = args
+    } else {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [program] + args
+    }
+    process.currentDirectoryURL = VMSelftestTests.repo
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (process.terminationStatus, output)
 }

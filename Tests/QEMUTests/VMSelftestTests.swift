@@ -16,25 +16,21 @@ struct VMSelftestTests {
         return dirs.contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }
     }
 
+    /// What every QEMU test needs on the host; a clear failure naming the missing one otherwise.
+    static func requireQEMUTools() throws {
+        for tool in ["qemu-system-x86_64", "busybox", "python3"] {
+            try #require(onPath(tool), "\(tool) is not installed: run scripts/setup.sh (it installs qemu-system-x86, linux-image-amd64 and busybox-static)")
+        }
+    }
+
     @Test("fbfill's pattern reaches the screen through every display driver")
     func patternOnEveryDisplay() throws {
-        for tool in ["qemu-system-x86_64", "busybox", "python3"] {
-            try #require(Self.onPath(tool), "\(tool) is not installed: run scripts/setup.sh (it installs qemu-system-x86, linux-image-amd64 and busybox-static)")
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.repo.appendingPathComponent("scripts/qemu/vmtest.py").path,
-                             "selftest", "--timeout", "60"]
-        process.currentDirectoryURL = Self.repo
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        try Self.requireQEMUTools()
+        let (status, output) = try runProcess("python3", [Self.repo.appendingPathComponent("scripts/qemu/vmtest.py").path,
+                                                          "selftest", "--timeout", "60"])
         // One line per display ("bochs ok boot 6.8 s ..."); a failure carries the guest console.
         print(output)
-        #expect(process.terminationStatus == 0, "vmtest.py selftest failed:\n\(output)")
+        #expect(status == 0, "vmtest.py selftest failed:\n\(output)")
         #expect(output.contains("selftest: all passed"), "\(output)")
         for display in ["bochs", "virtio", "cirrus", "vesafb32", "vesafb24", "vesafb16"] {
             let line = output.split(whereSeparator: \.isNewline).first { $0.hasPrefix(display + " ") }
