@@ -6,8 +6,8 @@
 // values needs the device (connector properties, physical size), so backends resolve them; the one
 // pure rule, `scale = auto`, is here so that every backend resolves it the same way.
 //
-// Display must not depend on HUD, so `[hud]` settings stay raw key/value text; the caller feeds
-// `setCommand` to HUD's `CommandParser`, which validates them and names the key.
+// Display must not depend on HUD, so `[hud]` settings stay raw key/value text; the runtime turns
+// each into a `set` line (BoardProfile+HUD.swift) for HUD's `CommandParser`, which validates it.
 
 import Raster
 
@@ -103,23 +103,6 @@ public struct BoardProfile: Equatable, Sendable {
 
         public init(key: String, value: String, quoted: Bool, line: Int) {
             self.key = key; self.value = value; self.quoted = quoted; self.line = line
-        }
-
-        /// The command-language line that applies it: `set KEY VALUE`, a quoted value re-quoted with
-        /// the lexer's escapes (`\"`, `\\`, `\n`, `\t`).
-        public var setCommand: String {
-            guard quoted else { return "set \(key) \(value)" }
-            var out = "\""
-            for c in value.unicodeScalars {
-                switch c {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\t": out += "\\t"
-                default: out.unicodeScalars.append(c)
-                }
-            }
-            return "set \(key) \(out)\""
         }
     }
 

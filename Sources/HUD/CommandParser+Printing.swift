@@ -107,7 +107,7 @@ extension HUDSetting: CustomStringConvertible {
 
 extension CommandParser {
     /// `text` in double quotes, escaping what the lexer would not read back literally.
-    static func quote(_ text: String) -> String {
+    public static func quote(_ text: String) -> String {
         var out = "\""
         for s in text.unicodeScalars {
             switch s {

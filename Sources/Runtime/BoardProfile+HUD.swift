@@ -8,6 +8,14 @@ import HUD
 import Logging
 import Raster
 
+extension BoardProfile.HUDDefault {
+    /// The command-language line that applies it: `set KEY VALUE`, a quoted value quoted again the
+    /// way the command language prints strings (CommandParser.quote).
+    public var setCommand: String {
+        "set \(key) " + (quoted ? CommandParser.quote(value) : value)
+    }
+}
+
 extension BoardProfile {
     /// The theme's colours and font, then every `[hud]` entry, validated. Throws on the first bad
     /// entry, naming file:line:key and the parser's message.

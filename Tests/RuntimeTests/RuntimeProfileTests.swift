@@ -168,6 +168,15 @@ struct RuntimeProfileTests {
         #expect(settings.contains(.fontSize(.one * 20)))
     }
 
+    @Test("[hud] lines become the set commands they stand for, quoted values quoted again")
+    func hudLinesAsSetCommands() throws {
+        let text = try String(contentsOf: BoardProfilesRunTests.boardsDirectory.appendingPathComponent("headless.conf"), encoding: .utf8)
+        let headless = try BoardProfile.parse(text, file: "boards/headless.conf")
+        #expect(headless.hudDefaults.map(\.setCommand) == ["set style custom", "set font-size 16", "set label \"Loading\""])
+        let p = try BoardProfile.parse("[hud]\nlabel = \"Say \\\"hi\\\"\\tnow\"\nmask = custom\n", file: "boards/t.conf")
+        #expect(p.hudDefaults.map(\.setCommand) == [#"set label "Say \"hi\"\tnow""#, "set mask custom"])
+    }
+
     @Test("a bad [hud] line names file, line and key with the command parser's message", arguments: [
         ("[hud]\nstyle = purple\n", 2, "style"),
         ("[theme]\nscreen = #000000\n\n[hud]\nfont-size = 12\nspinner-sped = 3\n", 6, "spinner-sped"),
