@@ -243,7 +243,6 @@ public final class DRMDisplay: Display {
         if willSignal {
             // Not awaited here: the next present to this output waits for it (the flip event
             // says the other buffer is free), so mirrored outputs flip at the same vblank.
-            state.flipPending = true
             state.flipToken = token
         } else {
             Unmanaged<DRMFlipToken>.fromOpaque(userData).release()
@@ -321,7 +320,6 @@ public final class DRMDisplay: Display {
             let token = Unmanaged<DRMFlipToken>.fromOpaque(data).takeRetainedValue()
             // Only the flip the output waits for completes it (an older, forgotten one does not).
             guard let s = token.state, s.flipToken === token else { return }
-            s.flipPending = false
             s.flipToken = nil
             s.lastFlipNanoseconds = Int64(seconds) * 1_000_000_000 + Int64(microseconds) * 1000
         }

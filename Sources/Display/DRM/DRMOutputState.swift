@@ -18,9 +18,9 @@ final class DRMOutputState {
     var needsModeset = true
     /// Single-buffered outputs call drmModeDirtyFB until the driver says ENOSYS.
     var needsDirtyFB = true
-    var flipPending = false
-    /// The token the pending flip's event carries (see DRMFlipToken).
+    /// The token the pending flip's event carries (see DRMFlipToken); nil when no flip is pending.
     var flipToken: DRMFlipToken?
+    var flipPending: Bool { flipToken != nil }
     var lastFlipNanoseconds: Int64 = 0
     /// Whether the CRTC answers drmWaitVBlank (probed at setup and again after the first modeset).
     var hasVBlank: Bool
@@ -36,7 +36,6 @@ final class DRMOutputState {
     /// Stops waiting for the pending flip without reading its event; a late event then finds its
     /// token forgotten and changes nothing.
     func forgetFlip() {
-        flipPending = false
         flipToken = nil
     }
 
