@@ -231,8 +231,7 @@ public final class DRMDisplay: Display {
             Unmanaged<DRMFlipToken>.fromOpaque(userData).release()
             if case .ioctl(let call, let e, let path) = error, e == .permissionDenied || e == .notPermitted {
                 // Someone else is master: show everything again once we get it back.
-                isMasterLost = true
-                for s in states { s.needsModeset = true; s.forgetFlip() }
+                forgetScreen()
                 throw .masterLost(call, e, path)
             }
             throw error
@@ -287,8 +286,7 @@ public final class DRMDisplay: Display {
         }
         dirtyFBCalls += 1
         if r < 0, r == -1 ? errno == EACCES || errno == EPERM : -r == EACCES || -r == EPERM {
-            isMasterLost = true
-            for s in states { s.needsModeset = true; s.forgetFlip() }
+            forgetScreen()
             throw .masterLost("drmModeDirtyFB", Errno(rawValue: r == -1 ? errno : -r), device.path)
         }
         try DRMCall.check("drmModeDirtyFB", r, device: device.path)
@@ -303,9 +301,15 @@ public final class DRMDisplay: Display {
         for s in states where s.flipPending {
             do { try waitForFlip(s, device: device) } catch { diagnostics.append("releasing master: \(error)") }
         }
+        forgetScreen()
+        try DRMCall.check("drmDropMaster", drmDropMaster(device.fd.rawValue), device: device.path)
+    }
+
+    /// Master is gone (taken, or given up): the next present takes it back and sets every mode
+    /// again; flips still queued are not waited for (their late events find nothing, DRMFlipToken).
+    private func forgetScreen() {
         isMasterLost = true
         for s in states { s.needsModeset = true; s.forgetFlip() }
-        try DRMCall.check("drmDropMaster", drmDropMaster(device.fd.rawValue), device: device.path)
     }
 
     /// Reads DRM events until `state`'s flip has completed.
