@@ -229,12 +229,7 @@ public final class DRMDisplay: Display {
             willSignal = try strategy.commit(state.target, framebuffer: buffer.framebufferID, modeset: state.needsModeset, userData: userData)
         } catch {
             Unmanaged<DRMFlipToken>.fromOpaque(userData).release()
-            if case .ioctl(let call, let e, let path) = error, e == .permissionDenied || e == .notPermitted {
-                // Someone else is master: show everything again once we get it back.
-                forgetScreen()
-                throw .masterLost(call, e, path)
-            }
-            throw error
+            throw masterLoss(error)
         }
         let modeset = state.needsModeset
         state.needsModeset = false
@@ -279,17 +274,25 @@ public final class DRMDisplay: Display {
             drmModeClip(x1: UInt16(clamping: r.x), y1: UInt16(clamping: r.y), x2: UInt16(clamping: r.maxX), y2: UInt16(clamping: r.maxY))
         }
         let r = drmModeDirtyFB(device.fd.rawValue, buffer.framebufferID, &clips, UInt32(clips.count))
-        if r == -ENOSYS || (r == -1 && errno == ENOSYS) {
-            state.needsDirtyFB = false
-            diagnostics.append("\(state.output.name): the driver scans out directly (drmModeDirtyFB: ENOSYS), not called again")
-            return
+        do { try DRMCall.check("drmModeDirtyFB", r, device: device.path) } catch {
+            if case .ioctl(_, .noFunction, _) = error {  // ENOSYS
+                state.needsDirtyFB = false
+                diagnostics.append("\(state.output.name): the driver scans out directly (drmModeDirtyFB: ENOSYS), not called again")
+                return
+            }
+            dirtyFBCalls += 1
+            throw masterLoss(error)
         }
         dirtyFBCalls += 1
-        if r < 0, r == -1 ? errno == EACCES || errno == EPERM : -r == EACCES || -r == EPERM {
-            forgetScreen()
-            throw .masterLost("drmModeDirtyFB", Errno(rawValue: r == -1 ? errno : -r), device.path)
-        }
-        try DRMCall.check("drmModeDirtyFB", r, device: device.path)
+    }
+
+    /// A call the kernel refused because we are not master (EACCES/EPERM: another process or a VT
+    /// switch took it) becomes `.masterLost`, and the screen is forgotten so the next present takes
+    /// master back and shows everything again; any other error is returned as it is.
+    private func masterLoss(_ error: DisplayError) -> DisplayError {
+        guard case .ioctl(let call, let e, let path) = error, e == .permissionDenied || e == .notPermitted else { return error }
+        forgetScreen()
+        return .masterLost(call, e, path)
     }
 
     /// Gives up DRM master, as on a VT switch away or to let another program show something:
