@@ -118,6 +118,16 @@ public protocol Display: AnyObject {
     func close(_ how: CloseBehaviour)
 }
 
+/// A display on KMS cards (DRMDisplay, DRMDisplaySet): what the runtime needs beyond `Display`
+/// to follow VT switches and to retain a frame past its own exit.
+public protocol KMSDisplay: Display {
+    /// Gives up DRM master on every card (a VT switch away); the next present takes it back.
+    func releaseMaster() throws(DisplayError)
+    /// The cards' fbdev emulation nodes ("/dev/fb0"): the kernel's fallback picture once our
+    /// framebuffers go away.
+    var fbdevEmulationPaths: [String] { get }
+}
+
 extension Display {
     public func present(_ frame: PixmapView, damage: [IntRect], output index: Int) throws(DisplayError) -> PresentTiming {
         precondition(index == 0, "output \(index) of a single-output display")

@@ -9,20 +9,11 @@ import Logging
 import Raster
 
 enum FBDevHandover {
-    /// The fbdev emulation nodes of the cards behind `display` (none for fbdev and memory).
-    static func paths(of display: any Display) -> [String] {
-        switch display {
-        case let drm as DRMDisplay: return drm.fbdevEmulationPath.map { [$0] } ?? []
-        case let set as DRMDisplaySet: return set.cards.compactMap(\.fbdevEmulationPath)
-        default: return []
-        }
-    }
-
     /// Draws the scene's current picture into each fbdev emulation node of `display`'s cards
     /// and leaves it there. The rotation is that of a DRM output of the same size (its panel
     /// orientation), else none. Failures are logged: the splash still quits.
     static func write(_ scene: HUDScene, display: any Display, logger: Logger) {
-        for path in paths(of: display) {
+        for path in (display as? any KMSDisplay)?.fbdevEmulationPaths ?? [] {
             do {
                 var fb = try FBDevDisplay(path: path, doubleBuffer: false)
                 let mode = fb.outputs[0].mode

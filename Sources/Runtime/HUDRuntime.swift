@@ -190,15 +190,6 @@ public final class HUDRuntime {
         }
     }
 
-    /// Drops DRM master on a VT switch away (the next present takes it back); other displays
-    /// have nothing to give up.
-    static func releaseMaster(_ display: any Display) throws(DisplayError) {
-        switch display {
-        case let drm as DRMDisplay: try drm.releaseMaster()
-        case let set as DRMDisplaySet: try set.releaseMaster()
-        default: break
-        }
-    }
 
     private func handleConsoleSignals() {
         guard let signals = consoleSignals else { return }
@@ -218,7 +209,8 @@ public final class HUDRuntime {
             do {
                 outcome = try console.handle(signal, onRelease: { [unowned self] in
                     pacer.isPaused = true
-                    do { try Self.releaseMaster(display) } catch { logger.warning("releasing DRM master: \(error)") }
+                    // Only KMS has a master to give up; fbdev and memory have nothing to release.
+                    do { try (display as? any KMSDisplay)?.releaseMaster() } catch { logger.warning("releasing DRM master: \(error)") }
                 }, onAcquire: { [unowned self] in
                     scene.redrawAll()
                     pacer.isPaused = false

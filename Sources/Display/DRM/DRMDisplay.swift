@@ -103,7 +103,7 @@ public struct DRMDisplayOptions: Sendable {
 }
 
 /// A `Display` on a KMS/DRM card. Dropping it without `close` restores the screen.
-public final class DRMDisplay: Display {
+public final class DRMDisplay: KMSDisplay {
     /// One per used connector; changes only in `refreshOutputs` (a connector plugged or unplugged).
     public private(set) var outputs: [DisplayOutput]
     /// The card node in use.
@@ -258,6 +258,8 @@ public final class DRMDisplay: Display {
         let names = (try? Syscalls.listDirectory("/sys/class/drm/\(card)/device/graphics")) ?? []
         return names.first { $0.hasPrefix("fb") && $0.dropFirst(2).allSatisfy(\.isNumber) }.map { "/dev/\($0)" }
     }
+
+    public var fbdevEmulationPaths: [String] { fbdevEmulationPath.map { [$0] } ?? [] }
 
     /// Waits until every committed frame is on screen (before a screenshot, a hand-over, or
     /// measuring): present itself returns once the flip is queued.

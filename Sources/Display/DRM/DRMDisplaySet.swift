@@ -54,7 +54,7 @@ public struct DRMDisplaySetOptions: Sendable {
 }
 
 /// A `Display` over every selected modesetting card, following hotplug.
-public final class DRMDisplaySet: Display {
+public final class DRMDisplaySet: KMSDisplay {
     public private(set) var outputs: [DisplayOutput] = []
     /// The open cards, in card-number order.
     public private(set) var cards: [DRMDisplay] = []
@@ -181,6 +181,8 @@ public final class DRMDisplaySet: Display {
     }
 
     /// Gives up DRM master on every card (VT switch away); presents take it back.
+    public var fbdevEmulationPaths: [String] { cards.compactMap(\.fbdevEmulationPath) }
+
     /// Drops master on every live card (a VT switch needs all of them), then throws the first
     /// failure, if any.
     public func releaseMaster() throws(DisplayError) {
