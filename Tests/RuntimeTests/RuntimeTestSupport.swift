@@ -57,7 +57,9 @@ final class LogLines: @unchecked Sendable {
 }
 
 enum Fixtures {
-    nonisolated(unsafe) static let resources: HUDResources = try! HUDResources.system()
+    /// Fonts for one test. Never shared: a FontFace and its glyph cache are not thread-safe, and
+    /// Swift Testing runs tests in parallel (a shared set corrupted the heap once in CI).
+    static var resources: HUDResources { try! HUDResources.system() }
     static let t0: Int64 = 7_000_000_000
 
     /// The HUD after `script` at HUD time `t`, drawn from scratch on a `width x height` frame.
