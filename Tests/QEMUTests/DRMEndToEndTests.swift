@@ -44,6 +44,8 @@ struct DRMEndToEndTests {
         var passes: [Pass]
         var close: CloseBehaviour
         var cmdline = ""
+        /// The connector the driver names (cirrus calls its one "VGA-1").
+        var connector = "Virtual-1"
         /// fbcon's screen size (the "before" shot and what close(.restore) gives back).
         var consoleWidth: Int32 = 1280
         var consoleHeight: Int32 = 800
@@ -72,6 +74,14 @@ struct DRMEndToEndTests {
                passes: [Pass(strategy: "atomic", rotation: .r90, buffers: 1, width: 1024, height: 768),
                         Pass(strategy: "legacy", rotation: .r270, request: "800x600@60", width: 800, height: 600)],
                close: .retain, cmdline: "video=Virtual-1:1024x768@60", consoleWidth: 1024, consoleHeight: 768),
+        // The other two DRM drivers of this kernel, once each at their preferred mode: cirrus
+        // (system-memory buffers copied into 4 MiB of VRAM, connector VGA-1) and qxl.
+        Config(display: "cirrus", driver: "cirrus",
+               passes: [Pass(strategy: "atomic", width: 1024, height: 768)],
+               close: .restore, connector: "VGA-1", consoleWidth: 1024, consoleHeight: 768),
+        Config(display: "qxl", driver: "qxl",
+               passes: [Pass(strategy: "atomic", width: 1024, height: 768)],
+               close: .restore, consoleWidth: 1024, consoleHeight: 768),
     ]
 
     @Test("screendumps equal the memory display's scanout", arguments: configs)
@@ -101,7 +111,7 @@ struct DRMEndToEndTests {
             let label = pass.label, strategy = pass.strategy
             // The driver, the strategy asked for, the mode, XRGB8888, the rotation.
             let output = run.info.first { $0.hasPrefix("OUTPUT \(label) ") } ?? "no OUTPUT line"
-            #expect(output.hasPrefix("OUTPUT \(label) /dev/dri/card0 \(config.driver) \(strategy) Virtual-1 \(pass.width)x\(pass.height) "),
+            #expect(output.hasPrefix("OUTPUT \(label) /dev/dri/card0 \(config.driver) \(strategy) \(config.connector) \(pass.width)x\(pass.height) "),
                     "\(output)")
             #expect(output.contains(" XRGB8888 r\(pass.rotation.rawValue) outputs 1"), "\(output)")
             // Single-buffered on virtio-gpu: only drmModeDirtyFB makes the partial frames below

@@ -40,6 +40,7 @@ DISPLAYS = {
     "virtio": {"qemu": ["-vga", "none", "-device", "virtio-gpu-pci"],
                "modules": ["virtio_pci", "virtio-gpu"], "cmdline": "", "wait_for": "/dev/fb0"},
     "cirrus": {"qemu": ["-vga", "cirrus"], "modules": ["cirrus"], "cmdline": "", "wait_for": "/dev/fb0"},
+    "qxl": {"qemu": ["-vga", "qxl"], "modules": ["qxl"], "cmdline": "", "wait_for": "/dev/fb0"},
     # The kernel's built-in vesafb, set up by the kernel's boot code through the VGA BIOS's VBE modes
     # (SeaBIOS's bochs table; vga= is 0x200 + the VBE mode); no DRM module is loaded.
     "vesafb32": {"qemu": ["-vga", "std"], "modules": [], "cmdline": "vga=0x344", "wait_for": "/dev/fb0"},  # 1024x768x32
