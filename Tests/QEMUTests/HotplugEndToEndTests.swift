@@ -40,7 +40,7 @@ struct HotplugEndToEndTests {
         let program = try GuestProgram.path(product: "splashhud-hotplug-guest")
         let shots = FileManager.default.temporaryDirectory.appendingPathComponent("splashhud-hotplug-\(UInt32.random(in: 0...UInt32.max))").path
         defer { try? FileManager.default.removeItem(atPath: shots) }
-        let run = try VMRun(display: "bochs", program: program, shotsDir: shots, cmdline: "video=Virtual-1:640x480", timeout: 150, args: [])
+        let run = try VMRun(display: "bochs", program: program, shotsDir: shots, cmdline: "video=Virtual-1:640x480", timeout: 150, timed: true, args: [])
         print("hotplug: \(run.summary)")
         for line in run.info where !line.hasPrefix("SHOT") { print("  \(line)") }
         try #require(run.status == 0, "guest failed (status \(run.status)):\n\(run.output)")

@@ -34,7 +34,7 @@ struct PacerEndToEndTests {
         try VMSelftestTests.requireQEMUTools()
         let shots = FileManager.default.temporaryDirectory.appendingPathComponent("splashhud-pacer-\(UInt32.random(in: 0...UInt32.max))").path
         defer { try? FileManager.default.removeItem(atPath: shots) }
-        let run = try VMRun(display: "bochs", program: try Self.program(), shotsDir: shots, args: [])
+        let run = try VMRun(display: "bochs", program: try Self.program(), shotsDir: shots, timed: true, args: [])
         print("pacer: \(run.summary)")
         for line in run.info { print("  \(line)") }
         try #require(run.status == 0, "guest failed (status \(run.status)):\n\(run.output)")

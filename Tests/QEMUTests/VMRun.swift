@@ -13,10 +13,11 @@ struct VMRun {
     let summary: String
 
     /// `verbose` makes vmtest print the guest console (the program's stdout) even on success;
-    /// `files` (`SRC[:DEST]`) and `modules` go into the initramfs.
+    /// `files` (`SRC[:DEST]`) and `modules` go into the initramfs; `timed` runs this boot with no
+    /// other VM beside it (`VMBootLock`), for tests whose guest measures time.
     init(
         display: String, program: String, shotsDir: String, cmdline: String = "", timeout: Int = 120, verbose: Bool = false,
-        files: [String] = [], modules: [String] = [], args: [String]
+        files: [String] = [], modules: [String] = [], timed: Bool = false, args: [String]
     ) throws {
         var argv = [VMSelftestTests.repo.appendingPathComponent("scripts/qemu/vmtest.py").path, "run",
                     "--display", display, "--program", program, "--shots-dir", shotsDir, "--timeout", "\(timeout)"]
@@ -24,7 +25,7 @@ struct VMRun {
         if verbose { argv.append("--verbose") }
         for file in files { argv += ["--file", file] }
         if !modules.isEmpty { argv += ["--modules", modules.joined(separator: ",")] }
-        (status, output) = try runProcess("python3", argv + ["--args"] + args)
+        (status, output) = try VMBootLock.holding(exclusive: timed) { try runProcess("python3", argv + ["--args"] + args) }
         let lines = output.split(whereSeparator: \.isNewline).map(String.init)
         let marker = "guest said: INFO "
         info = lines.compactMap { line in line.range(of: marker).map { String(line[$0.upperBound...]) } }

@@ -26,8 +26,9 @@ struct VMSelftestTests {
     @Test("fbfill's pattern reaches the screen through every display driver")
     func patternOnEveryDisplay() throws {
         try Self.requireQEMUTools()
-        let (status, output) = try runProcess("python3", [Self.repo.appendingPathComponent("scripts/qemu/vmtest.py").path,
-                                                          "selftest", "--timeout", "60"])
+        let (status, output) = try VMBootLock.holding(exclusive: false) {
+            try runProcess("python3", [Self.repo.appendingPathComponent("scripts/qemu/vmtest.py").path, "selftest", "--timeout", "60"])
+        }
         // One line per display ("bochs ok boot 6.8 s ..."); a failure carries the guest console.
         print(output)
         #expect(status == 0, "vmtest.py selftest failed:\n\(output)")

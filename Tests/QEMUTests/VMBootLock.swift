@@ -1,0 +1,44 @@
+// The QEMU suites run in parallel, several TCG guests on a host of two cores. That is fine for
+// pictures, but a test that measures time in the guest (frame rate, CPU use, hotplug latency)
+// would measure its neighbours too. So every boot holds a lock on one file: shared for most,
+// exclusive for the timed ones. A second file is a turnstile: a boot passes it before taking the
+// main lock, and a timed boot holds it while it waits, so new boots queue behind it instead of
+// keeping the shared lock taken forever.
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+enum VMBootLock {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static let turnstileName = "splashhud-qemu-turnstile.lock", mainName = "splashhud-qemu-boots.lock"
+
+    /// Runs `body` while holding the boot lock; `exclusive` keeps every other boot out meanwhile.
+    static func holding<T>(exclusive: Bool, in directory: String = NSTemporaryDirectory(), _ body: () throws -> T) throws -> T {
+        let turnstile = try open(directory + turnstileName)
+        defer { close(turnstile) }
+        let main = try open(directory + mainName)
+        defer { close(main) }
+        try lock(turnstile, LOCK_EX)
+        do { try lock(main, exclusive ? LOCK_EX : LOCK_SH) } catch { flock(turnstile, LOCK_UN); throw error }
+        flock(turnstile, LOCK_UN)
+        defer { flock(main, LOCK_UN) }
+        return try body()
+    }
+
+    private static func open(_ path: String) throws -> Int32 {
+        let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o666)
+        guard fd >= 0 else { throw Failure(description: "open \(path): \(String(cString: strerror(errno)))") }
+        return fd
+    }
+
+    private static func lock(_ fd: Int32, _ operation: Int32) throws {
+        while flock(fd, operation) != 0 {
+            guard errno == EINTR else { throw Failure(description: "flock: \(String(cString: strerror(errno)))") }
+        }
+    }
+}
