@@ -9,8 +9,9 @@
 //
 //   splashhud-drm-guest [--passes PASS,...] [--close restore|retain]
 //   PASS = atomic|legacy followed by ":"-separated words: r0|r90|r180|r270 (rotation), vt (a VT
-//          round trip), 1buf (single-buffered: drawn on screen + drmModeDirtyFB), or a
-//          video=-style mode request (800x600@60); e.g. legacy:r270:800x600@60.
+//          round trip), 1buf (single-buffered: drawn on screen + drmModeDirtyFB), rgb565 (the
+//          pixel-format override), or a video=-style mode request (800x600@60);
+//          e.g. legacy:r270:800x600@60.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,8 +26,9 @@ struct GuestPass {
     var mode: DRMModeRequest?
     var vtSwitch = false
     var buffers = 2
-    /// Prefix of this pass's shots and INFO lines: "atomic-r0".
-    var label: String { "\(strategy)-r\(rotation.rawValue)" }
+    var format: PixelFormat?
+    /// Prefix of this pass's shots and INFO lines: "atomic-r0", "atomic-r0-rgb565".
+    var label: String { "\(strategy)-r\(rotation.rawValue)" + (format == .rgb565 ? "-rgb565" : "") }
 
     init(_ text: String) throws {
         let words = text.split(separator: ":").map(String.init)
@@ -37,6 +39,8 @@ struct GuestPass {
                 vtSwitch = true
             } else if word == "1buf" {
                 buffers = 1
+            } else if word == "rgb565" {
+                format = .rgb565
             } else if word.hasPrefix("r"), let degrees = Int(word.dropFirst()) {
                 guard let r = Rotation(rawValue: degrees) else { throw GuestError("pass \(text): rotation \(word)") }
                 rotation = r
@@ -73,7 +77,7 @@ func runGuest(_ args: [String]) throws {
     try port.shot("before")
     for (n, pass) in passes.enumerated() {
         let label = pass.label
-        let display = try DRMDisplay(options: DRMDisplayOptions(mode: pass.mode, rotation: pass.rotation, allowAtomic: pass.strategy == "atomic", buffers: pass.buffers))
+        let display = try DRMDisplay(options: DRMDisplayOptions(mode: pass.mode, rotation: pass.rotation, format: pass.format, allowAtomic: pass.strategy == "atomic", buffers: pass.buffers))
         let out = display.outputs[0]
         port.info("OUTPUT \(label) \(display.devicePath) \(display.driverName) \(display.commitStrategyName) \(out.name) "
             + "\(out.mode.width)x\(out.mode.height) \(out.mode.refreshMillihertz) \(out.format.name) r\(out.rotation.rawValue) outputs \(display.outputs.count)")

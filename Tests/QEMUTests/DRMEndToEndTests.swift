@@ -10,7 +10,8 @@ import Testing
 /// under QEMU with DRMDisplay, presents DRMGuestFrames' full frame and two partial ones with a
 /// screendump after each, gives up DRM master to a second opener of the card and takes it back for
 /// a fourth frame, and closes; here the same frames go to a MemoryDisplay and every dump must equal
-/// its scanout exactly (XRGB8888, no tolerance, no cell left out: fbcon draws nothing in
+/// its scanout exactly (XRGB8888, no tolerance; RGB565 on its top 5/6/5 bits, both sides dithered
+/// alike; no cell left out: fbcon draws nothing in
 /// KD_GRAPHICS, so close(.restore) must give back the console's pixels exactly). A `vt` pass also
 /// switches to VT2 and back with chvt: Console's release callback drops DRM master, fbcon shows
 /// VT2's text and a second opener of the card becomes master there; on the acquire the whole frame
@@ -28,14 +29,18 @@ struct DRMEndToEndTests {
         var vt = false
         /// 1: drawn into the buffer on screen, shown by drmModeDirtyFB (no flips).
         var buffers = 2
+        /// .rgb565: the pixel-format override (a profile's `pixel-format`), dithered like the
+        /// memory display; compared on the top 5/6/5 bits.
+        var format = PixelFormat.xrgb8888
         var width: Int32
         var height: Int32
         /// The guest's --passes word ("legacy:r270:800x600@60").
         var argument: String {
-            ([strategy, "r\(rotation.rawValue)"] + [request, vt ? "vt" : nil, buffers == 1 ? "1buf" : nil].compactMap { $0 }).joined(separator: ":")
+            ([strategy, "r\(rotation.rawValue)"] + [request, vt ? "vt" : nil, buffers == 1 ? "1buf" : nil, format == .rgb565 ? "rgb565" : nil]
+                .compactMap { $0 }).joined(separator: ":")
         }
         /// The guest's name for its shots and INFO lines.
-        var label: String { "\(strategy)-r\(rotation.rawValue)" }
+        var label: String { "\(strategy)-r\(rotation.rawValue)" + (format == .rgb565 ? "-rgb565" : "") }
     }
 
     struct Config: CustomTestStringConvertible, Sendable {
@@ -75,9 +80,10 @@ struct DRMEndToEndTests {
                         Pass(strategy: "legacy", rotation: .r270, request: "800x600@60", width: 800, height: 600)],
                close: .retain, cmdline: "video=Virtual-1:1024x768@60", consoleWidth: 1024, consoleHeight: 768),
         // The other two DRM drivers of this kernel, once each at their preferred mode: cirrus
-        // (system-memory buffers copied into 4 MiB of VRAM, connector VGA-1) and qxl.
+        // (system-memory buffers copied into 4 MiB of VRAM, connector VGA-1), whose plane also
+        // takes RGB565, with the pixel-format override; and qxl.
         Config(display: "cirrus", driver: "cirrus",
-               passes: [Pass(strategy: "atomic", width: 1024, height: 768)],
+               passes: [Pass(strategy: "atomic", format: .rgb565, width: 1024, height: 768)],
                close: .restore, connector: "VGA-1", consoleWidth: 1024, consoleHeight: 768),
         Config(display: "qxl", driver: "qxl",
                passes: [Pass(strategy: "atomic", width: 1024, height: 768)],
@@ -99,11 +105,11 @@ struct DRMEndToEndTests {
         func dump(_ shot: String) throws -> ScreenDump { try ScreenDump(contentsOf: "\(shots)/\(shot).ppm") }
         let before = try dump("before")
         try #require(before.width == config.consoleWidth && before.height == config.consoleHeight, "console is \(before.width)x\(before.height)")
-        func check(_ shot: String, against expected: Pixmap, excluding: IntRect = .zero) throws {
+        func check(_ shot: String, against expected: Pixmap, bits: (Int, Int, Int) = (8, 8, 8), excluding: IntRect = .zero) throws {
             let dump = try dump(shot)
             try #require(dump.width == expected.width && dump.height == expected.height,
                          "\(shot): screendump is \(dump.width)x\(dump.height), expected \(expected.width)x\(expected.height)")
-            let d = compareScreens(dump, expected, excluding: excluding)
+            let d = compareScreens(dump, expected, channelBits: bits, excluding: excluding)
             if d.count != 0 { d.save("drm-\(config.name)-\(shot)", dump: dump, expected: expected) }
             #expect(d.count == 0, "\(config.name) \(shot): \(d) (pictures in .build/qemu-failures/)")
         }
@@ -113,20 +119,21 @@ struct DRMEndToEndTests {
             let output = run.info.first { $0.hasPrefix("OUTPUT \(label) ") } ?? "no OUTPUT line"
             #expect(output.hasPrefix("OUTPUT \(label) /dev/dri/card0 \(config.driver) \(strategy) \(config.connector) \(pass.width)x\(pass.height) "),
                     "\(output)")
-            #expect(output.contains(" XRGB8888 r\(pass.rotation.rawValue) outputs 1"), "\(output)")
+            #expect(output.contains(" \(pass.format.name) r\(pass.rotation.rawValue) outputs 1"), "\(output)")
             // Single-buffered on virtio-gpu: only drmModeDirtyFB makes the partial frames below
             // reach the host, so their exact screendumps prove it is called with the right rects.
             let buffers = run.info.first { $0.hasPrefix("BUFFERS \(label) ") } ?? "no BUFFERS line"
             #expect(buffers.hasPrefix("BUFFERS \(label) \(pass.buffers) dirtyfb "), "\(buffers)")
             if pass.buffers == 1 { #expect(!buffers.contains(" dirtyfb 0 "), "\(buffers)") }
 
-            let memory = MemoryDisplay(width: pass.width, height: pass.height, format: .xrgb8888, rotation: pass.rotation)
+            let memory = MemoryDisplay(width: pass.width, height: pass.height, format: pass.format, rotation: pass.rotation)
+            let bits = pass.format == .rgb565 ? (5, 6, 5) : (8, 8, 8)
             let frameWidth = memory.outputs[0].frameWidth, frameHeight = memory.outputs[0].frameHeight
             let frame = Pixmap(width: frameWidth, height: frameHeight)
             for step in DRMGuestFrames.steps(width: frameWidth, height: frameHeight) {
                 step.draw(frame.view)
                 _ = try memory.present(frame.view, damage: step.damage)
-                try check("\(label)-\(step.name)", against: memory.shown())
+                try check("\(label)-\(step.name)", against: memory.shown(), bits: bits)
             }
             // Master given up, taken by a second opener: present refuses clearly; once that opener
             // is gone the next present takes master back and shows the fourth frame.
@@ -135,13 +142,13 @@ struct DRMEndToEndTests {
             let after = DRMGuestFrames.afterMasterLoss(width: frameWidth, height: frameHeight)
             after.draw(frame.view)
             _ = try memory.present(frame.view, damage: after.damage)
-            try check("\(label)-\(after.name)", against: memory.shown())
+            try check("\(label)-\(after.name)", against: memory.shown(), bits: bits)
 
             let retained = config.close == .retain && label == config.passes.last?.label
             if pass.vt {
                 try checkVTSwitch(config: config, label: label, run: run, vt2: try dump("\(label)-vt2"))
                 // Back on VT1: the whole frame again, exactly.
-                try check("\(label)-vt-back", against: memory.shown())
+                try check("\(label)-vt-back", against: memory.shown(), bits: bits)
                 // Restored: fbcon's framebuffer, which holds VT2's text now (fbcon drew VT2 into
                 // it), but for VT2's blinking cursor cell, below its one line.
                 if !retained {
@@ -151,7 +158,7 @@ struct DRMEndToEndTests {
                 }
             }
             // The console as it was, mode included, or (retain, last pass only) the last frame.
-            try check("\(label)-closed", against: retained ? memory.shown() : before.pixmap)
+            try check("\(label)-closed", against: retained ? memory.shown() : before.pixmap, bits: retained ? bits : (8, 8, 8))
         }
         // KD_TEXT again: the console's text is back (cursor hidden for the shot), even after retain.
         try check("text", against: before.pixmap)
