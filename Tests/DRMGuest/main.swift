@@ -1,5 +1,5 @@
 // splashhud-drm-guest: runs inside QEMU (scripts/qemu/vmtest.py) on a real KMS driver (bochs,
-// virtio-gpu). It takes the VT with Console (cursor hidden, KD_GRAPHICS, VT_PROCESS) and
+// virtio-gpu, cirrus, qxl). It takes the VT with Console (cursor hidden, KD_GRAPHICS, VT_PROCESS) and
 // photographs the console. For each pass asked for it opens the card through DRMDisplay, presents
 // DRMGuestFrames' three frames with a screendump after each, loses and regains DRM master and
 // presents a fourth, optionally switches VTs away and back (DRMGuestVT.swift), then closes
