@@ -51,12 +51,13 @@ final class ShowSession {
         timer = try ServiceTimer()
         // Everything that can fail comes first: a throwing init must leave no handler behind in
         // the runtime (it would fire for a closed descriptor).
+        // HUDRuntime catches SIGTERM/SIGINT itself on a real screen and hands them to us (so the
+        // FIFO is removed and --retain honoured); on the memory display we catch them. Before the
+        // FIFO exists: a writer may take the FIFO as the sign we are up and signal us at once.
+        if catchSignals && runtime.consoleSignals == nil { signals = try ConsoleSignals() }
         if let fifoPath {
             fifo = try CommandFIFO(path: fifoPath, mode: fifoMode) { [unowned self] in self.input($0) }
         }
-        // HUDRuntime catches SIGTERM/SIGINT itself on a real screen and hands them to us (so the
-        // FIFO is removed and --retain honoured); on the memory display we catch them.
-        if catchSignals && runtime.consoleSignals == nil { signals = try ConsoleSignals() }
         runtime.onTermination = { [unowned self] n in
             if ending == nil { ending = Ending(retain: self.retain, reason: "signal \(n)", signal: n) }
         }
