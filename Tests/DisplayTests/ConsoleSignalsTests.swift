@@ -32,10 +32,15 @@ struct ConsoleSignalsTests {
         // Sent to this thread while it sits in poll(2): the handler writes the byte, poll fails
         // with EINTR, and the byte must still come out rather than a timeout.
         let waiter = pthread_self()
+        let sent = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             usleep(100_000)
             pthread_kill(waiter, SIGUSR2)
+            sent.signal()
         }
+        // Joined before the handlers go, even if the wait failed: a SIGUSR2 arriving after them
+        // would kill the whole test process.
+        defer { sent.wait(); withExtendedLifetime(signals) {} }
         let start = Date()
         #expect(try signals.wait(timeoutMilliseconds: 5000) == .acquire)
         #expect(Date().timeIntervalSince(start) < 4)

@@ -39,7 +39,7 @@ struct DemoScreenTests {
 
     func play(_ card: HeldCard) throws -> DemoScreen.Outcome {
         let script = try CommandParser.parseScript("@0 show \"Updating\"\n@0.1 progress 0.5 \"Half way\"\n")
-        return try DemoScreen.play(on: card, backend: "drm", failures: ["fbdev: not tried"], script: script, duration: 0.7,
+        return try DemoScreen.play(on: card, backend: "drm", failures: ["fbdev: not tried"], script: script, duration: 2.5,
                                    profile: nil, logLevel: .critical, console: .off, catchSignals: false)
     }
 

@@ -37,20 +37,21 @@ struct ShowSessionTests {
     @Test func fifoLinesAreShownAndQUITEndsAfterTheFadeOut() throws {
         let dir = try temporaryDirectory()
         let display = MemoryDisplay(width: 240, height: 160)
-        let s = try session(display, dir: dir, duration: 10, record: true)
+        let s = try session(display, dir: dir, duration: 30, record: true)
         // Written before the loop runs: the pipe holds them.
         try CommandFIFO.send(["show \"Hello\"", "PROGRESS 40", "MSG Installing", "no-such-verb"], to: "\(dir)/fifo")
-        // QUIT from another process's point of view: a writer half a second later, while the loop runs.
+        // QUIT from another process's point of view: a writer 1.5 s later, while the loop runs
+        // (well past the 0.15 s fade-in even on a loaded machine, so did-appear comes first).
         let path = "\(dir)/fifo"
         Thread.detachNewThread {
-            Thread.sleep(forTimeInterval: 0.5)
+            Thread.sleep(forTimeInterval: 1.5)
             try? CommandFIFO.send(["QUIT"], to: path)
         }
         let started = ContinuousClock.now
         let end = try s.run()
         #expect(end.reason == "QUIT (after the fade-out)")
         #expect(end.signal == nil && !end.retain)
-        #expect(ContinuousClock.now - started < .seconds(3), "QUIT must not wait for --duration")
+        #expect(ContinuousClock.now - started < .seconds(15), "QUIT must not wait for --duration (30 s)")
         #expect(s.refusedLines == 1)
         let kinds = s.runtime.controller.events.map(\.kind.rawValue)
         #expect(kinds == ["will-appear", "did-appear", "will-disappear", "did-disappear"], "\(kinds)")
