@@ -95,7 +95,7 @@ struct PNGAnimatedTests {
         for (i, frame) in frames.enumerated() {
             try encoder.addFrame(frame, delay: i == 1 ? APNGEncoder.Delay(numerator: 1, denominator: 2) : nil)
         }
-        let path = NSTemporaryDirectory() + "apng-test-\(getpid()).png"
+        let path = NSTemporaryDirectory() + "apng-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).png"
         defer { try? FileManager.default.removeItem(atPath: path) }
         try encoder.write(to: path)
         #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) == (try animation(frames)))

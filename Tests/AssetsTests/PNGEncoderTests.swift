@@ -98,7 +98,7 @@ struct PNGEncoderTests {
     @Test("write puts a decodable PNG at the path; an impossible path names the errno text")
     func writeFile() throws {
         let pixmap = patternPixmap(width: 9, height: 4, opaque: false)
-        let path = NSTemporaryDirectory() + "png-encoder-test-\(getpid()).png"
+        let path = NSTemporaryDirectory() + "png-encoder-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).png"
         defer { try? FileManager.default.removeItem(atPath: path) }
         try PNGEncoder.write(pixmap, to: path)
         #expect(try PNGDecoder.decode(contentsOf: path).pixels == pixmap.pixels)

@@ -11,7 +11,7 @@ import Testing
 struct PNGGoldenHarnessTests {
     /// A fresh temporary directory for one test's goldens and failure output.
     private func temporaryLocations(_ test: String = #function) throws -> GoldenLocations {
-        let base = NSTemporaryDirectory() + "golden-harness-\(getpid())-\(test.filter(\.isLetter))"
+        let base = NSTemporaryDirectory() + "golden-harness-\(getpid())-\(UInt32.random(in: 0...UInt32.max))-\(test.filter(\.isLetter))"
         try? FileManager.default.removeItem(atPath: base)
         try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
         return GoldenLocations(goldenDirectory: base + "/Golden", failureDirectory: base + "/failures")

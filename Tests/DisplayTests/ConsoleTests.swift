@@ -125,7 +125,7 @@ struct ConsoleTests {
     }
 
     @Test func aNodeThatIsNotAVTFailsWithKDGETMODEAndENOTTY() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("splashhud-not-a-tty-\(getpid())").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("splashhud-not-a-tty-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
         try Data("x".utf8).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(throws: DisplayError.ioctl("KDGETMODE", .inappropriateIOCTLForDevice, path)) { try Console.open(path: path) }

@@ -20,7 +20,7 @@ struct SyscallsTests {
     }
 
     @Test func fbdevOnARegularFileFailsAtTheFirstIoctl() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("splashhud-not-a-fb-\(getpid())")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("splashhud-not-a-fb-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try Data(count: 4096).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         do {

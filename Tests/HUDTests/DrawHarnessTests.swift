@@ -105,7 +105,7 @@ enum DrawHarness {
         canvas.stroke(.circle(center: Point(16, 16), radius: Fixed16_16(13)), StrokeStyle(width: Fixed16_16(3)),
                       .solid(Color(rgb: 0x2040E0)))
         canvas.flush()
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("splashhud-draw-tests-\(getpid())")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("splashhud-draw-tests-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let path = dir.appendingPathComponent(name + ".png").path
         try PNGEncoder.write(pixmap, to: path)
