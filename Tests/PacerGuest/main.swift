@@ -77,11 +77,15 @@ func runtimePhase(display: FBDevDisplay, resources: HUDResources, port: ControlP
     let runtime = try HUDRuntime(display: display, resources: resources, console: .off)
     pacerGuestWakeFD = try requireWaker(runtime)
     runtime.submit("progress 0.5 \"Installing\"")
-    // Until the frame to draw next is static (drawing it is part of the measured phase).
+    // Until the frame to draw next is static; then one more turn draws it and blocks until a
+    // SIGALRM a second later. The measured phase is the steady state, like the pacer's own
+    // static phase: what a HUD left on screen costs, not its last fade-in frame.
     try runtime.run(until: {
         runtime.scene.advance(to: FramePacer.monotonicNanoseconds())
         return !runtime.controller.presentation().isAnimating
     })
+    alarm(1)
+    try runtime.step()
     let pacer = runtime.pacer
     let frames0 = pacer.framesPresented, timers0 = pacer.timersArmed, waits0 = pacer.waits, missed0 = pacer.missedFrames
     let wall0 = FramePacer.monotonicNanoseconds(), cpu0 = cpuNanoseconds()

@@ -22,7 +22,9 @@ struct ProbeEndToEndTests {
         let all = run.output.split(whereSeparator: \.isNewline).map(String.init)
         let start = try #require(all.firstIndex { $0.hasPrefix("init: up ") }, "no init line:\n\(run.output)")
         let end = try #require(all.firstIndex { $0.hasPrefix("init: program exited") }, "no exit line:\n\(run.output)")
-        let lines = Array(all[(start + 1)..<end])
+        // The kernel may print to the same console meanwhile (an error under `quiet`, with its
+        // timestamp "[   12.345678] ..."): not part of the report.
+        let lines = all[(start + 1)..<end].filter { !$0.hasPrefix("[") || $0.firstIndex(of: "]") == nil }
         print(lines.joined(separator: "\n"))
         return (run, lines)
     }

@@ -33,6 +33,8 @@ enum VMBootLock {
     private static func open(_ path: String) throws -> Int32 {
         let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o666)
         guard fd >= 0 else { throw Failure(description: "open \(path): \(String(cString: strerror(errno)))") }
+        // Whatever the umask was when it was made: another user's test run must open it too.
+        _ = fchmod(fd, 0o666)
         return fd
     }
 

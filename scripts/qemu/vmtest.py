@@ -536,7 +536,10 @@ def run_vm(display, program, args=(), shots_dir=".", timeout=120.0, env=(), extr
         if verbose:
             log(" ".join(shlex.quote(a) for a in argv))
         boot_start = time.monotonic()
-        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        # QEMU's own output goes to a file: a pipe read only after exit would stall QEMU once full.
+        qemu_log = open(os.path.join(work, "qemu.log"), "wb")
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=qemu_log, stderr=subprocess.STDOUT)
+        qemu_log.close()
         qmp = QMP(qmp_path, deadline)
         ctl = _connect_unix(ctl_path, deadline)
         qmp.command("cont", deadline=deadline)  # started paused (-S) so no guest byte is lost
@@ -626,7 +629,11 @@ def run_vm(display, program, args=(), shots_dir=".", timeout=120.0, env=(), extr
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
-            qemu_out = proc.stdout.read().decode(errors="replace") if proc.stdout else ""
+            try:
+                with open(os.path.join(work, "qemu.log"), "rb") as f:
+                    qemu_out = f.read().decode(errors="replace")
+            except OSError:
+                qemu_out = ""
             if qemu_out.strip():
                 result.console += "[qemu] " + qemu_out.strip() + "\n"
         try:
