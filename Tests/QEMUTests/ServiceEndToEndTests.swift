@@ -24,14 +24,14 @@ struct ServiceEndToEndTests {
         i=0; while [ ! -p /run/splashhud.fifo ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done
         "$S" send 'PROGRESS 50' 'MSG Booting'; echo "RESULT send $?"
         sleep 6   # a debug build under TCG: startup, fade-in and the frames after it
-        ctl "SHOT hud stable"
+        ctl "SHOT hud settled"
         if [ "$2" = plug ]; then
             # A second card plugged while the splash runs: show follows the uevent and lays the
             # HUD out for the new 800x600 screen (a debug build under TCG needs a few seconds to
             # draw it; the 1-second latency is measured by HotplugEndToEndTests).
             ctl "DEVICE_ADD gpu1 bochs-display bus=pci.0 addr=05.0 xres=800 yres=600"
             sleep 8
-            ctl "SHOT plugged stable device=gpu1"
+            ctl "SHOT plugged settled device=gpu1"
         fi
         "$S" send QUIT; echo "RESULT quit $?"
         wait $pid; echo "RESULT show $?"

@@ -573,13 +573,14 @@ def run_vm(display, program, args=(), shots_dir=".", timeout=120.0, env=(), extr
                 if word == "READY":  # /init is about to start the program
                     result.ready_seconds = time.monotonic() - boot_start
                 elif word == "SHOT":
-                    # SHOT <name> [stable] [device=<qdev id>] [head=<n>]
+                    # SHOT <name> [stable|settled] [device=<qdev id>] [head=<n>]
                     words = rest.split()
                     name = words[0] if words else ""
                     opts = dict(w.split("=", 1) for w in words[1:] if "=" in w)
-                    mode = "stable" if "stable" in words[1:] else ""
+                    flags = [w for w in words[1:] if "=" not in w]
+                    mode = flags[0] if len(flags) == 1 else ""
                     if (not re.fullmatch(r"[A-Za-z0-9_.-]+", name) or set(opts) - {"device", "head"}
-                            or any("=" not in w and w != "stable" for w in words[1:])
+                            or len(flags) > 1 or any(w not in ("stable", "settled") for w in flags)
                             or not re.fullmatch(r"\d*", opts.get("head", ""))):
                         ctl.sendall(b"ERR bad SHOT line\n")
                         continue
@@ -593,9 +594,11 @@ def run_vm(display, program, args=(), shots_dir=".", timeout=120.0, env=(), extr
                         continue
                     # "stable": repeat until two dumps 50 ms apart agree, for drivers that reach the
                     # screen asynchronously (DRM fbdev emulation's deferred-I/O worker).
-                    tries = 0
-                    while mode == "stable" and tries < 40:
-                        time.sleep(0.05)
+                    # "settled": two dumps 1 s apart, for an animation that must have ended (a
+                    # guest stalled by a loaded host can hold a fade's frame for 50 ms).
+                    tries, pause = 0, (1.0 if mode == "settled" else 0.05)
+                    while mode and tries < (30 if mode == "settled" else 40):
+                        time.sleep(pause)
                         prev = read_ppm(ppm)
                         _screendump(qmp, ppm, deadline, dev, head)
                         tries += 1
