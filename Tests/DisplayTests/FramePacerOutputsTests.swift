@@ -70,13 +70,29 @@ struct FramePacerOutputsTests {
     static let tall = DisplayOutput(name: "B", mode: DisplayMode(width: 30, height: 12, refreshMillihertz: 60_000), format: .rgb565, rotation: .r90)
     static let third = DisplayOutput(name: "C", mode: DisplayMode(width: 8, height: 8, refreshMillihertz: 60_000), format: .xrgb8888, rotation: .r0)
 
+    /// A pacer over `display` on its own fake clock and sleeper, with a scene of the display's
+    /// outputs (static unless `animating`); what the pacer logs is kept in `log.lines`.
+    struct Rig {
+        final class Log { var lines: [String] = [] }
+        let clock = Clock()
+        let log = Log()
+        let scene: Scene
+        let sleeper: Sleeper
+        let pacer: FramePacer
+        init(_ display: any Display, animating: Bool = true) {
+            scene = Scene(display.outputs)
+            scene.animating = animating
+            sleeper = Sleeper(clock)
+            let clock = self.clock, log = self.log
+            pacer = FramePacer(display: display, scene: scene, sleeper: sleeper, clock: { clock.now }, log: { log.lines.append($0) })
+        }
+    }
+
     @Test("each output's own frame reaches its own screen; an output without damage is not presented")
     func perOutputPresent() throws {
-        let clock = Clock()
         let display = try MemoryDisplay(outputs: [Self.wide, Self.tall], vsync: false)
-        let scene = Scene(display.outputs)
-        let sleeper = Sleeper(clock)
-        let pacer = FramePacer(display: display, scene: scene, sleeper: sleeper, clock: { clock.now }, log: { _ in })
+        let rig = Rig(display)
+        let (scene, sleeper, pacer) = (rig.scene, rig.sleeper, rig.pacer)
         try pacer.runOnce()
         #expect(pacer.framesPresented == 2)
         let a = try #require(display.screen(named: "A")), b = try #require(display.screen(named: "B"))
@@ -96,13 +112,9 @@ struct FramePacerOutputsTests {
 
     @Test("hotplug: the readable descriptor refreshes the outputs, tells the scene and draws the new one at once")
     func hotplug() throws {
-        let clock = Clock()
         let display = try MemoryDisplay(outputs: [Self.wide, Self.tall], vsync: false)
-        let scene = Scene(display.outputs)
-        scene.animating = false
-        let sleeper = Sleeper(clock)
-        var log: [String] = []
-        let pacer = FramePacer(display: display, scene: scene, sleeper: sleeper, clock: { clock.now }, log: { log.append($0) })
+        let rig = Rig(display, animating: false)
+        let (clock, scene, sleeper, pacer) = (rig.clock, rig.scene, rig.sleeper, rig.pacer)
         try pacer.runOnce()
         #expect(sleeper.blocked == 1)
         display.connect(Self.third)
@@ -112,7 +124,7 @@ struct FramePacerOutputsTests {
         let aCount = a.presentCount
         #expect(scene.changes == [["B", "C"]])
         #expect(pacer.outputChanges == 1)
-        #expect(log.last == "outputs changed: B 12x30, C 8x8")
+        #expect(rig.log.lines.last == "outputs changed: B 12x30, C 8x8")
         try pacer.runOnce()  // the next turn draws at once, without a timer
         #expect(pacer.timersArmed == 0)
         #expect(clock.now == Self.t0)
@@ -127,35 +139,27 @@ struct FramePacerOutputsTests {
 
     @Test("pacing .timer ignores vblank stamps; a refresh override sets the grid; .vblank without stamps says so once")
     func pacingMethods() throws {
-        let clock = Clock()
-        let display = try MemoryDisplay(outputs: [Self.wide])  // vblank at n · interval: far from t0
-        let scene = Scene(display.outputs)
-        let sleeper = Sleeper(clock)
-        let pacer = FramePacer(display: display, scene: scene, sleeper: sleeper, clock: { clock.now }, log: { _ in })
+        let rig = Rig(try MemoryDisplay(outputs: [Self.wide]))  // vblank at n · interval: far from t0
+        let (sleeper, pacer) = (rig.sleeper, rig.pacer)
         pacer.pacing = .timer
         pacer.frameIntervalOverride = 40_000_000
         for _ in 0..<4 { try pacer.runOnce() }
         #expect(sleeper.deadlines == (1...4).map { Optional(Self.t0 + Int64($0) * 40_000_000) })
         #expect(pacer.missedFrames == 0)
 
-        let clock2 = Clock()
-        let plain = try MemoryDisplay(outputs: [Self.wide], vsync: false)
-        var lines: [String] = []
-        let vblank = FramePacer(display: plain, scene: Scene(plain.outputs), sleeper: Sleeper(clock2), clock: { clock2.now }, log: { lines.append($0) })
-        vblank.pacing = .vblank
-        for _ in 0..<3 { try vblank.runOnce() }
-        #expect(lines.filter { $0.contains("no vblank timestamps") }.count == 1)
+        let plain = Rig(try MemoryDisplay(outputs: [Self.wide], vsync: false))
+        plain.pacer.pacing = .vblank
+        for _ in 0..<3 { try plain.pacer.runOnce() }
+        #expect(plain.log.lines.filter { $0.contains("no vblank timestamps") }.count == 1)
     }
 
     @Test("a memory display with a vblank clock stamps the next vblank of that clock's grid")
     func vblankClock() throws {
-        let clock = Clock()
-        clock.now = 10 * Self.interval + 5
         let display = try MemoryDisplay(outputs: [Self.wide])
+        let rig = Rig(display)
+        let (clock, sleeper, pacer) = (rig.clock, rig.sleeper, rig.pacer)
+        clock.now = 10 * Self.interval + 5
         display.vblankClock = { clock.now }
-        let scene = Scene(display.outputs)
-        let sleeper = Sleeper(clock)
-        let pacer = FramePacer(display: display, scene: scene, sleeper: sleeper, clock: { clock.now }, log: { _ in })
         for _ in 0..<3 { try pacer.runOnce() }
         #expect(pacer.lastTiming == .vblank(nanoseconds: 13 * Self.interval))
         #expect(sleeper.deadlines == [11, 12, 13].map { Optional(Int64($0) * Self.interval) })
@@ -164,11 +168,9 @@ struct FramePacerOutputsTests {
 
     @Test("paused: nothing drawn, no timer; unpaused and marked dirty: drawn at once")
     func paused() throws {
-        let clock = Clock()
         let display = try MemoryDisplay(outputs: [Self.wide], vsync: false)
-        let scene = Scene(display.outputs)
-        let sleeper = Sleeper(clock)
-        let pacer = FramePacer(display: display, scene: scene, sleeper: sleeper, clock: { clock.now }, log: { _ in })
+        let rig = Rig(display)
+        let (sleeper, pacer) = (rig.sleeper, rig.pacer)
         try pacer.runOnce()
         pacer.isPaused = true
         try pacer.runOnce()
@@ -197,13 +199,11 @@ struct FramePacerOutputsTests {
 
     @Test("a hotplug refresh that fails is logged once, the descriptor dropped, and the loop goes on")
     func hotplugFailure() throws {
-        let clock = Clock()
         let display = BrokenHotplug()
-        let sleeper = Sleeper(clock)
-        var log: [String] = []
-        let pacer = FramePacer(display: display, scene: Scene(display.outputs), sleeper: sleeper, clock: { clock.now }, log: { log.append($0) })
-        for _ in 0..<3 { try pacer.runOnce() }
-        #expect(log.filter { $0.hasPrefix("hotplug: ") }.count == 1, "\(log)")
+        let rig = Rig(display)
+        let sleeper = rig.sleeper
+        for _ in 0..<3 { try rig.pacer.runOnce() }
+        #expect(rig.log.lines.filter { $0.hasPrefix("hotplug: ") }.count == 1, "\(rig.log.lines)")
         #expect(sleeper.watched.first == [display.fds[0]])
         #expect(sleeper.watched.dropFirst().allSatisfy { $0.isEmpty })
         #expect(display.memory.presentCount >= 2)
@@ -227,36 +227,30 @@ struct FramePacerOutputsTests {
 
     @Test("master lost on every output: no error, a retry in 250 ms, then the whole frame again though nothing changed")
     func masterLost() throws {
-        let clock = Clock()
         let display = try FlakyDisplay()
         display.failing = { _ in true }
-        let scene = Scene(display.outputs)
-        scene.animating = false
-        let sleeper = Sleeper(clock)
-        var log: [String] = []
-        let pacer = FramePacer(display: display, scene: scene, sleeper: sleeper, clock: { clock.now }, log: { log.append($0) })
+        let rig = Rig(display, animating: false)
+        let (scene, sleeper, pacer, log) = (rig.scene, rig.sleeper, rig.pacer, rig.log)
         try pacer.runOnce()
         try pacer.runOnce()
         #expect(sleeper.deadlines == [Self.t0 + 250_000_000, Self.t0 + 500_000_000])
-        #expect(log.filter { $0.contains("present failed") }.count == 2, "once per output: \(log)")
+        #expect(log.lines.filter { $0.contains("present failed") }.count == 2, "once per output: \(log.lines)")
         display.failing = { _ in false }
         scene.damaged = []  // the scene has nothing new to draw
         try pacer.runOnce()
         #expect(display.memory.screens.map(\.presentCount) == [1, 1])
         #expect(display.memory.screens[0].lastWrittenRects == [IntRect(x: 0, y: 0, width: 40, height: 20)])
         #expect(display.memory.screens[1].shown().view[7, 7] == Scene.colour(width: 8, frame: 2))
-        #expect(log.filter { $0.contains("presenting again") }.count == 2)
+        #expect(log.lines.filter { $0.contains("presenting again") }.count == 2)
         #expect(sleeper.deadlines.last == .some(nil), "static again: no timer")
     }
 
     @Test("one output failing does not stop the other; any other error on every output ends the turn")
     func otherFailures() throws {
-        let clock = Clock()
         let display = try FlakyDisplay()
         display.error = .closed
         display.failing = { $0 == 1 }
-        let scene = Scene(display.outputs)
-        let pacer = FramePacer(display: display, scene: scene, sleeper: Sleeper(clock), clock: { clock.now }, log: { _ in })
+        let pacer = Rig(display).pacer
         try pacer.runOnce()
         try pacer.runOnce()
         #expect(display.memory.screens.map(\.presentCount) == [2, 0])
