@@ -15,16 +15,14 @@ struct FramePacerOutputsTests {
     static let t0: Int64 = 3_000_000_000
     static let interval: Int64 = 16_666_667
 
-    final class Clock { var now: Int64 = FramePacerOutputsTests.t0 }
-
     /// Reports watched descriptors that are really readable (poll, no timeout), else jumps the
     /// clock to the deadline; blocking without one is recorded.
     final class Sleeper: PacerSleeper {
-        let clock: Clock
+        let clock: FramePacerTests.FakeClock
         var deadlines: [Int64?] = []
         var watched: [[Int32]] = []
         var blocked = 0
-        init(_ clock: Clock) { self.clock = clock }
+        init(_ clock: FramePacerTests.FakeClock) { self.clock = clock }
         func wait(until deadline: Int64?, watching descriptors: [Int32]) throws(DisplayError) -> PacerWake {
             deadlines.append(deadline)
             watched.append(descriptors)
@@ -73,9 +71,8 @@ struct FramePacerOutputsTests {
     /// A pacer over `display` on its own fake clock and sleeper, with a scene of the display's
     /// outputs (static unless `animating`); what the pacer logs is kept in `log.lines`.
     struct Rig {
-        final class Log { var lines: [String] = [] }
-        let clock = Clock()
-        let log = Log()
+        let clock = FramePacerTests.FakeClock(FramePacerOutputsTests.t0)
+        let log = FramePacerTests.LogBox()
         let scene: Scene
         let sleeper: Sleeper
         let pacer: FramePacer
