@@ -13,19 +13,13 @@ struct RenderCommandTests {
         @0.9 dismiss
         """
 
-    func temporaryDirectory() throws -> String {
-        let dir = NSTemporaryDirectory() + "splashhud-render-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        return dir
-    }
-
     func run(_ args: [String]) throws {
         var command = try SplashHUDCommand.parseAsRoot(args)
         try command.run()
     }
 
     @Test func sameInputGivesTheSameBytes() throws {
-        let dir = try temporaryDirectory()
+        let dir = try temporaryDirectory("render")
         try script.write(toFile: "\(dir)/s.hud", atomically: true, encoding: .utf8)
         for name in ["a", "b"] {
             try run(["render", "\(dir)/s.hud", "--size", "200x150", "--at", "0.7", "--out", "\(dir)/\(name).png",
@@ -46,7 +40,7 @@ struct RenderCommandTests {
     }
 
     @Test func framesShowTheHUDAtTheirInstant() throws {
-        let dir = try temporaryDirectory()
+        let dir = try temporaryDirectory("render")
         try script.write(toFile: "\(dir)/s.hud", atomically: true, encoding: .utf8)
         try run(["render", "\(dir)/s.hud", "--size", "200x150", "--background", "#204060",
                  "--at", "0.7", "--out", "\(dir)/shown.png", "--at", "2", "--out", "\(dir)/gone.png"])
@@ -56,7 +50,7 @@ struct RenderCommandTests {
     }
 
     @Test func rotationSwapsTheOutputSize() throws {
-        let dir = try temporaryDirectory()
+        let dir = try temporaryDirectory("render")
         try script.write(toFile: "\(dir)/s.hud", atomically: true, encoding: .utf8)
         try run(["render", "\(dir)/s.hud", "--size", "200x150", "--rotate", "90", "--format", "RGB565", "--at", "0.7", "--out", "\(dir)/r.png"])
         let r = try PNGDecoderHelper.decode("\(dir)/r.png")
@@ -73,7 +67,7 @@ struct RenderCommandTests {
     }
 
     @Test func badInputIsAClearError() throws {
-        let dir = try temporaryDirectory()
+        let dir = try temporaryDirectory("render")
         try "@0 shwo Loading\n".write(toFile: "\(dir)/bad.hud", atomically: true, encoding: .utf8)
         #expect(throws: (any Error).self) { try run(["render", "\(dir)/bad.hud", "--at", "0", "--out", "\(dir)/x.png"]) }
         #expect(throws: (any Error).self) { try run(["render", "\(dir)/bad.hud", "--size", "0x5", "--at", "0", "--out", "\(dir)/x.png"]) }

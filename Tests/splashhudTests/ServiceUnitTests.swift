@@ -97,8 +97,7 @@ struct ServiceUnitTests {
     func systemdAnalyzeVerifyIsSilent() throws {
         let analyze = try #require(Self.analyze)
         let binary = try SplashBinary.path()
-        let dir = NSTemporaryDirectory() + "splashhud-units-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let dir = try temporaryDirectory("units")
         for unit in Self.units {
             let text = try String(contentsOfFile: "\(Self.udev)/\(unit)", encoding: .utf8)
             try text.replacingOccurrences(of: "/usr/bin/splashhud", with: binary).write(toFile: "\(dir)/\(unit)", atomically: true, encoding: .utf8)

@@ -12,8 +12,7 @@ struct ShowFIFOTrustTests {
 
     @Test(.enabled(if: geteuid() == 0 && FileManager.default.isExecutableFile(atPath: setpriv), "needs root and setpriv to run as nobody"))
     func anUnremovableWorldWritableFIFOIsRefused() throws {
-        let dir = NSTemporaryDirectory() + "splashhud-trust-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let dir = try temporaryDirectory("trust")
         #expect(chmod(dir, 0o755) == 0)  // nobody may enter, not remove
         #expect(mkfifo("\(dir)/f", 0o600) == 0 && chmod("\(dir)/f", 0o666) == 0)
         let (status, output) = try SplashBinary.run(Self.setpriv, [

@@ -8,12 +8,6 @@ import Testing
 
 @Suite("splashhud show as a process", .serialized)
 struct ShowProcessTests {
-    func temporaryDirectory() throws -> String {
-        let dir = NSTemporaryDirectory() + "splashhud-proc-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        return dir
-    }
-
     /// Starts `splashhud show` on the memory display and waits until its FIFO has a reader (a
     /// non-blocking open for writing succeeds only then; the FIFO alone exists a moment earlier).
     func startShow(_ dir: String, extra: [String] = []) throws -> Process {
@@ -37,7 +31,7 @@ struct ShowProcessTests {
     }
 
     @Test func sendThenQUITEndsTheSplashWithStatus0() throws {
-        let dir = try temporaryDirectory()
+        let dir = try temporaryDirectory("proc")
         let show = try startShow(dir)
         #expect(try send(dir, ["show \"Booting\"", "PROGRESS 30", "MSG Starting services"]).0 == 0)
         // Past the 0.15 s fade-in even on a loaded machine, so did-appear is logged before QUIT.
@@ -57,7 +51,7 @@ struct ShowProcessTests {
     }
 
     @Test func sigtermRestoresAndDiesOfTheSignal() throws {
-        let dir = try temporaryDirectory()
+        let dir = try temporaryDirectory("proc")
         let show = try startShow(dir)
         #expect(try send(dir, ["show \"Spinning\""]).0 == 0)
         Thread.sleep(forTimeInterval: 0.4)
@@ -72,7 +66,7 @@ struct ShowProcessTests {
     }
 
     @Test func aForcedScreenThatDoesNotOpenIsAnError() throws {
-        let dir = try temporaryDirectory()
+        let dir = try temporaryDirectory("proc")
         try "[device]\nbackend = drm\ncard = \(dir)/card9\n".write(toFile: "\(dir)/p.conf", atomically: true, encoding: .utf8)
         let (status, output) = try SplashBinary.run(try SplashBinary.path(),
             ["show", "--profile", "\(dir)/p.conf", "--display", "drm", "--fifo", "none", "--duration", "1", "--log-level", "critical"])
@@ -81,7 +75,7 @@ struct ShowProcessTests {
     }
 
     @Test func demoSaysWhyNoRealScreenWasUsed() throws {
-        let dir = try temporaryDirectory()
+        let dir = try temporaryDirectory("proc")
         var p = BoardProfile(file: "test")
         p.card = .path("\(dir)/card9")
         p.fbdevPath = "\(dir)/fb9"

@@ -12,12 +12,6 @@ import Testing
 
 @Suite("splashhud show and send", .serialized)
 struct ShowSessionTests {
-    func temporaryDirectory() throws -> String {
-        let dir = NSTemporaryDirectory() + "splashhud-show-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        return dir
-    }
-
     func session(_ display: MemoryDisplay, dir: String, script: [TimedCommand] = [], duration: Double? = nil,
                  retain: Bool = false, record: Bool = false) throws -> ShowSession {
         let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
@@ -35,7 +29,7 @@ struct ShowSessionTests {
     }
 
     @Test func fifoLinesAreShownAndQUITEndsAfterTheFadeOut() throws {
-        let dir = try temporaryDirectory()
+        let dir = try temporaryDirectory("show")
         let display = MemoryDisplay(width: 240, height: 160)
         let s = try session(display, dir: dir, duration: 30, record: true)
         // Written before the loop runs: the pipe holds them.
@@ -66,7 +60,7 @@ struct ShowSessionTests {
     }
 
     @Test func quitRetainKeepsTheFrameOnScreen() throws {
-        let dir = try temporaryDirectory()
+        let dir = try temporaryDirectory("show")
         let display = MemoryDisplay(width: 240, height: 160)
         let s = try session(display, dir: dir, script: [TimedCommand(time: .zero, command: .progress(fraction: Fixed16_16(0.5), status: "Half"), line: 1)],
                             duration: 10)
@@ -78,7 +72,7 @@ struct ShowSessionTests {
     }
 
     @Test func durationAndScriptTiming() throws {
-        let dir = try temporaryDirectory()
+        let dir = try temporaryDirectory("show")
         let display = MemoryDisplay(width: 240, height: 160)
         let script = try CommandParser.parseScript("@0 show \"A\"\n@0.3 status \"B\"\n")
         // Real time (the session's clock is CLOCK_MONOTONIC): a full second leaves the 0.15 s
@@ -96,7 +90,7 @@ struct ShowSessionTests {
     }
 
     @Test func sendWithNobodyReadingFailsAtOnceWithExitStatus1() throws {
-        let dir = try temporaryDirectory()
+        let dir = try temporaryDirectory("show")
         let fifo = "\(dir)/f"
         #expect(mkfifo(fifo, 0o600) == 0)
         var command = try SplashHUDCommand.parseAsRoot(["send", "--fifo", fifo, "QUIT"])

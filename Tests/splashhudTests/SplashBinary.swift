@@ -1,4 +1,5 @@
-// Finding the built `splashhud` executable beside the test bundle, and running programs.
+// Finding the built `splashhud` executable beside the test bundle, running programs, and a fresh
+// directory for a test's files.
 import Foundation
 
 enum SplashBinary {
@@ -30,4 +31,11 @@ enum SplashBinary {
         p.waitUntilExit()
         return (p.terminationStatus, String(decoding: data, as: UTF8.self))
     }
+}
+
+/// A new, empty directory under the temporary directory, named `splashhud-TAG-<random>`.
+func temporaryDirectory(_ tag: String) throws -> String {
+    let dir = NSTemporaryDirectory() + "splashhud-\(tag)-\(UInt32.random(in: 0...UInt32.max))"
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    return dir
 }
