@@ -31,7 +31,8 @@ public final class HUDRuntime {
     /// The VT in graphics mode, when one was taken.
     public private(set) var console: Console?
     /// The signal self-pipe that follows VT switches and termination (on any display but memory,
-    /// unless the console mode is `.off`): one per process, so callers must not make another.
+    /// unless the console mode is `.off`; on any display after `catchTerminationSignals`): one per
+    /// process, so callers must not make another.
     public private(set) var consoleSignals: ConsoleSignals?
     /// True once `quit` ran: `run` returns and `step` does nothing.
     public private(set) var isFinished = false
@@ -177,8 +178,7 @@ public final class HUDRuntime {
             logger.error("cannot catch termination and VT signals: \(error); running without console")
             return
         }
-        consoleSignals = signals
-        watch(signals.descriptor.rawValue) { [unowned self] _ in self.handleConsoleSignals() }
+        follow(signals)
         guard let console = opened else { return }
         do {
             try console.enterGraphics(releaseSignal: signals.releaseSignal, acquireSignal: signals.acquireSignal)
@@ -190,6 +190,18 @@ public final class HUDRuntime {
         }
     }
 
+
+    /// Catches SIGTERM/SIGINT/SIGHUP where the runtime did not already (the memory display, or a
+    /// console mode of `.off`), so `onTermination` hears of them on every display. Until `quit`.
+    public func catchTerminationSignals() throws(DisplayError) {
+        guard consoleSignals == nil, !isFinished else { return }
+        follow(try ConsoleSignals())
+    }
+
+    private func follow(_ signals: ConsoleSignals) {
+        consoleSignals = signals
+        watch(signals.descriptor.rawValue) { [unowned self] _ in self.handleConsoleSignals() }
+    }
 
     private func handleConsoleSignals() {
         guard let signals = consoleSignals else { return }

@@ -26,7 +26,6 @@ final class ShowSession {
     private let stopAt: Int64?
     private(set) var fifo: CommandFIFO?
     private let timer: ServiceTimer
-    private var signals: ConsoleSignals?
     let recorder: ShowRecorder?
     /// After QUIT: the latest instant the fade-out may take before we end anyway.
     private var quitDeadline: Int64?
@@ -51,10 +50,10 @@ final class ShowSession {
         timer = try ServiceTimer()
         // Everything that can fail comes first: a throwing init must leave no handler behind in
         // the runtime (it would fire for a closed descriptor).
-        // HUDRuntime catches SIGTERM/SIGINT itself on a real screen and hands them to us (so the
-        // FIFO is removed and --retain honoured); on the memory display we catch them. Before the
-        // FIFO exists: a writer may take the FIFO as the sign we are up and signal us at once.
-        if catchSignals && runtime.consoleSignals == nil { signals = try ConsoleSignals() }
+        // SIGTERM/SIGINT reach us through the runtime's onTermination (so the FIFO is removed and
+        // --retain honoured); it catches them on a real screen, and on memory when asked. Before
+        // the FIFO exists: a writer may take the FIFO as the sign we are up and signal us at once.
+        if catchSignals { try runtime.catchTerminationSignals() }
         if let fifoPath {
             fifo = try CommandFIFO(path: fifoPath, mode: fifoMode) { [unowned self] in self.input($0) }
         }
@@ -70,7 +69,6 @@ final class ShowSession {
             }
             logger.info("reading commands from \(fifo.path)\(fifo.created ? "" : " (existing FIFO)")")
         }
-        if let signals { runtime.watch(signals.descriptor.rawValue) { [unowned self] _ in self.readSignals() } }
         if runtime.display is MemoryDisplay {
             // Its virtual vblank stamps count from 0, not CLOCK_MONOTONIC: pace by the timer.
             runtime.pacer.pacing = .timer
@@ -103,7 +101,6 @@ final class ShowSession {
         if let fifo { runtime.unwatch(fifo.descriptor.rawValue); fifo.close() }
         fifo = nil
         runtime.unwatch(timer.descriptor)
-        if let signals { runtime.unwatch(signals.descriptor.rawValue) }
         runtime.quit(retain: end.retain)
         logger.info("ended: \(end.reason) (\(runtime.pacer.framesPresented) frames presented, \(runtime.pacer.missedFrames) refresh boundaries missed)")
     }
@@ -156,21 +153,6 @@ final class ShowSession {
                 if quitDeadline == nil { quitDeadline = clock() + Self.quitGraceNanoseconds }
             case nil:
                 if case .failure = runtime.submit(line) { refusedLines += 1 }
-            }
-        }
-    }
-
-    private func readSignals() {
-        guard let signals else { return }
-        while true {
-            let s: ConsoleSignal?
-            do { s = try signals.wait(timeoutMilliseconds: 0) } catch {
-                logger.error("signals: \(error)")
-                return
-            }
-            guard let s else { return }
-            if case .terminate(let n) = s, ending == nil {
-                ending = Ending(retain: retain, reason: "signal \(n)", signal: n)
             }
         }
     }
