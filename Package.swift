@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "Raster", targets: ["Raster"]),
         .library(name: "Assets", targets: ["Assets"]),
+        .library(name: "HUDProtocol", targets: ["HUDProtocol"]),
         .library(name: "HUD", targets: ["HUD"]),
         .executable(name: "splashhud", targets: ["splashhud"]),
         .executable(name: "splashhud-bench", targets: ["splashhud-bench"]),
@@ -30,23 +31,24 @@ let package = Package(
         .target(name: "Raster", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         // Fonts through FreeType and PNG through libspng, feeding the rasterizer.
         .target(name: "Assets", dependencies: ["Raster", "CFreeType", "CSPNG", "CZlib"]),
-        // The HUD: command language, SVProgressHUD/MBProgressHUD behaviour on a Clock, layout,
-        // indicators and the damage-tracking scene renderer.
-        .target(name: "HUD", dependencies: ["Raster", "Assets", "Suggestions"]),
-        // "Did you mean …?" for the command language and board profiles.
-        .target(name: "Suggestions"),
+        // The command language (lexer, parser, printer), the service verbs, HUDEvent and time
+        // values: all a client needs, without the display stack, fonts or images.
+        .target(name: "HUDProtocol", dependencies: ["Raster"]),
+        // The HUD: SVProgressHUD/MBProgressHUD behaviour on a Clock, layout, indicators and the
+        // damage-tracking scene renderer.
+        .target(name: "HUD", dependencies: ["HUDProtocol", "Raster", "Assets"]),
         // Screens: the Display protocol, the memory display, fbdev (and DRM/KMS next); the only
         // place that calls open/ioctl/mmap (Sources/Display/Syscalls.swift).
         .target(
             name: "Display",
-            dependencies: ["Raster", "Suggestions", "CLinuxShim", "CDRM", .product(name: "SystemPackage", package: "swift-system")]),
+            dependencies: ["Raster", "HUDProtocol", "CLinuxShim", "CDRM", .product(name: "SystemPackage", package: "swift-system")]),
         // The reference frame and the primitive gallery, shared by the demo, tests and benchmark.
         .target(name: "Gallery", dependencies: ["Raster", "Assets"]),
         // Ties HUD to a Display: one scene per output, the frame pacer, console, board profiles.
         .target(
             name: "Runtime",
             dependencies: [
-                "HUD", "Display", "Raster", "Assets", "CLinuxShim",
+                "HUDProtocol", "HUD", "Display", "Raster", "Assets", "CLinuxShim",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -54,7 +56,7 @@ let package = Package(
         .executableTarget(
             name: "splashhud",
             dependencies: [
-                "Gallery", "HUD", "Assets", "Raster", "Display", "Runtime",
+                "Gallery", "HUDProtocol", "HUD", "Assets", "Raster", "Display", "Runtime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -64,7 +66,7 @@ let package = Package(
         .executableTarget(
             name: "splashhud-bench",
             dependencies: [
-                "Gallery", "HUD", "Assets", "Raster", "Display", "CCairoScene",
+                "Gallery", "HUDProtocol", "HUD", "Assets", "Raster", "Display", "CCairoScene",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/splashhud-bench"),
@@ -73,30 +75,31 @@ let package = Package(
         .testTarget(name: "RasterTests", dependencies: ["Raster", "GoldenSupport"], exclude: ["Golden"]),
         .testTarget(name: "AssetsTests", dependencies: ["Assets", "Raster", "GoldenSupport"], exclude: ["Golden", "Fixtures"]),
         .testTarget(name: "GalleryTests", dependencies: ["Gallery", "GoldenSupport"], exclude: ["Golden"]),
-        .testTarget(name: "HUDTests", dependencies: ["HUD", "Raster", "Assets", "GoldenSupport"], exclude: ["Golden"]),
-        .testTarget(name: "DisplayTests", dependencies: ["Display", "Raster", "CLinuxShim", "GoldenSupport"]),
+        .testTarget(name: "HUDProtocolTests", dependencies: ["HUDProtocol", "Raster"]),
+        .testTarget(name: "HUDTests", dependencies: ["HUDProtocol", "HUD", "Raster", "Assets", "GoldenSupport"], exclude: ["Golden"]),
+        .testTarget(name: "DisplayTests", dependencies: ["HUDProtocol", "Display", "Raster", "CLinuxShim", "GoldenSupport"]),
         .testTarget(name: "PlatformTests", dependencies: ["Raster", "CDRM", "CLinuxShim"]),
         // End-to-end display harness: boots real kernel drivers under QEMU via scripts/qemu/vmtest.py
         // (needs qemu-system-x86, linux-image-amd64, busybox-static from scripts/setup.sh).
         // The program the QEMU end-to-end tests run in the guest: HUD frames through FBDevDisplay.
         // The guests' end of scripts/qemu/vmtest.py's control channel, shared by every guest program.
         .target(name: "VMGuestSupport", path: "Tests/VMGuestSupport"),
-        .executableTarget(name: "splashhud-display-guest", dependencies: ["Display", "HUD", "Raster", "Assets", "VMGuestSupport"], path: "Tests/DisplayGuest"),
+        .executableTarget(name: "splashhud-display-guest", dependencies: ["HUDProtocol", "Display", "HUD", "Raster", "Assets", "VMGuestSupport"], path: "Tests/DisplayGuest"),
         // The same for KMS: known frames through DRMDisplay (atomic and legacy commits).
         .executableTarget(name: "splashhud-drm-guest", dependencies: ["Display", "Raster", "CLinuxShim", "VMGuestSupport"], path: "Tests/DRMGuest"),
         // The frame pacer's CPU cost on a real fbdev driver: static HUD vs animating spinner.
-        .executableTarget(name: "splashhud-pacer-guest", dependencies: ["Display", "HUD", "Raster", "Runtime", "VMGuestSupport"], path: "Tests/PacerGuest"),
+        .executableTarget(name: "splashhud-pacer-guest", dependencies: ["HUDProtocol", "Display", "HUD", "Raster", "Runtime", "VMGuestSupport"], path: "Tests/PacerGuest"),
         // Hotplug: outputs (whole cards under QEMU) coming and going while the HUD runs.
         .executableTarget(name: "splashhud-hotplug-guest", dependencies: ["Display", "Raster", "VMGuestSupport"], path: "Tests/HotplugGuest"),
         .testTarget(
             name: "QEMUTests",
             dependencies: [
                 "splashhud-display-guest", "splashhud-drm-guest", "splashhud-pacer-guest", "splashhud-hotplug-guest",
-                "Display", "HUD", "Raster", "Assets",
+                "Display", "HUDProtocol", "HUD", "Raster", "Assets",
             ],
             path: "Tests/QEMUTests"),
-        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "HUD", "Display", "Raster", "Assets", "GoldenSupport"]),
-        .testTarget(name: "splashhudTests", dependencies: ["splashhud", "HUD", "Assets", "Raster", "Display"]),
+        .testTarget(name: "RuntimeTests", dependencies: ["HUDProtocol", "Runtime", "HUD", "Display", "Raster", "Assets", "GoldenSupport"]),
+        .testTarget(name: "splashhudTests", dependencies: ["HUDProtocol", "splashhud", "HUD", "Assets", "Raster", "Display"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -4,6 +4,7 @@
 // the virtual clock.
 import Foundation
 import HUD
+import HUDProtocol
 import Raster
 
 struct HUDSpinnerTimings {

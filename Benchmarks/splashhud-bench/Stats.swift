@@ -1,5 +1,6 @@
 // Per-frame timings summarised as median and p10/p90, the comparison table and the JSON report.
 import Foundation
+import HUDProtocol
 
 /// Median and 10th/90th percentiles of per-frame times, in milliseconds.
 struct Summary {

@@ -5,6 +5,7 @@ import Assets
 import CCairoScene
 import Foundation
 import Gallery
+import HUDProtocol
 import Raster
 
 struct SplashHUDBench: ParsableCommand {

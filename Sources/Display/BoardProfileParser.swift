@@ -5,7 +5,7 @@
 // follows it, so a bare colour `#102030` is a value and `90  # portrait` is 90 and a comment.
 
 import Raster
-import Suggestions
+import HUDProtocol
 
 extension BoardProfile {
     /// Parses `text`, the contents of the profile `file` (the name used in errors and to resolve

@@ -3,6 +3,9 @@
 // grid; the golden tests compare each one bit-exactly.
 import Raster
 
+/// The primitive gallery and its grid (the demo's `raster/` pictures and GalleryTests' goldens).
+public enum Gallery {}
+
 public struct GalleryCase: Sendable {
     public let name: String
     public let draw: @Sendable (Canvas) -> Void

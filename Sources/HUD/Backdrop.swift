@@ -9,6 +9,7 @@
 //
 // It fades with the presentation's `backdropAlpha` (A8: the backdrop fades together with the HUD).
 // Geometry is in pixels of the whole target, which is the screen.
+import HUDProtocol
 import Raster
 
 enum Backdrop {

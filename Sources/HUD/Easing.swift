@@ -5,6 +5,7 @@
 // ease-in-out cubic Bézier (reference A4 "Animation curve": the options bug leaves UIKit's default
 // curve in place); MBProgressHUD's transitions use UIKit's critically damped spring (B3, in
 // Spring.swift).
+import HUDProtocol
 import Raster
 
 /// The timing curves the HUD animates with.

@@ -1,5 +1,6 @@
 // Applying `set KEY VALUE` to the appearance, with SVProgressHUD's side effects (A1) and the rule
 // that decides when MBProgressHUD's behaviour takes over (B1).
+import HUDProtocol
 
 extension HUDAppearance {
     /// Applies one setting, as the library's setter would.

@@ -12,6 +12,7 @@
 // MB's timer properties are weak and setting one does not invalidate the previous timer, so only
 // the latest grace or min-show timer can be cancelled (`hideAnimated:afterDelay:` invalidates its
 // own before replacing it).
+import HUDProtocol
 import Raster
 
 struct MBState {

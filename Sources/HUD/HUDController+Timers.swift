@@ -7,6 +7,7 @@
 // NO then, but neither library looks at it). A group that changed nothing gets its completion at
 // once (on the next turn of the run loop: the same instant, after the current command). With a
 // duration of 0 both libraries skip UIKit and run the block and the completion synchronously.
+import HUDProtocol
 import Raster
 
 enum TimerAction {

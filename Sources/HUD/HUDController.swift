@@ -11,6 +11,7 @@
 //
 // Files: this one holds the API, command dispatch and the presentation; +SV and +MB hold each
 // library's rules; +Timers holds the clock work (timers, animation groups and their completions).
+import HUDProtocol
 import Raster
 
 public final class HUDController {

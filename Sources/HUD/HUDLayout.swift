@@ -4,6 +4,7 @@
 // (texts, indicator kind, appearance, screen), so a renderer can keep it while a spinner turns,
 // a fade runs or progress moves (see `HUDLayoutKey`).
 import Assets
+import HUDProtocol
 import Raster
 
 /// One laid-out text: SV's status, MB's label, details or button title.

@@ -9,6 +9,7 @@
 // inside that rect (every layer under it is redrawn, clipped; nothing depends on the clip), so a
 // renderer may clear a damaged rect to the background and call `draw` clipped to it.
 import Assets
+import HUDProtocol
 import Raster
 
 public struct HUDPainter {

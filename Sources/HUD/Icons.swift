@@ -6,6 +6,7 @@
 // take UIKit's default tint (system blue), which we do not reproduce.
 //
 // Also here: the placeholder drawn where a custom image failed to load (a box with a cross).
+import HUDProtocol
 import Raster
 
 enum Icons {

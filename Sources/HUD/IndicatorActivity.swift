@@ -7,6 +7,7 @@
 //    stroke of width 3.5 with round caps from 10.25 to 15.75;
 //  - alpha: 1 for the head, then falling linearly to 0.25 over the other eleven petals
 //    (α_k = 1 − 0.75·k/11 for the k-th petal behind the head).
+import HUDProtocol
 import Raster
 
 enum ActivityIndicator {

@@ -10,6 +10,7 @@
 // Here the mask is a conic gradient of the spinner's colour, rotated by 2π·φ, painting the trimmed
 // stroke: the tail is at α≈0 and the head at α≈1, leading clockwise. Everything is in points; the
 // canvas transform maps them to pixels (and applies the HUD's zoom).
+import HUDProtocol
 import Raster
 
 enum SpinnerIndicator {

@@ -1,6 +1,7 @@
 // Plays a script of timed commands on a virtual clock: what `splashhud render` and the demo use to
 // draw any instant of a HUD's life headless and deterministically (the same script gives the same
 // frames and events, byte for byte).
+import HUDProtocol
 import Raster
 
 public final class ScriptPlayer {

@@ -9,6 +9,7 @@
 //   already running on that property. UIKit adds no animation when the model value does not change.
 // - A change outside an animation sets only the model; a running animation keeps driving the
 //   screen until it ends, then the screen shows the model.
+import HUDProtocol
 import Raster
 
 /// One animated property.

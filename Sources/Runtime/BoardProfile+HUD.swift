@@ -5,6 +5,7 @@
 import Assets
 import Display
 import HUD
+import HUDProtocol
 import Logging
 import Raster
 

@@ -8,6 +8,7 @@
 // (`waker`).
 import Display
 import HUD
+import HUDProtocol
 import Logging
 import Raster
 

@@ -8,6 +8,7 @@
 // commands and frames see the same instants and tests drive it with any clock.
 import Display
 import HUD
+import HUDProtocol
 import Raster
 
 public final class HUDScene: PacedScene {

@@ -1,6 +1,7 @@
 // What can go wrong when the runtime starts: a board profile's `[hud]` line the command language
 // refuses, or a display that cannot be set up. Each message names what went wrong and where.
 import Display
+import HUDProtocol
 
 public enum RuntimeError: Error, Equatable, CustomStringConvertible {
     /// A `[hud]` entry of a profile (`file:line`, `key`) that CommandParser refused with `message`,

@@ -9,6 +9,7 @@ import Assets
 import Foundation
 import Gallery
 import HUD
+import HUDProtocol
 import Raster
 
 struct Demo: ParsableCommand {

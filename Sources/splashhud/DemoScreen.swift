@@ -6,6 +6,7 @@
 // retried until the end) did not show the demo, and the answer says so with the last failure.
 import Display
 import HUD
+import HUDProtocol
 import Logging
 import Runtime
 import Synchronization

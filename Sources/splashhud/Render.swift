@@ -4,6 +4,7 @@ import ArgumentParser
 import Assets
 import Foundation
 import HUD
+import HUDProtocol
 import Raster
 
 struct Render: ParsableCommand {

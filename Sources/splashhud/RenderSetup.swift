@@ -3,6 +3,7 @@
 // not depend on each other or on their order.
 import Assets
 import HUD
+import HUDProtocol
 import Raster
 
 struct RenderSetup {

@@ -3,6 +3,7 @@
 // FIFO without ever blocking: no splash running is an error at once (exit 1), so a boot never
 // waits on a splash that is not there.
 import ArgumentParser
+import HUDProtocol
 import Runtime
 
 struct Send: ParsableCommand {
@@ -27,7 +28,9 @@ struct Send: ParsableCommand {
         guard !lines.isEmpty else { throw ValidationError("nothing to send: give at least one command line") }
         guard (0...60_000).contains(timeout) else { throw ValidationError("--timeout must be 0...60000 ms") }
         for (i, line) in lines.enumerated() {
-            if let problem = ServiceLine.problem(in: line) { throw ValidationError("line \(i + 1) '\(line)': \(problem)") }
+            do { _ = try CommandParser.parseRequest(line) } catch {
+                throw ValidationError("line \(i + 1) '\(line)': \(error)")
+            }
         }
     }
 

@@ -7,6 +7,7 @@ import ArgumentParser
 import Display
 import Foundation
 import HUD
+import HUDProtocol
 import Logging
 import Runtime
 

@@ -5,6 +5,7 @@ import Assets
 import Display
 import Foundation
 import HUD
+import HUDProtocol
 import Raster
 
 final class ShowRecorder {

@@ -5,6 +5,7 @@
 // the signal pipe are descriptors the loop watches.
 import Display
 import HUD
+import HUDProtocol
 import Logging
 import Runtime
 
@@ -144,15 +145,23 @@ final class ShowSession {
             logger.error("FIFO: \(e)")
         case .success(let line):
             logger.debug("FIFO: \(line)")
-            switch ServiceLine(line) {
+            let request: Request?
+            do { request = try CommandParser.parseRequest(line) } catch {
+                refusedLines += 1
+                logger.error("command refused: \(error) in \"\(line)\"")
+                return
+            }
+            switch request {
             case .quit(let keep)?:
                 ending = Ending(retain: retain || keep, reason: "quit\(keep ? " --retain" : "") from the FIFO", signal: nil)
                 runtime.pacer.markDirty()
             case .dismissAndQuit?:
-                runtime.submit(line)
+                runtime.submit(.dismiss(delay: .zero))
                 if quitDeadline == nil { quitDeadline = clock() + Self.quitGraceNanoseconds }
+            case .hud(let command)?:
+                runtime.submit(command)
             case nil:
-                if case .failure = runtime.submit(line) { refusedLines += 1 }
+                break
             }
         }
     }

@@ -1,5 +1,6 @@
 // The `splashhud` command-line tool.
 import ArgumentParser
+import HUDProtocol
 
 @main
 struct SplashHUDCommand: ParsableCommand {

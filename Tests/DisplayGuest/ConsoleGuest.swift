@@ -11,6 +11,7 @@ import Glibc
 #endif
 import Display
 import HUD
+import HUDProtocol
 import Raster
 import VMGuestSupport
 

@@ -4,6 +4,7 @@
 // module) and compares QEMU's screendumps with that, so both sides draw from this one file.
 import Assets
 import HUD
+import HUDProtocol
 import Raster
 
 enum GuestScene {

@@ -7,6 +7,7 @@
 import Glibc
 #endif
 import Foundation
+import HUDProtocol
 import Testing
 
 @testable import Display

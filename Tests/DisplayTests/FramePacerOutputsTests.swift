@@ -7,6 +7,7 @@
 import Glibc
 #endif
 import Display
+import HUDProtocol
 import Raster
 import Testing
 

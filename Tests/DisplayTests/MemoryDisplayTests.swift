@@ -3,6 +3,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import HUDProtocol
 import Raster
 import Testing
 

@@ -2,6 +2,7 @@
 // the controller maps will-appear to showUsingAnimation:, did-appear to the end of its animate-in,
 // will-disappear to hideUsingAnimation:, did-disappear to `done` with finished set, and `hidden` to
 // the completion block + hudWasHidden: that `done` always calls.
+import HUDProtocol
 import Testing
 import Raster
 @testable import HUD

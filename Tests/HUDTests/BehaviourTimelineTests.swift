@@ -1,5 +1,6 @@
 // The conformance harness (a HUD on a ManualClock driven by timed commands) and the timeline
 // primitives under it: Core Animation's model/presentation split and the timer queue.
+import HUDProtocol
 import Testing
 import Raster
 @testable import HUD

@@ -5,6 +5,7 @@ import Assets
 import Foundation
 import GoldenSupport
 import HUD
+import HUDProtocol
 import Raster
 import Testing
 

@@ -1,6 +1,7 @@
 // Styles (A1), masks (A8), icons and images: golden frames and the colours they must produce.
 import GoldenSupport
 import HUD
+import HUDProtocol
 import Raster
 import Testing
 

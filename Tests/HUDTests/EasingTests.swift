@@ -1,5 +1,6 @@
 // The easing curves against values computed independently at 40 significant digits (Python mpmath:
 // bisection on the Bézier's x(s) = t; e^(−x) from the library), as 16.16 raw integers.
+import HUDProtocol
 import Testing
 import Raster
 @testable import HUD

@@ -1,5 +1,6 @@
 import Assets
 import HUD
+import HUDProtocol
 import Raster
 import Testing
 

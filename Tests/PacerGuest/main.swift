@@ -9,6 +9,7 @@ import Glibc
 #endif
 import Display
 import HUD
+import HUDProtocol
 import Raster
 import Runtime
 import VMGuestSupport

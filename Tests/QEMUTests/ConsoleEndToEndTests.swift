@@ -2,6 +2,7 @@ import Assets
 import Display
 import Foundation
 import HUD
+import HUDProtocol
 import Raster
 import Testing
 

@@ -6,6 +6,7 @@ import Glibc
 #endif
 import Display
 import HUD
+import HUDProtocol
 import Raster
 import Runtime
 import Testing

@@ -5,6 +5,7 @@
 // presents while the other's frames go on unchanged.
 import Display
 import HUD
+import HUDProtocol
 import Raster
 import Runtime
 import Testing

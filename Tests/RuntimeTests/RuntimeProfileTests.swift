@@ -8,6 +8,7 @@ import Glibc
 import Assets
 import Display
 import HUD
+import HUDProtocol
 import Raster
 import Runtime
 import Testing

@@ -7,6 +7,7 @@ import Glibc
 #endif
 import Display
 import HUD
+import HUDProtocol
 import Logging
 import Raster
 import Runtime

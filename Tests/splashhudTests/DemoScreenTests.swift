@@ -3,6 +3,7 @@
 // every present fails and is retried until the end.
 import Display
 import HUD
+import HUDProtocol
 import Logging
 import Raster
 import Runtime

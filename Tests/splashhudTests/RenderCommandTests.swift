@@ -1,6 +1,7 @@
 import Foundation
 import HUD
 import Assets
+import HUDProtocol
 import Raster
 import Testing
 @testable import splashhud

@@ -3,6 +3,7 @@
 // rules the units promise hold (never holding boot), and `systemd-analyze verify` finds nothing
 // to say about them (a skipped test where it is not installed).
 import Foundation
+import HUDProtocol
 import Testing
 @testable import splashhud
 

@@ -3,6 +3,7 @@
 // which display it used when no real screen opens.
 import Display
 import Foundation
+import HUDProtocol
 import Testing
 @testable import splashhud
 

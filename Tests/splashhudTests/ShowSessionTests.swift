@@ -4,6 +4,7 @@
 import Display
 import Foundation
 import HUD
+import HUDProtocol
 import Logging
 import Raster
 import Runtime
@@ -102,16 +103,5 @@ struct ShowSessionTests {
             #expect(SplashHUDCommand.exitCode(for: error).rawValue == 1)
         }
         #expect(throws: (any Error).self) { _ = try SplashHUDCommand.parseAsRoot(["send", "--fifo", fifo, "progress lots"]) }
-    }
-
-    @Test func serviceLines() {
-        #expect(ServiceLine("QUIT") == .dismissAndQuit)
-        #expect(ServiceLine("exit\r") == .dismissAndQuit)
-        #expect(ServiceLine("quit --retain") == .quit(retain: true))
-        #expect(ServiceLine("quit") == .quit(retain: false))
-        #expect(ServiceLine("MSG QUIT") == nil)
-        #expect(ServiceLine.problem(in: "quit now") == "quit takes only --retain")
-        #expect(ServiceLine.problem(in: "PROGRESS 40") == nil)
-        #expect(ServiceLine.problem(in: "progres 0.4")?.contains("progress") == true)
     }
 }

@@ -2,7 +2,7 @@
 // that parses to the same command) or throws a CommandError with a message.
 import Testing
 import Raster
-@testable import HUD
+@testable import HUDProtocol
 
 /// A small deterministic generator (SplitMix64), so a failure replays exactly.
 struct CommandFuzzRandom {

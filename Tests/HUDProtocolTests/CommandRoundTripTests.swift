@@ -2,7 +2,7 @@
 // key, awkward text and awkward numbers.
 import Testing
 import Raster
-@testable import HUD
+@testable import HUDProtocol
 
 @Suite struct CommandRoundTripTests {
     static let settings: [HUDSetting] = [
@@ -89,5 +89,13 @@ import Raster
         #expect(CommandParser.format(Interval.milliseconds(150)) == "0.15")
         #expect(CommandParser.format(Interval.seconds(5)) == "5")
         #expect(CommandParser.format(Interval.forever) == "forever")
+    }
+
+    @Test func isMBSettingMatchesTheMBKeys() {
+        let mbKeys: Set = ["mode", "label", "details", "button", "margin", "square", "min-show", "transition",
+                           "content-color", "bezel-color"]
+        for setting in CommandRoundTripTests.settings {
+            #expect(setting.isMBSetting == mbKeys.contains(setting.key), "\(setting.key)")
+        }
     }
 }

@@ -2,7 +2,7 @@
 // their line number.
 import Testing
 import Raster
-@testable import HUD
+@testable import HUDProtocol
 
 @Suite struct CommandScriptTests {
     func scriptError(_ text: String) -> CommandError? {

@@ -1,5 +1,5 @@
 // "Did you mean …?" for user-facing errors: the command language's verbs and keys, board profiles'
-// sections and keys. One small module so both layers share it without depending on each other.
+// sections and keys.
 
 public enum Suggestion {
     /// The candidate closest to `word` when it is plausibly a typo: the same letters in another case,

@@ -1,7 +1,7 @@
 // Every verb and every `set` key parses to the right value (issue 3 part 1).
 import Testing
 import Raster
-@testable import HUD
+@testable import HUDProtocol
 
 /// The command on `line`; records a test failure (and returns nil) when the line does not parse.
 func commandParsed(_ line: String, sourceLocation: SourceLocation = #_sourceLocation) -> HUDCommand? {

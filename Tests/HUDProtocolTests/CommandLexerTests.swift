@@ -1,7 +1,7 @@
 // Quoting, escapes, UTF-8, comments and blank lines: the grammar in CommandParser.swift.
 import Testing
 import Raster
-@testable import HUD
+@testable import HUDProtocol
 
 @Suite struct CommandLexerTests {
     @Test func blankAndCommentLinesAreNoCommand() throws {

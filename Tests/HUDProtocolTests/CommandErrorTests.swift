@@ -1,7 +1,7 @@
 // Every malformed line gets a message that says what is wrong (issue 3 part 1), and no command.
 import Testing
 import Raster
-@testable import HUD
+@testable import HUDProtocol
 
 @Suite struct CommandErrorTests {
     @Test func unknownVerbsSuggestTheClosest() {

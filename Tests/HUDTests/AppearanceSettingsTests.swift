@@ -3,8 +3,9 @@
 import Testing
 import Raster
 @testable import HUD
+import HUDProtocol
 
-@Suite struct CommandSettingsTests {
+@Suite struct AppearanceSettingsTests {
     /// The appearance after the given `set` lines, from the defaults.
     func appearance(_ lines: String...) -> HUDAppearance {
         var a = HUDAppearance()
@@ -107,17 +108,20 @@ import Raster
         #expect(a.mode == .indeterminate)
     }
 
-    @Test func isMBSettingMatchesTheMBKeys() {
-        let mbKeys: Set = ["mode", "label", "details", "button", "margin", "square", "min-show", "transition",
-                           "content-color", "bezel-color"]
-        for setting in CommandRoundTripTests.settings {
-            #expect(setting.isMBSetting == mbKeys.contains(setting.key), "\(setting.key)")
-        }
-    }
-
     @Test func applyingIsInOrder() {
         let settings: [HUDSetting] = [.fontSize(Fixed16_16(10)), .fontSize(Fixed16_16(12))]
         #expect(HUDAppearance().applying(settings).fontSize == Fixed16_16(12))
         #expect(HUDAppearance().applying([]) == HUDAppearance())
+    }
+}
+
+/// The setting of a `set` line, nil (and a recorded issue) when it does not parse as one.
+private func settingParsed(_ line: String, sourceLocation: SourceLocation = #_sourceLocation) -> HUDSetting? {
+    do {
+        guard case .set(let setting)? = try CommandParser.parse(line) else { return nil }
+        return setting
+    } catch {
+        Issue.record("\(line): \(error)", sourceLocation: sourceLocation)
+        return nil
     }
 }

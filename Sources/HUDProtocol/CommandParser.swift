@@ -66,7 +66,9 @@
 /// psplash's FIFO words, uppercase as psplash writes them: `MSG TEXT` → `.status(TEXT)`;
 /// `PROGRESS N` (N a number in 0...100, percent) → `.progress(fraction: N/100, status: nil)`;
 /// `QUIT` → `.dismiss(delay: 0)`. fbsplash's: a bare whole number `NN` in 0...100 →
-/// `.progress(fraction: NN/100, status: nil)`; `exit` → `.dismiss(delay: 0)`.
+/// `.progress(fraction: NN/100, status: nil)`; `exit` → `.dismiss(delay: 0)`. Read as a `Request`
+/// (`parseRequest`, what a running splash does), `QUIT` and `exit` also end the splash after the
+/// fade-out, and `quit [--retain]` ends it at once (Request.swift).
 /// Note that a nil status is SV's `showProgress:` without status, which clears the label (it does
 /// not keep the previous text); send `MSG` after `PROGRESS` as psplash users do.
 ///
@@ -74,7 +76,6 @@
 ///
 /// A malformed line throws a `CommandError` naming what is wrong and where, and yields no
 /// command, so the caller changes nothing.
-import Suggestions
 
 public enum CommandParser {
     /// Every verb, in the order of the table above.
@@ -94,8 +95,9 @@ public enum CommandParser {
         try parse(CommandLexer.decode(bytes))
     }
 
-    /// The command made of `words` (at least one).
-    static func command(_ words: ArraySlice<CommandWord>) throws(CommandError) -> HUDCommand {
+    /// The command made of `words` (at least one). An unknown verb is compared with the HUD's verbs
+    /// and `otherVerbs` (what else the caller accepts) for a suggestion.
+    static func command(_ words: ArraySlice<CommandWord>, otherVerbs: [String] = []) throws(CommandError) -> HUDCommand {
         let verb = words[words.startIndex]
         let rest = words.dropFirst()
         let name = verb.text
@@ -138,7 +140,7 @@ public enum CommandParser {
                 try end(rest, for: command)
                 return .progress(fraction: try percent(verb, for: command), status: nil)
             }
-            throw CommandError(.unknownVerb(name, suggestion: suggestion(for: name, among: verbs + compatibilityVerbs)),
+            throw CommandError(.unknownVerb(name, suggestion: suggestion(for: name, among: verbs + otherVerbs + compatibilityVerbs)),
                                column: verb.column)
         }
     }

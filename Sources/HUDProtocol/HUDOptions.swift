@@ -1,0 +1,25 @@
+// The choices of the appearance settings (`set style dark`, `set mode bar`…): named values the
+// command language parses and prints, and the HUD draws.
+
+/// SVProgressHUD's style. iOS's `Automatic` follows the system's dark mode; a splash screen has
+/// none, so the default here is `light` (SVProgressHUD's look in light mode).
+public enum HUDStyle: String, Sendable, CaseIterable { case light, dark, custom }
+
+/// SVProgressHUD's mask type: what covers the screen behind the HUD.
+public enum HUDMask: String, Sendable, CaseIterable { case none, clear, black, gradient, custom }
+
+/// SVProgressHUD's animation type: the flat two-turn spinner or the system's activity indicator.
+public enum HUDSpinner: String, Sendable, CaseIterable { case flat, native }
+
+/// MBProgressHUD's mode.
+public enum HUDMode: String, Sendable, CaseIterable {
+    case indeterminate, determinate, annular, bar, text
+    case customImage = "custom"
+}
+
+/// MBProgressHUD's animation type.
+public enum HUDTransition: String, Sendable, CaseIterable {
+    case fade, zoom
+    case zoomIn = "zoom-in"
+    case zoomOut = "zoom-out"
+}

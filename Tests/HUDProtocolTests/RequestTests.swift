@@ -1,0 +1,43 @@
+// Requests: the service verbs beside the HUD commands, parsed from one split of the line.
+import Raster
+import Testing
+@testable import HUDProtocol
+
+@Suite struct RequestTests {
+    func request(_ line: String) throws -> Request? { try CommandParser.parseRequest(line) }
+
+    @Test func serviceVerbs() throws {
+        #expect(try request("QUIT") == .dismissAndQuit)
+        #expect(try request("exit\r\n") == .dismissAndQuit)
+        #expect(try request("quit") == .quit(retain: false))
+        #expect(try request("  quit   --retain ") == .quit(retain: true))
+    }
+
+    @Test func everythingElseIsAHUDCommand() throws {
+        #expect(try request("MSG QUIT") == .hud(.status("QUIT")))
+        #expect(try request("PROGRESS 40") == .hud(.progress(fraction: Fixed16_16(0.4), status: nil)))
+        #expect(try request("40") == .hud(.progress(fraction: Fixed16_16(0.4), status: nil)))
+        #expect(try request("show \"quit\"") == .hud(.show(status: "quit")))
+        #expect(try request("# quit") == nil)
+        #expect(try request("   ") == nil)
+    }
+
+    @Test func badServiceLinesSayWhy() {
+        #expect(throws: CommandError(.notOneOf(command: "quit", word: "now", choices: ["--retain"]), column: 6)) { try request("quit now") }
+        #expect(throws: CommandError(.notOneOf(command: "quit", word: "--retain", choices: ["--retain"]), column: 6)) { try request("quit \"--retain\"") }
+        #expect(throws: CommandError(.tooManyArguments(command: "quit"), column: 15)) { try request("quit --retain x") }
+        #expect(throws: CommandError(.tooManyArguments(command: "QUIT"), column: 6)) { try request("QUIT now") }
+        #expect(throws: CommandError(.unknownVerb("quti", suggestion: "quit"), column: 1)) { try request("quti") }
+    }
+
+    @Test func printedRequestsReadBack() throws {
+        for r: Request in [.quit(retain: false), .quit(retain: true), .dismissAndQuit, .hud(.show(status: "a \"b\"")),
+                           .hud(.dismiss(delay: .seconds(1.5)))] {
+            #expect(try request(r.description) == r)
+        }
+    }
+
+    @Test func bytesAreCheckedAsUTF8() {
+        #expect(throws: CommandError.self) { try CommandParser.parseRequest(bytes: [0x71, 0xFF]) }
+    }
+}
