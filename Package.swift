@@ -41,14 +41,18 @@ let package = Package(
         // place that calls open/ioctl/mmap (Sources/Display/Syscalls.swift).
         .target(
             name: "Display",
-            dependencies: ["Raster", "HUDProtocol", "CLinuxShim", "CDRM", .product(name: "SystemPackage", package: "swift-system")]),
+            dependencies: ["Raster", "CLinuxShim", "CDRM", .product(name: "SystemPackage", package: "swift-system")]),
+        // Board profiles: a file in boards/ turned into display options and HUD settings.
+        .target(
+            name: "Board",
+            dependencies: ["Display", "HUD", "HUDProtocol", "Assets", "Raster", .product(name: "Logging", package: "swift-log")]),
         // The reference frame and the primitive gallery, shared by the demo, tests and benchmark.
         .target(name: "Gallery", dependencies: ["Raster", "Assets"]),
         // Ties HUD to a Display: one scene per output, the frame pacer, console, board profiles.
         .target(
             name: "Runtime",
             dependencies: [
-                "HUDProtocol", "HUD", "Display", "Raster", "Assets", "CLinuxShim",
+                "Board", "HUDProtocol", "HUD", "Display", "Raster", "Assets", "CLinuxShim",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -56,7 +60,7 @@ let package = Package(
         .executableTarget(
             name: "splashhud",
             dependencies: [
-                "Gallery", "HUDProtocol", "HUD", "Assets", "Raster", "Display", "Runtime",
+                "Gallery", "Board", "HUDProtocol", "HUD", "Assets", "Raster", "Display", "Runtime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -77,6 +81,7 @@ let package = Package(
         .testTarget(name: "GalleryTests", dependencies: ["Gallery", "GoldenSupport"], exclude: ["Golden"]),
         .testTarget(name: "HUDProtocolTests", dependencies: ["HUDProtocol", "Raster"]),
         .testTarget(name: "HUDTests", dependencies: ["HUDProtocol", "HUD", "Raster", "Assets", "GoldenSupport"], exclude: ["Golden"]),
+        .testTarget(name: "BoardTests", dependencies: ["Board", "Display", "HUD", "Raster", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "DisplayTests", dependencies: ["HUDProtocol", "Display", "Raster", "CLinuxShim", "GoldenSupport"]),
         .testTarget(name: "PlatformTests", dependencies: ["Raster", "CDRM", "CLinuxShim"]),
         // End-to-end display harness: boots real kernel drivers under QEMU via scripts/qemu/vmtest.py
@@ -98,8 +103,8 @@ let package = Package(
                 "Display", "HUDProtocol", "HUD", "Raster", "Assets",
             ],
             path: "Tests/QEMUTests"),
-        .testTarget(name: "RuntimeTests", dependencies: ["HUDProtocol", "Runtime", "HUD", "Display", "Raster", "Assets", "GoldenSupport"]),
-        .testTarget(name: "splashhudTests", dependencies: ["HUDProtocol", "splashhud", "HUD", "Assets", "Raster", "Display"]),
+        .testTarget(name: "RuntimeTests", dependencies: ["Board", "HUDProtocol", "Runtime", "HUD", "Display", "Raster", "Assets", "GoldenSupport"]),
+        .testTarget(name: "splashhudTests", dependencies: ["Board", "HUDProtocol", "splashhud", "HUD", "Assets", "Raster", "Display"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -17,6 +17,16 @@
 
 import Raster
 
+/// How the frame loop knows when to draw the next animation frame.
+public enum FramePacing: String, CaseIterable, Sendable {
+    /// Vblank timestamps when the driver delivers them, else a timer at the refresh rate.
+    case auto
+    /// Vblank timestamps (flip events, FBIO_WAITFORVSYNC).
+    case vblank
+    /// A timerfd at the refresh rate.
+    case timer
+}
+
 /// What one rendered frame of a `PacedScene` says about itself.
 public struct PacedFrame: Equatable, Sendable {
     /// Per output (indices of `display.outputs`), the rects of its frame that changed since its
@@ -111,7 +121,7 @@ public final class FramePacer {
     /// How animation frames are timed: `.auto` follows vblank stamps when `present` gives them and a
     /// timer grid otherwise; `.timer` always uses the grid; `.vblank` is `.auto` that says once in
     /// the log when the display gives no stamps.
-    public var pacing: BoardProfile.PacingMethod = .auto
+    public var pacing: FramePacing = .auto
     /// The refresh interval in ns to pace at instead of the display's (a profile's `refresh`).
     public var frameIntervalOverride: Int64?
     /// While true nothing is rendered or presented and no timer runs (the VT was switched away);

@@ -6,6 +6,7 @@
 //
 // Threading: everything here runs on one thread, the loop's. Another thread may only wake the loop
 // (`waker`).
+import Board
 import Display
 import HUD
 import HUDProtocol
@@ -56,7 +57,8 @@ public final class HUDRuntime {
         self.display = display; self.profile = profile; self.clock = clock; self.logger = logger
         // A memory display's virtual vblanks follow the loop's clock (else they count from 0).
         if let memory = display as? MemoryDisplay, memory.vblankClock == nil { memory.vblankClock = clock }
-        let settings = try profile?.hudSettings() ?? []
+        let settings: [HUDSetting]
+        do { settings = try profile?.hudSettings() ?? [] } catch { throw .profile(error) }
         let resolved: HUDResources
         if let resources { resolved = resources } else {
             do { resolved = try HUDResources.system() } catch { throw .resources("\(error)") }

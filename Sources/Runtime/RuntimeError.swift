@@ -1,12 +1,11 @@
 // What can go wrong when the runtime starts: a board profile's `[hud]` line the command language
 // refuses, or a display that cannot be set up. Each message names what went wrong and where.
+import Board
 import Display
-import HUDProtocol
 
 public enum RuntimeError: Error, Equatable, CustomStringConvertible {
-    /// A `[hud]` entry of a profile (`file:line`, `key`) that CommandParser refused with `message`,
-    /// or that is not a `set` setting.
-    case badHUDSetting(file: String, line: Int, key: String, message: String)
+    /// A profile entry the runtime could not apply (a `[hud]` line the command language refuses).
+    case profile(BoardProfileError)
     /// The HUD's fonts could not be loaded.
     case resources(String)
     /// The display failed while starting the HUD on it.
@@ -14,7 +13,7 @@ public enum RuntimeError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .badHUDSetting(let file, let line, let key, let message): return "\(file):\(line): \(key): \(message)"
+        case .profile(let e): return "\(e)"
         case .resources(let reason): return "HUD resources: \(reason)"
         case .display(let e): return "\(e)"
         }

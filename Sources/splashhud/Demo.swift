@@ -81,7 +81,7 @@ struct Demo: ParsableCommand {
             print("Display: the memory framebuffer only (--no-screen: no real screen tried).")
             return
         }
-        let loaded = try profile.map(ProfileLocator.load)
+        let loaded = try profile.map(Show.loadProfile)
         print("Trying a real screen (DRM, then fbdev)…")
         let outcome = try DemoScreen.play(script: commands, duration: 6.2, profile: loaded)
         if let played = outcome.played {

@@ -4,6 +4,7 @@
 // how many frames reached it) and why the others were not, one reason per backend. A screen that
 // opened but never took a frame (a compositor holds DRM master, so every present fails and is
 // retried until the end) did not show the demo, and the answer says so with the last failure.
+import Board
 import Display
 import HUD
 import HUDProtocol

@@ -3,6 +3,7 @@
 // HUDRuntime, and takes commands from the FIFO (`splashhud send`, psplash/fbsplash words) and/or a
 // timed script. Ends on QUIT/exit/quit from the FIFO, SIGTERM/SIGINT or --duration; the screen and
 // the console are given back (or the last frame retained with --retain).
+import Board
 import ArgumentParser
 import Display
 import Foundation
@@ -84,7 +85,7 @@ struct Show: ParsableCommand {
     func run() throws {
         let logger = makeLogger()
         let commands = try script.map(Self.loadScript) ?? []
-        var profile = try self.profile.map(ProfileLocator.load)
+        var profile = try self.profile.map(Self.loadProfile)
         if display != .auto {
             if profile == nil { profile = BoardProfile(file: "(--display \(display.rawValue))") }
             profile!.backends = [BoardProfile.Backend(rawValue: display.rawValue)!]
@@ -124,6 +125,11 @@ struct Show: ParsableCommand {
         }
         let ending = try session.run()
         if let signal = ending.signal { ConsoleSignals.die(of: signal) }
+    }
+
+    /// The profile `--profile` names; a lookup failure is a usage error (exit status 64).
+    static func loadProfile(_ nameOrPath: String) throws -> BoardProfile {
+        do { return try ProfileLocator.load(nameOrPath) } catch { throw ValidationError(error.message) }
     }
 
     static func loadScript(_ path: String) throws -> [TimedCommand] {

@@ -4,6 +4,7 @@
 import Display
 import Logging
 import Raster
+import Board
 import Runtime
 import Testing
 

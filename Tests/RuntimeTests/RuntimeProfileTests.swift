@@ -3,6 +3,7 @@
 // placement and offset beneath the HUD, pacing reaching the pacer, a bad logo that is logged while
 // the splash runs on, and `[hud]` lines validated by the command language with file:line:key.
 #if canImport(Glibc)
+import Board
 import Glibc
 #endif
 import Assets
@@ -189,8 +190,8 @@ struct RuntimeProfileTests {
         var parserMessage = ""
         do { _ = try CommandParser.parse(entry.setCommand) } catch { parserMessage = error.message }
         #expect(!parserMessage.isEmpty)
-        #expect(throws: RuntimeError.badHUDSetting(file: "boards/x.conf", line: line, key: key, message: parserMessage)) { try profile.hudSettings() }
-        let description = (try? profile.hudSettings()).map { _ in "" } ?? "\(RuntimeError.badHUDSetting(file: "boards/x.conf", line: line, key: key, message: parserMessage))"
+        #expect(throws: BoardProfileError(file: "boards/x.conf", line: line, problem: .refusedHUDSetting(key: key, message: parserMessage))) { try profile.hudSettings() }
+        let description = (try? profile.hudSettings()).map { _ in "" } ?? "\(BoardProfileError(file: "boards/x.conf", line: line, problem: .refusedHUDSetting(key: key, message: parserMessage)))"
         #expect(description.hasPrefix("boards/x.conf:\(line): \(key): "))
         // The runtime refuses to start on it.
         #expect(throws: RuntimeError.self) {

@@ -1,6 +1,7 @@
 // The real `splashhud` executable as boot scripts use it: `show` in the background on the memory
 // display, `send` from other processes, and the ways it ends (QUIT, SIGTERM); and `demo` saying
 // which display it used when no real screen opens.
+import Board
 import Display
 import Foundation
 import HUDProtocol

@@ -1,4 +1,4 @@
-// A board profile (issue 4 part 8): which device and connectors to drive, the mode, rotation, scale,
+// A board profile: which device and connectors to drive, the mode, rotation, scale,
 // pixel format and pacing, the theme, and HUD defaults, read from a small INI-like file in `boards/`
 // (format: boards/README.md; parser: BoardProfileParser.swift).
 //
@@ -6,9 +6,12 @@
 // values needs the device (connector properties, physical size), so backends resolve them; the one
 // pure rule, `scale = auto`, is here so that every backend resolves it the same way.
 //
-// Display must not depend on HUD, so `[hud]` settings stay raw key/value text; the runtime turns
-// each into a `set` line (BoardProfile+HUD.swift) for HUD's `CommandParser`, which validates it.
+// `[hud]` settings stay key/value text as written; BoardProfile+HUD.swift turns each into a `set`
+// line for the command language's parser, which validates it, and DisplayOpener.swift turns the
+// device keys into display options: the two places a profile becomes something else.
 
+import Display
+import HUD
 import Raster
 
 /// What a board needs from the display stack, as read from a profile file.
@@ -77,19 +80,10 @@ public struct BoardProfile: Equatable, Sendable {
     }
 
     /// How the frame loop knows when to draw the next frame.
-    public enum PacingMethod: String, CaseIterable, Sendable {
-        /// Vblank timestamps when the driver delivers them, else a timer at the refresh rate.
-        case auto
-        /// Vblank timestamps (flip events, FBIO_WAITFORVSYNC).
-        case vblank
-        /// A timerfd at the refresh rate.
-        case timer
-    }
+    public typealias PacingMethod = FramePacing
 
     /// Where the logo sits on the screen, before `logoOffset` moves it.
-    public enum LogoPlacement: String, CaseIterable, Sendable {
-        case center, top, bottom
-    }
+    public typealias LogoPlacement = SceneTheme.LogoPlacement
 
     /// One `[hud]` line: a `set` key of the command language and its value, unvalidated.
     public struct HUDDefault: Equatable, Sendable {

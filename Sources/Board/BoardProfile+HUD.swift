@@ -20,7 +20,7 @@ extension BoardProfile.HUDDefault {
 extension BoardProfile {
     /// The theme's colours and font, then every `[hud]` entry, validated. Throws on the first bad
     /// entry, naming file:line:key and the parser's message.
-    public func hudSettings() throws(RuntimeError) -> [HUDSetting] {
+    public func hudSettings() throws(BoardProfileError) -> [HUDSetting] {
         var settings: [HUDSetting] = []
         if let c = foregroundColor { settings.append(.foregroundColor(c)) }
         if let c = backgroundColor { settings.append(.backgroundColor(c)) }
@@ -29,10 +29,10 @@ extension BoardProfile {
         for entry in hudDefaults {
             let command: HUDCommand?
             do { command = try CommandParser.parse(entry.setCommand) } catch {
-                throw .badHUDSetting(file: file, line: entry.line, key: entry.key, message: error.message)
+                throw BoardProfileError(file: file, line: entry.line, problem: .refusedHUDSetting(key: entry.key, message: error.message))
             }
             guard case .set(var setting)? = command else {
-                throw .badHUDSetting(file: file, line: entry.line, key: entry.key, message: "not a `set` setting")
+                throw BoardProfileError(file: file, line: entry.line, problem: .refusedHUDSetting(key: entry.key, message: "not a `set` setting"))
             }
             if case .font(let path) = setting { setting = .font(path: resolve(path: path)) }
             settings.append(setting)

@@ -33,6 +33,8 @@ public struct BoardProfileError: Error, Equatable, CustomStringConvertible {
         case badEscape(key: String, escape: String)
         /// Text after a quoted string's closing quote (other than a comment).
         case textAfterQuote(key: String)
+        /// A `[hud]` line the command language refuses as a `set` command, with the parser's message.
+        case refusedHUDSetting(key: String, message: String)
     }
 
     public init(file: String, line: Int, problem: Problem) {
@@ -45,7 +47,7 @@ public struct BoardProfileError: Error, Equatable, CustomStringConvertible {
         case .unknownSection, .duplicateSection, .malformedLine: return nil
         case .unknownKey(let key, _, _, _), .keyOutsideSection(let key, _), .duplicateKey(let key, _),
             .missingValue(let key, _), .badValue(let key, _, _), .unterminatedQuote(let key),
-            .badEscape(let key, _), .textAfterQuote(let key):
+            .badEscape(let key, _), .textAfterQuote(let key), .refusedHUDSetting(let key, _):
             return key
         }
     }
@@ -82,6 +84,8 @@ public struct BoardProfileError: Error, Equatable, CustomStringConvertible {
             return "\(key): unknown escape '\(escape)' in a quoted string (use \\\" \\\\ \\n \\t)"
         case .textAfterQuote(let key):
             return "\(key): unexpected text after the closing quote"
+        case .refusedHUDSetting(let key, let message):
+            return "\(key): \(message)"
         }
     }
 }

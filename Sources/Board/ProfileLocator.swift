@@ -1,21 +1,25 @@
 // `--profile NAME|PATH`: a path (it has a `/` or ends in `.conf`) is read as it is; a name is
 // looked up as NAME.conf in the boards folders: ./boards (a source checkout), $SPLASHHUD_BOARDS,
 // /etc/splashhud/boards (the admin's), /usr/share/splashhud/boards (the package's).
-import ArgumentParser
-import Display
 import Foundation
 
-enum ProfileLocator {
-    static func folders(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+/// Why `ProfileLocator` found no profile, or could not read it.
+public struct ProfileLookupError: Error, Equatable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}
+
+public enum ProfileLocator {
+    public static func folders(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
         var out = ["boards"]
         if let dir = environment["SPLASHHUD_BOARDS"], !dir.isEmpty { out.append(dir) }
         return out + ["/etc/splashhud/boards", "/usr/share/splashhud/boards"]
     }
 
     /// The file `nameOrPath` means, or an error listing where it looked and what exists.
-    static func path(for nameOrPath: String, folders: [String] = folders()) throws -> String {
+    public static func path(for nameOrPath: String, folders: [String] = folders()) throws(ProfileLookupError) -> String {
         if nameOrPath.contains("/") || nameOrPath.hasSuffix(".conf") {
-            guard FileManager.default.fileExists(atPath: nameOrPath) else { throw ValidationError("--profile: no file \(nameOrPath)") }
+            guard FileManager.default.fileExists(atPath: nameOrPath) else { throw ProfileLookupError(message: "--profile: no file \(nameOrPath)") }
             return nameOrPath
         }
         for dir in folders where FileManager.default.fileExists(atPath: "\(dir)/\(nameOrPath).conf") {
@@ -23,15 +27,15 @@ enum ProfileLocator {
         }
         let known = Set(folders.flatMap { (try? FileManager.default.contentsOfDirectory(atPath: $0)) ?? [] }
             .filter { $0.hasSuffix(".conf") }.map { String($0.dropLast(5)) }).sorted()
-        throw ValidationError("--profile: no \(nameOrPath).conf in \(folders.joined(separator: ", "))"
+        throw ProfileLookupError(message: "--profile: no \(nameOrPath).conf in \(folders.joined(separator: ", "))"
             + (known.isEmpty ? "" : "; known profiles: \(known.joined(separator: ", "))"))
     }
 
     /// The parsed profile (errors name the file, line and key).
-    static func load(_ nameOrPath: String) throws -> BoardProfile {
+    public static func load(_ nameOrPath: String) throws(ProfileLookupError) -> BoardProfile {
         let file = try path(for: nameOrPath)
-        guard let data = FileManager.default.contents(atPath: file) else { throw ValidationError("--profile: cannot read \(file)") }
-        guard let text = String(data: data, encoding: .utf8) else { throw ValidationError("--profile: \(file) is not UTF-8") }
-        do { return try BoardProfile.parse(text, file: file) } catch { throw ValidationError("\(error)") }
+        guard let data = FileManager.default.contents(atPath: file) else { throw ProfileLookupError(message: "--profile: cannot read \(file)") }
+        guard let text = String(data: data, encoding: .utf8) else { throw ProfileLookupError(message: "--profile: \(file) is not UTF-8") }
+        do { return try BoardProfile.parse(text, file: file) } catch { throw ProfileLookupError(message: "\(error)") }
     }
 }

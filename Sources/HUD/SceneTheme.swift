@@ -2,22 +2,25 @@
 // composed once per output into a frame-sized background image (the HUD's renderer redraws damaged
 // rects from it, so the logo stays intact under a moving HUD); at the output's scale one PNG pixel
 // is one point, and placement and offset are in points too.
-import Display
-import HUD
 import Raster
 
 public struct SceneTheme {
+    /// Where the logo sits on the screen, before the offset moves it.
+    public enum LogoPlacement: String, CaseIterable, Sendable {
+        case center, top, bottom
+    }
+
     /// Fills the screen behind the logo and the HUD.
     public var screenColor: Color
     /// The logo (premultiplied), nil for none.
     public var logo: Pixmap?
-    public var logoPlacement: BoardProfile.LogoPlacement
+    public var logoPlacement: LogoPlacement
     /// Moves the logo from its placement, in points (x right, y down).
     public var logoOffsetX: Int32
     public var logoOffsetY: Int32
 
     public init(
-        screenColor: Color = .black, logo: Pixmap? = nil, logoPlacement: BoardProfile.LogoPlacement = .center,
+        screenColor: Color = .black, logo: Pixmap? = nil, logoPlacement: LogoPlacement = .center,
         logoOffsetX: Int32 = 0, logoOffsetY: Int32 = 0
     ) {
         self.screenColor = screenColor; self.logo = logo; self.logoPlacement = logoPlacement

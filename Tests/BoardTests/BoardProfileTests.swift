@@ -5,7 +5,8 @@ import Foundation
 import Raster
 import Testing
 
-@testable import Display
+@testable import Board
+import Display
 
 @Suite struct BoardProfileTests {
     /// The repository's boards/ directory, found from this file's path.

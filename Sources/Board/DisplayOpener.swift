@@ -31,7 +31,7 @@ public struct DisplayOpener {
         try FBDevDisplay(path: p, rotation: r, doubleBuffer: double)
     }
 
-    public init(profile: BoardProfile?, logger: Logger = Logger(label: runtimeLoggerLabel)) {
+    public init(profile: BoardProfile?, logger: Logger = Logger(label: "splashhud.board")) {
         self.profile = profile; self.logger = logger
     }
 
