@@ -116,16 +116,31 @@ public protocol Display: AnyObject {
     /// Releases the screen, restoring what was shown before or retaining the last frame. Later
     /// `present` calls throw `DisplayError.closed`; closing twice does nothing.
     func close(_ how: CloseBehaviour)
-}
 
-/// A display on KMS cards (DRMDisplay, DRMDisplaySet): what the runtime needs beyond `Display`
-/// to follow VT switches and to retain a frame past its own exit.
-public protocol KMSDisplay: Display {
-    /// Gives up DRM master on every card (a VT switch away); the next present takes it back.
+    // MARK: Capabilities: what a display can do beyond showing frames (defaults: nothing)
+
+    /// Whether the pictures go to a real screen, which shares the machine with a text console:
+    /// the runtime takes a VT for it and restores the screen on termination signals.
+    var showsOnRealScreen: Bool { get }
+
+    /// Gives up the screen to another process (a VT switch away): DRM master on every card. The
+    /// next present takes it back.
     func releaseMaster() throws(DisplayError)
-    /// The cards' fbdev emulation nodes ("/dev/fb0"): the kernel's fallback picture once our
-    /// framebuffers go away.
+
+    /// Device nodes whose picture outlives the process (a KMS card's fbdev emulation, the
+    /// kernel's fallback once our framebuffers go): a retaining quit leaves the HUD there too.
     var fbdevEmulationPaths: [String] { get }
+
+    /// Makes up vblank times from the loop's `clock` (CLOCK_MONOTONIC ns), for displays without
+    /// hardware timing (the memory display); real screens take their times from the kernel.
+    func useClock(_ clock: @escaping () -> Int64)
+
+    /// How many frames output `index` has been presented, for displays that can read their
+    /// picture back (memory); nil for the others.
+    func presentCount(output index: Int) -> Int?
+
+    /// A copy of what output `index` shows now, for displays that can read it back; else nil.
+    func shownPicture(output index: Int) -> Pixmap?
 }
 
 extension Display {
@@ -137,4 +152,16 @@ extension Display {
     public var hotplugDescriptor: Int32? { nil }
 
     public func refreshOutputs() throws(DisplayError) -> Bool { false }
+
+    public var showsOnRealScreen: Bool { true }
+
+    public func releaseMaster() throws(DisplayError) {}
+
+    public var fbdevEmulationPaths: [String] { [] }
+
+    public func useClock(_ clock: @escaping () -> Int64) {}
+
+    public func presentCount(output index: Int) -> Int? { nil }
+
+    public func shownPicture(output index: Int) -> Pixmap? { nil }
 }

@@ -96,6 +96,18 @@ public final class MemoryDisplay: Display {
     /// the first vblank after now on the grid of interval multiples, like a non-blocking flip.
     public var vblankClock: (() -> Int64)?
 
+    /// Headless: no VT to take, nothing to restore on termination.
+    public var showsOnRealScreen: Bool { false }
+
+    /// Follows the loop's clock unless a test set `vblankClock` itself.
+    public func useClock(_ clock: @escaping () -> Int64) {
+        if vblankClock == nil { vblankClock = clock }
+    }
+
+    public func presentCount(output index: Int) -> Int? { screens.indices.contains(index) ? screens[index].presentCount : nil }
+
+    public func shownPicture(output index: Int) -> Pixmap? { screens.indices.contains(index) ? screens[index].shown() : nil }
+
     /// The screen the display was created with first (the single-output accessors read it).
     private let first: MemoryScreen
     /// Every screen ever connected, by output name, so tests can read an unplugged one.

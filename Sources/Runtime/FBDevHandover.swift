@@ -13,7 +13,7 @@ enum FBDevHandover {
     /// and leaves it there. The rotation is that of a DRM output of the same size (its panel
     /// orientation), else none. Failures are logged: the splash still quits.
     static func write(_ scene: HUDScene, display: any Display, logger: Logger) {
-        for path in (display as? any KMSDisplay)?.fbdevEmulationPaths ?? [] {
+        for path in display.fbdevEmulationPaths {
             do {
                 var fb = try FBDevDisplay(path: path, doubleBuffer: false)
                 let mode = fb.outputs[0].mode

@@ -56,7 +56,7 @@ public final class HUDRuntime {
     ) throws(RuntimeError) {
         self.display = display; self.profile = profile; self.clock = clock; self.logger = logger
         // A memory display's virtual vblanks follow the loop's clock (else they count from 0).
-        if let memory = display as? MemoryDisplay, memory.vblankClock == nil { memory.vblankClock = clock }
+        display.useClock(clock)
         let settings: [HUDSetting]
         do { settings = try profile?.hudSettings() ?? [] } catch { throw .profile(error) }
         let resolved: HUDResources
@@ -162,7 +162,7 @@ public final class HUDRuntime {
     /// Takes the VT (graphics mode, VT switches by signal) and, for any real screen, catches
     /// SIGTERM/SIGINT/SIGHUP so the screen and the VT are restored before the process dies.
     private func takeConsole(_ mode: ConsoleMode) {
-        let memory = display is MemoryDisplay
+        let memory = !display.showsOnRealScreen
         if mode == .off || (memory && mode == .automatic) { return }
         let candidates: [String?]
         if case .device(let path) = mode { candidates = [path] } else { candidates = ["/proc/self/fd/0", nil] }
@@ -225,7 +225,7 @@ public final class HUDRuntime {
                 outcome = try console.handle(signal, onRelease: { [unowned self] in
                     pacer.isPaused = true
                     // Only KMS has a master to give up; fbdev and memory have nothing to release.
-                    do { try (display as? any KMSDisplay)?.releaseMaster() } catch { logger.warning("releasing DRM master: \(error)") }
+                    do { try display.releaseMaster() } catch { logger.warning("releasing DRM master: \(error)") }
                 }, onAcquire: { [unowned self] in
                     scene.redrawAll()
                     pacer.isPaused = false

@@ -105,7 +105,7 @@ struct Show: ParsableCommand {
         }
         var recorder: ShowRecorder?
         if let out {
-            if let memory = opened.display as? MemoryDisplay { recorder = try ShowRecorder(directory: out, display: memory) } else {
+            if opened.display.presentCount(output: 0) != nil { recorder = try ShowRecorder(directory: out, display: opened.display) } else {
                 logger.warning("--out records the memory display only; \(opened.backend.rawValue) shows on a real screen")
             }
         }

@@ -10,7 +10,7 @@ import Raster
 
 final class ShowRecorder {
     let directory: String
-    let display: MemoryDisplay
+    let display: any Display
     let minimumGap: Int64
     private var tracks: [String: Track] = [:]
     private var order: [String] = []
@@ -23,7 +23,7 @@ final class ShowRecorder {
         var seenPresents = 0
     }
 
-    init(directory: String, display: MemoryDisplay, maxFPS: Int64 = 30) throws {
+    init(directory: String, display: any Display, maxFPS: Int64 = 30) throws {
         self.directory = directory
         self.display = display
         minimumGap = 1_000_000_000 / maxFPS
@@ -33,18 +33,19 @@ final class ShowRecorder {
     /// Looks at every screen after a loop turn: a screen presented since the last capture (and not
     /// captured within the last 1/maxFPS s) is captured.
     func capture(at now: Int64, force: Bool = false) throws {
-        for screen in display.screens {
-            let name = screen.output.name
+        for (index, output) in display.outputs.enumerated() {
+            guard let presents = display.presentCount(output: index) else { continue }
+            let name = output.name
             if tracks[name] == nil {
-                tracks[name] = Track(apng: APNGEncoder(width: screen.output.mode.width, height: screen.output.mode.height, delay: .fps(30)))
+                tracks[name] = Track(apng: APNGEncoder(width: output.mode.width, height: output.mode.height, delay: .fps(30)))
                 order.append(name)
             }
             var t = tracks[name]!
-            guard screen.presentCount != t.seenPresents else { continue }
+            guard presents != t.seenPresents else { continue }
             if !force && t.pending != nil && now - t.pendingAt < minimumGap { continue }
-            t.seenPresents = screen.presentCount
+            t.seenPresents = presents
             try flush(&t, until: now)
-            t.pending = screen.shown()
+            t.pending = display.shownPicture(output: index)
             t.pendingAt = now
             tracks[name] = t
         }

@@ -70,7 +70,7 @@ final class ShowSession {
             }
             logger.info("reading commands from \(fifo.path)\(fifo.created ? "" : " (existing FIFO)")")
         }
-        if runtime.display is MemoryDisplay {
+        if !runtime.display.showsOnRealScreen {
             // Its virtual vblank stamps count from 0, not CLOCK_MONOTONIC: pace by the timer.
             runtime.pacer.pacing = .timer
         }

@@ -103,7 +103,7 @@ public struct DRMDisplayOptions: Sendable {
 }
 
 /// A `Display` on a KMS/DRM card. Dropping it without `close` restores the screen.
-public final class DRMDisplay: KMSDisplay {
+public final class DRMDisplay: Display {
     /// One per used connector; changes only in `refreshOutputs` (a connector plugged or unplugged).
     public private(set) var outputs: [DisplayOutput]
     /// The card node in use.

@@ -54,7 +54,7 @@ public struct DRMDisplaySetOptions: Sendable {
 }
 
 /// A `Display` over every selected modesetting card, following hotplug.
-public final class DRMDisplaySet: KMSDisplay {
+public final class DRMDisplaySet: Display {
     public private(set) var outputs: [DisplayOutput] = []
     /// The open cards, in card-number order.
     public private(set) var cards: [DRMDisplay] = []
