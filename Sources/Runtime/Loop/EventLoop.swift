@@ -1,0 +1,141 @@
+// The process's one loop, on one thread. It owns every descriptor the runtime watches (the
+// display's hotplug and page-flip events, signals, FIFOs, sockets, input devices), each with read
+// and/or write interest and one callback; one-shot timers on its clock; and the frame source that
+// says when the next frame is due. Other threads reach it only through a `MessageQueue`, whose
+// post wakes the poller.
+//
+// One turn, always in this order:
+//   1. wait: until a descriptor is ready, the earliest timer or frame deadline, or a wake-up
+//      (no deadline at all while nothing is scheduled: a static HUD costs no CPU);
+//   2. the callbacks of the ready descriptors, in the order the poller reported them;
+//   3. the timers that are due, earliest first;
+//   4. the turn steps (the runtime applies every queued message in order here);
+//   5. at most one frame, if the frame source says one is due (a command that arrives during an
+//      animation waits for the next refresh boundary: it adds no frame off the grid);
+//   6. the turn-end steps (events handed out to whoever listens).
+// Nothing in a callback may block: descriptors are non-blocking and long work is not done here.
+
+/// What the loop draws frames for (the frame pacer): when the next frame is due, and the frame.
+public protocol LoopFrameSource: AnyObject {
+    /// The instant (CLOCK_MONOTONIC ns) the loop must wake for the next frame; nil when no frame
+    /// is scheduled (static, or only a change the loop will hear about).
+    var nextFrameDeadline: Int64? { get }
+    /// Renders and presents one frame if one is due at `now`; does nothing otherwise.
+    func frameIfDue(at now: Int64) throws
+}
+
+public final class EventLoop {
+    public let poller: any LoopPoller
+    /// CLOCK_MONOTONIC in nanoseconds (a fake clock in tests).
+    public let clock: () -> Int64
+    /// Draws a frame at step 5 of a turn when it says one is due.
+    public var frames: (any LoopFrameSource)?
+
+    /// Turns run so far.
+    public private(set) var turns = 0
+    /// Waits that had a deadline, i.e. how often a timer was armed (0 for a static HUD with
+    /// nothing scheduled: the CPU-cost guarantee).
+    public private(set) var timedWaits = 0
+
+    private struct Source {
+        var interest: LoopInterest
+        var handler: (LoopReadiness) -> Void
+    }
+    private var sources: [Int32: Source] = [:]
+    private var timers = LoopTimers()
+    private var turnSteps: [() -> Void] = []
+    private var turnEndSteps: [() -> Void] = []
+
+    public init(poller: any LoopPoller, clock: @escaping () -> Int64) {
+        self.poller = poller; self.clock = clock
+    }
+
+    /// Wakes the loop from any thread (what a `MessageQueue` posting to this loop uses).
+    public var waker: any LoopWaker { poller.waker }
+
+    /// A queue whose posts wake this loop; take its messages in a turn step.
+    public func makeQueue<Message: Sendable>(of type: Message.Type = Message.self) -> MessageQueue<Message> {
+        MessageQueue(waker: poller.waker)
+    }
+
+    // MARK: Descriptors
+
+    /// Watches `descriptor` for `interest`, calling `handler` on the loop's thread when it is ready
+    /// (hang-ups and errors are reported whatever the interest). One handler per descriptor: a
+    /// second `watch` replaces the first.
+    public func watch(_ descriptor: Int32, interest: LoopInterest = .read, handler: @escaping (LoopReadiness) -> Void) throws {
+        if let old = sources[descriptor] {
+            if old.interest != interest { try poller.modify(descriptor, interest: interest) }
+        } else {
+            try poller.add(descriptor, interest: interest)
+        }
+        sources[descriptor] = Source(interest: interest, handler: handler)
+    }
+
+    /// Changes what a watched descriptor is watched for (write interest while output is queued).
+    public func setInterest(_ descriptor: Int32, _ interest: LoopInterest) throws {
+        guard var source = sources[descriptor], source.interest != interest else { return }
+        try poller.modify(descriptor, interest: interest)
+        source.interest = interest
+        sources[descriptor] = source
+    }
+
+    /// Stops watching `descriptor`; call it before closing the descriptor.
+    public func unwatch(_ descriptor: Int32) {
+        guard sources.removeValue(forKey: descriptor) != nil else { return }
+        poller.remove(descriptor)
+    }
+
+    /// The descriptors watched now.
+    public var watchedDescriptors: [Int32] { sources.keys.sorted() }
+
+    // MARK: Timers and steps
+
+    /// Runs `action` once, in the first turn at or after `deadline` (CLOCK_MONOTONIC ns).
+    @discardableResult
+    public func schedule(at deadline: Int64, _ action: @escaping () -> Void) -> LoopTimer {
+        timers.schedule(at: deadline, action)
+    }
+
+    /// Forgets a timer that has not fired; true when it was pending.
+    @discardableResult
+    public func cancel(_ timer: LoopTimer) -> Bool { timers.cancel(timer) }
+
+    /// Timers pending.
+    public var pendingTimers: Int { timers.count }
+
+    /// Runs `step` in every turn after the callbacks and timers, before the frame.
+    public func addTurnStep(_ step: @escaping () -> Void) { turnSteps.append(step) }
+
+    /// Runs `step` at the end of every turn, after the frame.
+    public func addTurnEndStep(_ step: @escaping () -> Void) { turnEndSteps.append(step) }
+
+    // MARK: Running
+
+    /// The next instant the loop must wake at by itself, nil when it may sleep until woken.
+    public func nextDeadline() -> Int64? {
+        let timer = timers.nextDeadline()
+        guard let frame = frames?.nextFrameDeadline else { return timer }
+        return min(timer ?? frame, frame)
+    }
+
+    /// One turn (see the header).
+    public func runOnce() throws {
+        turns += 1
+        let deadline = nextDeadline()
+        if deadline != nil { timedWaits += 1 }
+        for readiness in try poller.poll(until: deadline) {
+            // A callback earlier in this batch may have unwatched it.
+            sources[readiness.descriptor]?.handler(readiness)
+        }
+        while let action = timers.popDue(at: clock()) { action() }
+        for step in turnSteps { step() }
+        try frames?.frameIfDue(at: clock())
+        for step in turnEndSteps { step() }
+    }
+
+    /// Runs turns until `stop` (checked after every turn) returns true.
+    public func run(until stop: () -> Bool) throws {
+        repeat { try runOnce() } while !stop()
+    }
+}

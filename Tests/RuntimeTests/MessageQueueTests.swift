@@ -1,0 +1,35 @@
+// Many producers, one consumer: every message arrives once, each producer's in its order.
+import Runtime
+import Synchronization
+import Testing
+import Foundation
+
+@Suite struct MessageQueueTests {
+    final class CountingWaker: LoopWaker {
+        let count = Atomic<Int>(0)
+        func wake() { count.add(1, ordering: .relaxed) }
+    }
+
+    @Test func producersOnManyThreadsLoseNothingAndKeepTheirOrder() {
+        let waker = CountingWaker()
+        let queue = MessageQueue<(producer: Int, n: Int)>(waker: waker)
+        let producers = 8, each = 5_000
+        let consumed = Mutex<[(producer: Int, n: Int)]>([])
+        DispatchQueue.concurrentPerform(iterations: producers + 1) { p in
+            if p == producers {
+                // The consumer drains while the producers post.
+                for _ in 0..<200 { let m = queue.takeAll(); consumed.withLock { $0 += m } }
+                return
+            }
+            for n in 0..<each { queue.post((p, n)) }
+        }
+        let taken = consumed.withLock { $0 } + queue.takeAll()
+        #expect(taken.count == producers * each)
+        #expect(waker.count.load(ordering: .relaxed) == producers * each)
+        var next = [Int](repeating: 0, count: producers)
+        for m in taken {
+            #expect(m.n == next[m.producer], "producer \(m.producer) out of order")
+            next[m.producer] = m.n + 1
+        }
+    }
+}
