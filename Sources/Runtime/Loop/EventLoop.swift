@@ -33,8 +33,9 @@ public final class EventLoop {
 
     /// Turns run so far.
     public private(set) var turns = 0
-    /// Waits that had a deadline, i.e. how often a timer was armed (0 for a static HUD with
-    /// nothing scheduled: the CPU-cost guarantee).
+    /// Waits that had a deadline still ahead, i.e. how often a timer was armed (0 for a static
+    /// HUD with nothing scheduled: the CPU-cost guarantee). A deadline already due polls without
+    /// arming anything.
     public private(set) var timedWaits = 0
 
     private struct Source {
@@ -123,7 +124,7 @@ public final class EventLoop {
     public func runOnce() throws {
         turns += 1
         let deadline = nextDeadline()
-        if deadline != nil { timedWaits += 1 }
+        if let deadline, deadline > clock() { timedWaits += 1 }
         for readiness in try poller.poll(until: deadline) {
             // A callback earlier in this batch may have unwatched it.
             sources[readiness.descriptor]?.handler(readiness)

@@ -1,0 +1,242 @@
+// The frame scheduler: the event loop's policy for when the next frame is due, and the frame
+// itself (render the scene, present every output). It owns no descriptor and never waits: the
+// loop asks it for its next deadline and calls `frameIfDue` once per turn.
+//
+// While something animates, frames fall on refresh boundaries: at the display's vblank timestamp
+// when `present` reports `.vblank` (the frame is on the glass, draw the next one for the following
+// vblank), otherwise on a fixed grid of refresh intervals that starts at the animation's first
+// frame (QEMU's DRM drivers complete flips at once, so pacing by flip completion alone would
+// spin). A change that arrives during an animation is drawn at the next boundary, never in an
+// extra frame between two. A static scene is due again only at its next scheduled change (an
+// auto-dismiss); with none there is no deadline at all and the loop sleeps until something
+// happens, so a static HUD costs no CPU. Boundaries that pass while a frame is still being
+// rendered are skipped and counted.
+//
+// One scheduler drives every output of a display: the scene keeps one frame per output (the HUD
+// laid out for each resolution) and each is presented with `present(_:damage:output:)`. When the
+// display's hotplug descriptor (which the scheduler watches on the loop) fires, it refreshes the
+// outputs and tells the scene, which draws a new output completely in a frame drawn at once.
+import Display
+import Raster
+
+public final class FrameScheduler: LoopFrameSource {
+    public let display: any Display
+    public let scene: any PacedScene
+    private let clock: () -> Int64
+    private let log: (String) -> Void
+
+    /// Frames handed to `display.present` (one per output presented; outputs without damage are not).
+    public private(set) var framesPresented = 0
+    /// Refresh boundaries skipped because rendering and presenting the previous frame overran them.
+    public private(set) var missedFrames = 0
+    /// What the last `present` reported (diagnostics: `.timer` on QEMU's drivers).
+    public private(set) var lastTiming: PresentTiming?
+    /// Hotplug notifications that changed the outputs.
+    public private(set) var outputChanges = 0
+    /// How animation frames are timed: `.auto` follows vblank stamps when `present` gives them and a
+    /// timer grid otherwise; `.timer` always uses the grid; `.vblank` is `.auto` that says once in
+    /// the log when the display gives no stamps.
+    public var pacing: FramePacing = .auto
+    /// The refresh interval in ns to pace at instead of the display's (a profile's `refresh`).
+    public var frameIntervalOverride: Int64?
+    /// While true nothing is rendered or presented and no deadline is set (the VT was switched
+    /// away); the loop still runs everything else. Set false and `markDirty` to go on.
+    public var isPaused = false {
+        didSet { if isPaused { deadline = nil; boundary = nil; animating = false } }
+    }
+
+    private var dirty = true
+    /// A frame is drawn in the next turn even during an animation (new outputs after a hotplug).
+    private var forced = false
+    private var animating = false
+    /// The refresh boundary the current animation frame was paced to; nil when not animating, so
+    /// the next animation starts a new grid at its first frame.
+    private var boundary: Int64?
+    private var deadline: Int64?
+    private var missedSinceLog = 0
+    private var lastMissLog: Int64?
+    private var saidNoVBlank = false
+    /// Outputs whose last present failed (logged once) and that get a whole frame next time.
+    private var failingOutputs: Set<String> = []
+    private var owedFullFrame: Set<String> = []
+
+    /// How soon presenting is tried again while DRM master is held by another process.
+    public static let masterRetryNanoseconds: Int64 = 250_000_000
+    /// The last vblank stamp of the current animation (missed-frame counting).
+    private var lastStamp: Int64?
+
+    /// Missed-frame messages are logged at most this often (one line sums up the interval).
+    public static let missLogIntervalNanoseconds: Int64 = 1_000_000_000
+
+    public init(display: any Display, scene: any PacedScene, clock: @escaping () -> Int64, log: @escaping (String) -> Void) {
+        self.display = display; self.scene = scene; self.clock = clock; self.log = log
+    }
+
+    /// Makes `loop` draw this scheduler's frames and follow the display's hotplug descriptor.
+    public func attach(to loop: EventLoop) throws {
+        loop.frames = self
+        guard let hotplug = display.hotplugDescriptor else { return }
+        try loop.watch(hotplug) { [unowned self, unowned loop] _ in
+            do { try refreshOutputs() } catch {
+                // The HUD stays up on the outputs it has; a descriptor that keeps failing must not
+                // make the loop spin, so it is no longer watched.
+                loop.unwatch(hotplug)
+                log("hotplug: \(error); outputs are no longer followed")
+            }
+        }
+    }
+
+    /// The next boundary, scheduled change or retry; nil while paused or with nothing scheduled.
+    public var pendingDeadline: Int64? { deadline }
+
+    /// When the loop must wake for the next frame: at once when a change waits to be drawn and no
+    /// animation will draw it at its next boundary.
+    public var nextFrameDeadline: Int64? {
+        if isPaused { return nil }
+        if forced || (dirty && !animating) { return .min }
+        return deadline
+    }
+
+    /// Draws a frame when one is due at `now`: something changed (and no animation boundary is
+    /// pending), or the deadline has passed.
+    public func frameIfDue(at now: Int64) throws {
+        guard !isPaused else { return }
+        let due = forced || (dirty && !animating) || deadline.map { now >= $0 } == true
+        guard due else { return }
+        forced = false
+        try renderAndPresent()
+    }
+
+    /// The interval animation frames are paced at.
+    public var frameIntervalNanoseconds: Int64 { max(frameIntervalOverride ?? display.frameIntervalNanoseconds, 1) }
+
+    /// The scene changed: drawn in this turn, or at the next boundary while an animation runs.
+    public func markDirty() { dirty = true }
+
+    /// Re-reads the display's outputs (after a hotplug notification); on a change the scene lays
+    /// out for the new set and the next frame is drawn at once (a new output must show the HUD
+    /// within a second, and may be waiting for its first picture).
+    public func refreshOutputs() throws(DisplayError) {
+        guard try display.refreshOutputs() else { return }
+        outputChanges += 1
+        let outputs = display.outputs
+        log("outputs changed: " + (outputs.isEmpty ? "none" : outputs.map { "\($0.name) \($0.frameWidth)x\($0.frameHeight)" }.joined(separator: ", ")))
+        scene.outputsChanged(outputs)
+        dirty = true
+        forced = true
+    }
+
+    private func renderAndPresent() throws(DisplayError) {
+        dirty = false
+        deadline = nil
+        let start = clock()
+        let frame = scene.frame(at: start)
+        var timing: PresentTiming?
+        var failure: DisplayError?
+        var presented = 0
+        let outputs = display.outputs
+        let count = min(frame.outputDamage.count, outputs.count)
+        for i in 0..<count {
+            let name = outputs[i].name
+            // An output whose last present failed gets its whole frame: what it shows is unknown.
+            let damage = owedFullFrame.contains(name) ? [scene.pixels(output: i).bounds] : frame.outputDamage[i]
+            if damage.isEmpty { continue }
+            // One output failing (unplugged under us, master lost) must not stop the others.
+            do {
+                let t = try display.present(scene.pixels(output: i), damage: damage, output: i)
+                // Outputs share one grid: the first vblank stamp paces it (else the first timing).
+                if timing == nil || (Self.isVBlank(t) && !Self.isVBlank(timing!)) { timing = t }
+                presented += 1
+                framesPresented += 1
+                owedFullFrame.remove(name)
+                if failingOutputs.remove(name) != nil { log("output \(i) (\(name)): presenting again") }
+            } catch {
+                // Logged once until it works again, not at every frame.
+                if failingOutputs.insert(name).inserted { log("output \(i) (\(name)): present failed: \(error)") }
+                owedFullFrame.insert(name)
+                if failure == nil { failure = error }
+            }
+        }
+        if let failure, presented == 0 {
+            // Another process holds DRM master: not fatal, present takes it back; try again soon
+            // even while nothing changes.
+            guard case .masterLost = failure else { throw failure }
+            dirty = false
+            animating = false
+            boundary = nil
+            lastStamp = nil
+            deadline = clock() + Self.masterRetryNanoseconds
+            return
+        }
+        if let timing { lastTiming = timing }
+        let end = clock()
+        animating = frame.animating
+        if frame.animating {
+            deadline = nextBoundary(timing: timing, renderedAt: start, finishedAt: end)
+        } else {
+            boundary = nil
+            lastStamp = nil
+            deadline = frame.nextChange
+            if case .masterLost? = failure {
+                // Some outputs lost DRM master while others presented: a static scene must still
+                // come back on them once master is free.
+                let retry = end + Self.masterRetryNanoseconds
+                deadline = min(deadline ?? retry, retry)
+            }
+        }
+    }
+
+    private static func isVBlank(_ t: PresentTiming) -> Bool {
+        if case .vblank = t { return true }
+        return false
+    }
+
+    /// When the next animation frame is rendered. With vblank stamps (and pacing allows them): at
+    /// the stamp, the moment a buffer became free - present returns right after a vblank (fbdev's
+    /// FBIO_WAITFORVSYNC waits for this frame's, DRM waits for the previous flip's event before
+    /// committing this frame), so the next frame is drawn at once and makes the following vblank
+    /// (waiting a further interval would show every other vblank only); never sooner than 3/4 of an interval after this frame began, so a display
+    /// whose stamps come back at once cannot make the loop spin. Flips more than one interval
+    /// apart are missed frames. Without stamps: the first boundary after `finishedAt` on the grid
+    /// that started at the animation's first frame; boundaries already passed are missed frames.
+    private func nextBoundary(timing: PresentTiming?, renderedAt start: Int64, finishedAt end: Int64) -> Int64 {
+        let interval = frameIntervalNanoseconds
+        // An extra frame between boundaries (after a hotplug) that presented nothing keeps the
+        // pending boundary.
+        if timing == nil, let pending = boundary, pending > end { return pending }
+        if case .vblank(let stamp)? = timing, pacing != .timer {
+            if let last = lastStamp, boundary != nil {
+                let skipped = Int((stamp - last + interval / 2) / interval) - 1
+                if skipped > 0 { noteMissed(skipped, at: end, took: end - start) }
+            }
+            lastStamp = stamp
+            let next = max(stamp, start + interval - interval / 4)
+            boundary = next
+            return next
+        }
+        if pacing == .vblank && timing != nil && !saidNoVBlank {
+            saidNoVBlank = true
+            log("frame pacer: vblank pacing asked for, but the display gives no vblank timestamps; pacing by timer")
+        }
+        let base = boundary ?? start
+        var next = base + interval
+        if end >= next {
+            let skipped = Int((end - base) / interval)
+            next = base + Int64(skipped + 1) * interval
+            noteMissed(skipped, at: end, took: end - start)
+        }
+        boundary = next
+        return next
+    }
+
+    private func noteMissed(_ count: Int, at now: Int64, took: Int64) {
+        missedFrames += count
+        missedSinceLog += count
+        if let last = lastMissLog, now - last < Self.missLogIntervalNanoseconds { return }
+        let since = lastMissLog.map { " in the last \((now - $0) / 1_000_000) ms" } ?? ""
+        log("frame pacer: missed \(missedSinceLog) frame(s)\(since) (\(missedFrames) in all); "
+            + "the last frame took \(took / 1_000_000) ms, refresh interval \(frameIntervalNanoseconds / 1_000) us")
+        missedSinceLog = 0
+        lastMissLog = now
+    }
+}
