@@ -1,11 +1,16 @@
 // The HUD running on a display: a board profile's settings applied, one HUDScene mirrored on every
-// output, the frame pacer driving it, hotplug followed, and the VT in graphics mode while it runs.
-// The command language comes in through `submit` (the service's FIFO reader calls it from a
-// `watch` handler, on the loop's thread); `quit` ends the loop and gives the screen back (or
-// retains the last frame) and the console its text mode.
+// output, the event loop that owns every descriptor, the frame scheduler deciding when a frame is
+// due, hotplug followed, and the VT in graphics mode while it runs.
 //
-// Threading: everything here runs on one thread, the loop's. Another thread may only wake the loop
-// (`waker`).
+// A request travels one way: a transport (the FIFO's reader, a script timer, a client thread)
+// hands it to the runtime - `post` from any thread queues it in `inbox`; the loop takes every
+// queued request in order at its next turn and applies it (`apply`): a HUD command changes the
+// controller's state and marks the scene dirty; a service verb goes to `onServiceRequest` (the
+// session). The frame scheduler then draws at most one frame, and the turn ends by handing the
+// HUD's new events to the listeners. `quit` ends the loop and gives the screen back (or retains
+// the last frame) and the console its text mode.
+//
+// Threading: everything here runs on one thread, the loop's, except `post` (and the inbox).
 import Board
 import Display
 import HUD
@@ -28,7 +33,12 @@ public final class HUDRuntime {
     public let display: any Display
     public let profile: BoardProfile?
     public let scene: HUDScene
-    public let pacer: FramePacer
+    /// The loop that owns every descriptor; run it through `step` and `run`.
+    public let loop: EventLoop
+    /// When frames are due, and the frames.
+    public let frames: FrameScheduler
+    /// Requests from any thread, applied in order at the loop's next turn.
+    public let inbox: MessageQueue<Request>
     public let logger: Logger
     /// The VT in graphics mode, when one was taken.
     public private(set) var console: Console?
@@ -42,16 +52,19 @@ public final class HUDRuntime {
     public var controller: HUDController { scene.controller }
 
     private let clock: () -> Int64
-    private var handlers: [Int32: (Int32) -> Void] = [:]
-    private let realSleeper: TimerfdSleeper?
+    private var eventListeners: [([HUDEvent]) -> Void] = []
+    /// What the runtime does with a service verb (`quit`, psplash's `QUIT`); the session sets it.
+    /// Without one, `quit [--retain]` quits at once and `QUIT` dismisses the HUD.
+    public var onServiceRequest: ((Request) -> Void)?
 
     /// Starts the HUD on `display`, configured by `profile` (scale, theme, logo, `[hud]` defaults,
-    /// pacing; the profile's device keys are `DisplayOpener`'s). `sleeper` nil uses a real
-    /// `TimerfdSleeper`; tests pass a fake one and a fake `clock` (CLOCK_MONOTONIC ns).
-    /// Throws for a bad `[hud]` entry (naming file:line:key) or fonts that do not load.
+    /// pacing; the profile's device keys are `DisplayOpener`'s). `poller` nil waits for real (timerfd,
+    /// eventfd, the watched descriptors); tests pass one on virtual time and a fake `clock`
+    /// (CLOCK_MONOTONIC ns). Throws for a bad `[hud]` entry (naming file:line:key) or fonts that
+    /// do not load.
     public init(
         display: any Display, profile: BoardProfile? = nil, resources: HUDResources? = nil,
-        sleeper: (any PacerSleeper)? = nil, clock: @escaping () -> Int64 = FramePacer.monotonicNanoseconds,
+        poller: (any LoopPoller)? = nil, clock: @escaping () -> Int64 = FramePacer.monotonicNanoseconds,
         console consoleMode: ConsoleMode = .automatic, logger: Logger = Logger(label: runtimeLoggerLabel)
     ) throws(RuntimeError) {
         self.display = display; self.profile = profile; self.clock = clock; self.logger = logger
@@ -72,19 +85,25 @@ public final class HUDRuntime {
             outputs: display.outputs, origin: clock(), theme: theme, resources: resolved,
             appearance: HUDAppearance().applying(settings),
             scale: { scaleSetting.resolve(pixels: $0.mode.width, millimetres: $0.physicalWidthMM ?? 0) })
-        let chosenSleeper: any PacerSleeper
-        if let sleeper { chosenSleeper = sleeper; realSleeper = nil } else {
-            do { let s = try TimerfdSleeper(); chosenSleeper = s; realSleeper = s } catch { throw .display(error) }
+        let chosenPoller: any LoopPoller
+        if let poller { chosenPoller = poller } else {
+            do { chosenPoller = try SleeperPoller() } catch { throw .display(error) }
         }
+        loop = EventLoop(poller: chosenPoller, clock: clock)
+        inbox = loop.makeQueue(of: Request.self)
         let log = logger
-        pacer = FramePacer(display: display, scene: scene, sleeper: chosenSleeper, clock: clock, log: { log.info("\($0)") })
+        frames = FrameScheduler(display: display, scene: scene, clock: clock, log: { log.info("\($0)") })
         if let profile {
-            pacer.pacing = profile.pacing
+            frames.pacing = profile.pacing
             if let mHz = profile.refreshMillihertz {
-                pacer.frameIntervalOverride = DisplayMode(width: 1, height: 1, refreshMillihertz: mHz).frameIntervalNanoseconds
+                frames.frameIntervalOverride = DisplayMode(width: 1, height: 1, refreshMillihertz: mHz).frameIntervalNanoseconds
             }
         }
-        pacer.onReadable = { [unowned self] fd in self.handlers[fd]?(fd) }
+        do { try frames.attach(to: loop) } catch { throw .loop("\(error)") }
+        loop.addTurnStep { [unowned self] in
+            for request in inbox.takeAll() where !isFinished { apply(request) }
+        }
+        loop.addTurnEndStep { [unowned self] in handOutEvents() }
         for o in display.outputs {
             logger.info("output \(o.name): \(o.mode.name) \(o.format.name) rotation \(o.rotation) frame \(o.frameWidth)x\(o.frameHeight)")
         }
@@ -93,8 +112,35 @@ public final class HUDRuntime {
 
     deinit { quit(retain: false) }
 
-    /// Wakes a blocked loop from another thread or a signal handler (nil with a test sleeper).
-    public var waker: PacerWaker? { realSleeper?.waker }
+    /// Wakes a blocked loop from another thread or a signal handler.
+    public var waker: any LoopWaker { loop.waker }
+
+    /// Queues `request` for the loop's next turn. Safe from any thread.
+    public func post(_ request: Request) { inbox.post(request) }
+
+    /// Applies `request` now, on the loop's thread: a HUD command changes the HUD, a service verb
+    /// goes to `onServiceRequest`.
+    public func apply(_ request: Request) {
+        switch request {
+        case .hud(let command): submit(command)
+        case .quit(let retain) where onServiceRequest == nil: quit(retain: retain)
+        case .dismissAndQuit where onServiceRequest == nil: submit(.dismiss(delay: .zero))
+        case .quit, .dismissAndQuit: onServiceRequest?(request)
+        }
+    }
+
+    /// Calls `listener` at the end of every turn with the HUD events of that turn (never empty),
+    /// each event once; the controller keeps none of them.
+    public func addEventListener(_ listener: @escaping ([HUDEvent]) -> Void) {
+        eventListeners.append(listener)
+    }
+
+    /// Hands the turn's events out; with no listener they are dropped, never kept.
+    private func handOutEvents() {
+        let events = controller.drainEvents()
+        guard !events.isEmpty else { return }
+        for listener in eventListeners { listener(events) }
+    }
 
     /// Applies one line of the command language now. A bad line is logged and returned as the
     /// parser's error; the HUD's state is untouched by it. Blank and comment lines do nothing.
@@ -112,32 +158,31 @@ public final class HUDRuntime {
     /// Applies `command` now (already parsed).
     public func submit(_ command: HUDCommand) {
         scene.apply(command, at: clock())
-        pacer.markDirty()
+        frames.markDirty()
     }
 
-    /// One turn of the loop: draws what changed, then waits for the next frame, command or event.
-    public func step() throws(DisplayError) {
+    /// One turn of the loop: waits for the next frame, timer, request or descriptor, handles it,
+    /// and draws what changed.
+    public func step() throws {
         guard !isFinished else { return }
-        try pacer.runOnce()
+        try loop.runOnce()
     }
 
-    /// Runs the loop until `stop` returns true (checked after every wake-up) or `quit` is called.
-    public func run(until stop: () -> Bool = { false }) throws(DisplayError) {
+    /// Runs the loop until `stop` returns true (checked after every turn) or `quit` is called.
+    public func run(until stop: () -> Bool = { false }) throws {
         guard !isFinished else { return }
-        try pacer.run(until: { stop() || isFinished })
+        try loop.run(until: { stop() || isFinished })
     }
 
-    /// Also wakes the loop when `descriptor` is readable, calling `onReadable` with it on the loop's
-    /// thread (read it there; the pacer redraws afterwards). Replaces an earlier handler for it.
-    public func watch(_ descriptor: Int32, onReadable: @escaping (Int32) -> Void) {
-        handlers[descriptor] = onReadable
-        if !pacer.watchedDescriptors.contains(descriptor) { pacer.watchedDescriptors.append(descriptor) }
+    /// Calls `onReadable` on the loop's thread when `descriptor` is readable (read it there).
+    /// Replaces an earlier handler for it.
+    public func watch(_ descriptor: Int32, onReadable: @escaping (Int32) -> Void) throws {
+        try loop.watch(descriptor, interest: .read) { onReadable($0.descriptor) }
     }
 
     /// Stops watching `descriptor` (before closing it).
     public func unwatch(_ descriptor: Int32) {
-        handlers[descriptor] = nil
-        pacer.watchedDescriptors.removeAll { $0 == descriptor }
+        loop.unwatch(descriptor)
     }
 
     /// Ends the loop and releases the screen: `retain` leaves the last frame on it, else what was
@@ -181,7 +226,10 @@ public final class HUDRuntime {
             logger.error("cannot catch termination and VT signals: \(error); running without console")
             return
         }
-        follow(signals)
+        do { try follow(signals) } catch {
+            logger.error("\(error); running without console")
+            return
+        }
         guard let console = opened else { return }
         do {
             try console.enterGraphics(releaseSignal: signals.releaseSignal, acquireSignal: signals.acquireSignal)
@@ -193,17 +241,18 @@ public final class HUDRuntime {
         }
     }
 
-
     /// Catches SIGTERM/SIGINT/SIGHUP where the runtime did not already (the memory display, or a
     /// console mode of `.off`), so `onTermination` hears of them on every display. Until `quit`.
     public func catchTerminationSignals() throws(DisplayError) {
         guard consoleSignals == nil, !isFinished else { return }
-        follow(try ConsoleSignals())
+        try follow(try ConsoleSignals())
     }
 
-    private func follow(_ signals: ConsoleSignals) {
+    private func follow(_ signals: ConsoleSignals) throws(DisplayError) {
+        do { try watch(signals.descriptor.rawValue) { [unowned self] _ in self.handleConsoleSignals() } } catch {
+            throw .unsupported("the event loop", "cannot watch the signal pipe: \(error)")
+        }
         consoleSignals = signals
-        watch(signals.descriptor.rawValue) { [unowned self] _ in self.handleConsoleSignals() }
     }
 
     private func handleConsoleSignals() {
@@ -223,13 +272,13 @@ public final class HUDRuntime {
             let outcome: Console.Outcome
             do {
                 outcome = try console.handle(signal, onRelease: { [unowned self] in
-                    pacer.isPaused = true
+                    frames.isPaused = true
                     // Only KMS has a master to give up; fbdev and memory have nothing to release.
                     do { try display.releaseMaster() } catch { logger.warning("releasing DRM master: \(error)") }
                 }, onAcquire: { [unowned self] in
                     scene.redrawAll()
-                    pacer.isPaused = false
-                    pacer.markDirty()
+                    frames.isPaused = false
+                    frames.markDirty()
                 })
             } catch {
                 logger.error("VT switch: \(error)")

@@ -10,12 +10,15 @@ public enum RuntimeError: Error, Equatable, CustomStringConvertible {
     case resources(String)
     /// The display failed while starting the HUD on it.
     case display(DisplayError)
+    /// The event loop could not watch what the runtime needs (the display's hotplug events).
+    case loop(String)
 
     public var description: String {
         switch self {
         case .profile(let e): return "\(e)"
         case .resources(let reason): return "HUD resources: \(reason)"
         case .display(let e): return "\(e)"
+        case .loop(let reason): return "event loop: \(reason)"
         }
     }
 }

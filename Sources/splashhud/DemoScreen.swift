@@ -57,11 +57,11 @@ enum DemoScreen {
             display.close(.restore)
             return Outcome(played: nil, notUsed: failures + ["\(backend): \(error)"])
         }
-        let session = try ShowSession(runtime: runtime, script: script, duration: duration, fifoPath: nil, fifoMode: CommandFIFO.ownerOnly,
-                                      retain: false, recorder: nil, catchSignals: catchSignals, logger: logger)
+        let session = try SplashSession(runtime: runtime, script: script, duration: duration, fifoPath: nil, fifoMode: CommandFIFO.ownerOnly,
+                                        retain: false, catchSignals: catchSignals, logger: logger)
         let end = try session.run()
         if let signal = end.signal { ConsoleSignals.die(of: signal) }
-        let frames = runtime.pacer.framesPresented
+        let frames = runtime.frames.framesPresented
         guard frames > 0 else {
             let why = failure.last.withLock { $0 } ?? "no present succeeded"
             return Outcome(played: nil, notUsed: failures + ["\(backend) (\(outputs)): opened, but the demo was NOT shown (0 frames presented): \(why)"])

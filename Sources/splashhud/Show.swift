@@ -110,19 +110,20 @@ struct Show: ParsableCommand {
             }
         }
         let fifoPath = fifo == "none" ? nil : (fifo ?? CommandFIFO.defaultPath)
-        let session: ShowSession
+        let session: SplashSession
         do {
-            session = try ShowSession(runtime: runtime, script: commands, duration: duration, fifoPath: fifoPath,
-                                      fifoMode: Self.fifoModes[fifoMode]!, retain: retain, recorder: recorder, logger: logger)
+            session = try SplashSession(runtime: runtime, script: commands, duration: duration, fifoPath: fifoPath,
+                                        fifoMode: Self.fifoModes[fifoMode]!, retain: retain, logger: logger)
         } catch let error as CommandFIFOError where fifo == nil {
             // The default FIFO is a convenience: without /run access the splash still runs its script.
             logger.warning("no command FIFO: \(error)")
-            session = try ShowSession(runtime: runtime, script: commands, duration: duration, fifoPath: nil,
-                                      fifoMode: CommandFIFO.ownerOnly, retain: retain, recorder: recorder, logger: logger)
+            session = try SplashSession(runtime: runtime, script: commands, duration: duration, fifoPath: nil,
+                                        fifoMode: CommandFIFO.ownerOnly, retain: retain, logger: logger)
         } catch {
             runtime.quit(retain: false)
             throw ShowFailure(message: "splashhud show: \(error)")
         }
+        recorder?.follow(session)
         let ending = try session.run()
         if let signal = ending.signal { ConsoleSignals.die(of: signal) }
     }

@@ -1,12 +1,14 @@
 // What `splashhud show --out DIR` writes for a memory display: every output's presented frames as
 // an animated PNG with their real timing (at most `maxFPS` frames a second, so encoding does not
-// starve the frame loop), its last frame as a PNG, and the HUD's event log.
+// starve the frame loop), its last frame as a PNG, and the HUD's event log, appended as the
+// runtime hands events out at the end of each loop turn.
 import Assets
 import Display
 import Foundation
 import HUD
 import HUDProtocol
 import Raster
+import Runtime
 
 final class ShowRecorder {
     let directory: String
@@ -14,6 +16,8 @@ final class ShowRecorder {
     let minimumGap: Int64
     private var tracks: [String: Track] = [:]
     private var order: [String] = []
+    private let eventLog: FileHandle
+    private var eventCount = 0
 
     /// One output's animation: frames added once the next one (or the end) says how long it stayed.
     struct Track {
@@ -28,6 +32,36 @@ final class ShowRecorder {
         self.display = display
         minimumGap = 1_000_000_000 / maxFPS
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let events = "\(directory)/events.txt"
+        guard FileManager.default.createFile(atPath: events, contents: nil), let handle = FileHandle(forWritingAtPath: events) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: events])
+        }
+        eventLog = handle
+    }
+
+    deinit { try? eventLog.close() }
+
+    /// Records `session`'s screens after every loop turn, its events as they come, and writes the
+    /// files when it ends (before the display is closed). The session's runtime keeps the recorder.
+    func follow(_ session: SplashSession) {
+        let runtime = session.runtime
+        runtime.loop.addTurnEndStep { [self, unowned runtime] in
+            do { try capture(at: runtime.loop.clock()) } catch { runtime.logger.error("--out: \(error)") }
+        }
+        runtime.addEventListener { [self, unowned runtime] events in
+            do { try record(events) } catch { runtime.logger.error("--out \(directory)/events.txt: \(error)") }
+        }
+        session.onFinish = { [self, unowned runtime] _ in
+            do {
+                for line in try finish(at: runtime.loop.clock()) { runtime.logger.notice("wrote \(line)") }
+            } catch { runtime.logger.error("--out \(directory): \(error)") }
+        }
+    }
+
+    /// Appends `events` to events.txt, one line each.
+    func record(_ events: [HUDEvent]) throws {
+        try eventLog.write(contentsOf: Data(events.map { $0.description + "\n" }.joined().utf8))
+        eventCount += events.count
     }
 
     /// Looks at every screen after a loop turn: a screen presented since the last capture (and not
@@ -60,7 +94,7 @@ final class ShowRecorder {
     }
 
     /// Writes the files; returns what was written, one line each.
-    func finish(at now: Int64, events: [HUDEvent]) throws -> [String] {
+    func finish(at now: Int64) throws -> [String] {
         try capture(at: now, force: true)
         var written: [String] = []
         let single = order.count == 1
@@ -78,9 +112,8 @@ final class ShowRecorder {
                 written.append("\(base)-last.png (the last frame)")
             }
         }
-        let log = events.map(\.description).joined(separator: "\n") + (events.isEmpty ? "" : "\n")
-        try log.write(toFile: "\(directory)/events.txt", atomically: true, encoding: .utf8)
-        written.append("\(directory)/events.txt (\(events.count) HUD events)")
+        try eventLog.synchronize()
+        written.append("\(directory)/events.txt (\(eventCount) HUD events)")
         return written
     }
 }

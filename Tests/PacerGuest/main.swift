@@ -1,8 +1,8 @@
-// splashhud-pacer-guest: the frame pacer's CPU cost on a real fbdev driver under QEMU
+// splashhud-pacer-guest: the frame scheduler's CPU cost on a real fbdev driver under QEMU
 // (scripts/qemu/vmtest.py runs it; Tests/QEMUTests/PacerEndToEndTests.swift checks the figures).
 // Two phases of ~3 s wall time on /dev/fb0, each measured with getrusage(2): a static HUD (50 %
-// progress ring, fully faded in: the pacer must block with no timer until SIGALRM wakes it) and an
-// animating spinner (the pacer must keep presenting frames on its timer). Figures go out as
+// progress ring, fully faded in: the loop must block with no timer until SIGALRM wakes it) and an
+// animating spinner (the loop must keep presenting frames on its timer). Figures go out as
 //   INFO PACER <phase> wall <ms> cpu <ms> frames <n> missed <n> timers <n> waits <n> timing <t>
 #if canImport(Glibc)
 import Glibc
@@ -43,18 +43,20 @@ func runPacerGuest(device: String) throws {
         let first = scene.frame(at: FramePacer.monotonicNanoseconds())
         _ = try display.present(scene.pixels(output: 0), damage: first.damage)
 
-        let sleeper = try TimerfdSleeper()
-        pacerGuestWakeFD = sleeper.waker.descriptor
-        let pacer = FramePacer(display: display, scene: scene, sleeper: sleeper, log: { port.info("LOG \($0)") })
+        let poller = try SleeperPoller()
+        pacerGuestWakeFD = try wakeDescriptor(poller.waker)
+        let loop = EventLoop(poller: poller, clock: FramePacer.monotonicNanoseconds)
+        let pacer = FrameScheduler(display: display, scene: scene, clock: FramePacer.monotonicNanoseconds, log: { port.info("LOG \($0)") })
+        try pacer.attach(to: loop)
         let seconds: Int64 = 3
         let wall0 = FramePacer.monotonicNanoseconds(), cpu0 = cpuNanoseconds()
         let end = wall0 + seconds * 1_000_000_000
         if let wake = wakeAfterSeconds { alarm(wake) }
         // 200 ms early is enough: SIGALRM's second granularity must not leave the static phase blocked.
-        try pacer.run(until: { FramePacer.monotonicNanoseconds() >= end - 200_000_000 })
+        try loop.run(until: { FramePacer.monotonicNanoseconds() >= end - 200_000_000 })
         let wall1 = FramePacer.monotonicNanoseconds(), cpu1 = cpuNanoseconds()
         port.info("PACER \(name) wall \((wall1 - wall0) / 1_000_000) cpu \((cpu1 - cpu0) / 1_000_000) frames \(pacer.framesPresented) "
-            + "missed \(pacer.missedFrames) timers \(pacer.timersArmed) waits \(pacer.waits) timing \(pacer.lastTiming.map { "\($0)" } ?? "-")")
+            + "missed \(pacer.missedFrames) timers \(loop.timedWaits) waits \(loop.turns) timing \(pacer.lastTiming.map { "\($0)" } ?? "-")")
     }
 
     signal(SIGALRM) { _ in
@@ -71,12 +73,12 @@ func runPacerGuest(device: String) throws {
     try runtimePhase(display: display, resources: resources, port: port)
 }
 
-/// The same static HUD through the whole runtime (HUDRuntime: scene, pacer, timerfd sleeper, the
+/// The same static HUD through the whole runtime (HUDRuntime: scene, loop, frame scheduler, the
 /// display's hotplug hook; no console): once the fade-in is over it must block with no timer
 /// until SIGALRM wakes it. `quit(retain:)` closes the display.
 func runtimePhase(display: FBDevDisplay, resources: HUDResources, port: ControlPort) throws {
     let runtime = try HUDRuntime(display: display, resources: resources, console: .off)
-    pacerGuestWakeFD = try requireWaker(runtime)
+    pacerGuestWakeFD = try wakeDescriptor(runtime.waker)
     runtime.submit("progress 0.5 \"Installing\"")
     // Until the frame to draw next is static; then one more turn draws it and blocks until a
     // SIGALRM a second later. The measured phase is the steady state, like the pacer's own
@@ -87,21 +89,21 @@ func runtimePhase(display: FBDevDisplay, resources: HUDResources, port: ControlP
     })
     alarm(1)
     try runtime.step()
-    let pacer = runtime.pacer
-    let frames0 = pacer.framesPresented, timers0 = pacer.timersArmed, waits0 = pacer.waits, missed0 = pacer.missedFrames
+    let pacer = runtime.frames, loop = runtime.loop
+    let frames0 = pacer.framesPresented, timers0 = loop.timedWaits, waits0 = loop.turns, missed0 = pacer.missedFrames
     let wall0 = FramePacer.monotonicNanoseconds(), cpu0 = cpuNanoseconds()
     let end = wall0 + 3_000_000_000
     alarm(3)
     try runtime.run(until: { FramePacer.monotonicNanoseconds() >= end - 200_000_000 })
     let wall1 = FramePacer.monotonicNanoseconds(), cpu1 = cpuNanoseconds()
     port.info("PACER runtime-static wall \((wall1 - wall0) / 1_000_000) cpu \((cpu1 - cpu0) / 1_000_000) frames \(pacer.framesPresented - frames0) "
-        + "missed \(pacer.missedFrames - missed0) timers \(pacer.timersArmed - timers0) waits \(pacer.waits - waits0) timing \(pacer.lastTiming.map { "\($0)" } ?? "-")")
+        + "missed \(pacer.missedFrames - missed0) timers \(loop.timedWaits - timers0) waits \(loop.turns - waits0) timing \(pacer.lastTiming.map { "\($0)" } ?? "-")")
     runtime.quit(retain: true)
 }
 
-/// The runtime's waker descriptor (it has one: no test sleeper was given).
-func requireWaker(_ runtime: HUDRuntime) throws -> Int32 {
-    guard let waker = runtime.waker else { throw GuestError.noWaker }
+/// The eventfd behind a real loop's waker, which the SIGALRM handler writes to.
+func wakeDescriptor(_ waker: any LoopWaker) throws -> Int32 {
+    guard let waker = waker as? PacerWaker else { throw GuestError.noWaker }
     return waker.descriptor
 }
 

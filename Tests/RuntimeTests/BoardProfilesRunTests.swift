@@ -35,7 +35,7 @@ struct BoardProfilesRunTests {
             let log = LogLines()
             let display = DisplayOpener(profile: profile, logger: log.logger).open().display as! MemoryDisplay
             let clock = FakeClock(Fixtures.t0)
-            let runtime = try HUDRuntime(display: display, profile: profile, resources: Fixtures.resources, sleeper: PollingSleeper(clock),
+            let runtime = try HUDRuntime(display: display, profile: profile, resources: Fixtures.resources, poller: PollingPoller(clock),
                                          clock: { clock.now }, console: .off, logger: log.logger)
             try runtime.step()
             #expect(display.presentCount == 1, "\(name)")

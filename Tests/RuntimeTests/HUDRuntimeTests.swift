@@ -16,18 +16,18 @@ struct HUDRuntimeTests {
     struct Rig {
         let clock = FakeClock(Fixtures.t0)
         let display = MemoryDisplay(width: 320, height: 240)
-        let sleeper: PollingSleeper
+        let poller: PollingPoller
         let log = LogLines()
         let runtime: HUDRuntime
         init() throws {
-            sleeper = PollingSleeper(clock)
+            poller = PollingPoller(clock)
             let clock = self.clock
-            runtime = try HUDRuntime(display: display, resources: Fixtures.resources, sleeper: sleeper, clock: { clock.now }, console: .off, logger: log.logger)
+            runtime = try HUDRuntime(display: display, resources: Fixtures.resources, poller: poller, clock: { clock.now }, console: .off, logger: log.logger)
         }
         func settle() throws {
-            let blocked = sleeper.blocked
+            let blocked = poller.blocked
             var turns = 0
-            while sleeper.blocked == blocked && turns < 600 { try runtime.step(); turns += 1 }
+            while poller.blocked == blocked && turns < 600 { try runtime.step(); turns += 1 }
         }
     }
 
@@ -60,7 +60,7 @@ struct HUDRuntimeTests {
         #expect(pipe(&fds) == 0)
         defer { close(fds[0]); close(fds[1]) }
         var lines: [String] = []
-        rig.runtime.watch(fds[0]) { fd in
+        try rig.runtime.watch(fds[0]) { fd in
             var buffer = [UInt8](repeating: 0, count: 256)
             let n = read(fd, &buffer, 256)
             for line in String(decoding: buffer[0..<max(n, 0)], as: UTF8.self).split(separator: "\n") {
@@ -78,7 +78,7 @@ struct HUDRuntimeTests {
         #expect(rig.display.presentCount > 1)
         #expect(Fixtures.box(of: rig.display.shown(), background: Color.black.premultiplied).width > 50)
         rig.runtime.unwatch(fds[0])
-        #expect(!rig.runtime.pacer.watchedDescriptors.contains(fds[0]))
+        #expect(!rig.runtime.loop.watchedDescriptors.contains(fds[0]))
     }
 
     @Test("quit from a handler ends run and restores the screen; retain keeps the last frame")
@@ -126,13 +126,13 @@ struct HUDRuntimeConsoleTests {
         let log = LogLines()
         let clock = FakeClock(Fixtures.t0)
         let display = MemoryDisplay(width: 64, height: 48)
-        let runtime = try HUDRuntime(display: display, resources: Fixtures.resources, sleeper: PollingSleeper(clock), clock: { clock.now },
+        let runtime = try HUDRuntime(display: display, resources: Fixtures.resources, poller: PollingPoller(clock), clock: { clock.now },
                                      console: .device("/nonexistent/tty9"), logger: log.logger)
         #expect(runtime.console == nil && runtime.consoleSignals == nil)
         #expect(log.contains("/nonexistent/tty9", level: .error), "\(log.lines)")
         try runtime.step()
         #expect(display.presentCount == 1)
-        let auto = try HUDRuntime(display: MemoryDisplay(width: 8, height: 8), resources: Fixtures.resources, sleeper: PollingSleeper(clock),
+        let auto = try HUDRuntime(display: MemoryDisplay(width: 8, height: 8), resources: Fixtures.resources, poller: PollingPoller(clock),
                                   clock: { clock.now }, console: .automatic, logger: log.logger)
         #expect(auto.console == nil)
     }

@@ -19,13 +19,13 @@ struct RuntimeOutputsTests {
     struct Rig {
         let clock = FakeClock(Fixtures.t0)
         let display: MemoryDisplay
-        let sleeper: PollingSleeper
+        let poller: PollingPoller
         let runtime: HUDRuntime
         init(_ outputs: [DisplayOutput]) throws {
             display = try MemoryDisplay(outputs: outputs)
-            sleeper = PollingSleeper(clock)
+            poller = PollingPoller(clock)
             let clock = self.clock
-            runtime = try HUDRuntime(display: display, resources: Fixtures.resources, sleeper: sleeper, clock: { clock.now }, console: .off)
+            runtime = try HUDRuntime(display: display, resources: Fixtures.resources, poller: poller, clock: { clock.now }, console: .off)
         }
         /// HUD time of the last frame drawn.
         var hudTime: Instant { runtime.scene.clock.now }
@@ -44,7 +44,7 @@ struct RuntimeOutputsTests {
         let script = "@0 progress 0.5 \"Installing\""
         #expect(try rig.runtime.submit("progress 0.5 \"Installing\"").get() == ())
         // Fade in (animating) until the HUD is static and the loop would block.
-        while rig.sleeper.blocked == 0 { try rig.runtime.step() }
+        while rig.poller.blocked == 0 { try rig.runtime.step() }
         #expect(rig.hudTime > Instant.zero + .milliseconds(150))
         #expect(try rig.showsReference("HDMI-A-1", script) == 0)
         #expect(try rig.showsReference("DSI-1", script) == 0)
@@ -82,7 +82,7 @@ struct RuntimeOutputsTests {
         }
         #expect(turns <= 2)
         #expect(rig.clock.now - plugged < 1_000_000_000)
-        #expect(rig.runtime.pacer.outputChanges == 1)
+        #expect(rig.runtime.frames.outputChanges == 1)
         #expect(rig.display.outputs.map(\.name) == ["HDMI-A-1", "DSI-1", "VGA-1"])
         #expect(try rig.showsReference("VGA-1", script) == 0)
         #expect(try rig.showsReference("HDMI-A-1", script) == 0)
@@ -106,10 +106,10 @@ struct RuntimeOutputsTests {
         #expect(try rig.showsReference("HDMI-A-1", script) == 0)
         #expect(try rig.showsReference("VGA-1", script) == 0)
         #expect(rig.runtime.scene.renderer(named: "HDMI-A-1") === hdmiRenderer)
-        #expect(rig.runtime.pacer.missedFrames == 0)
+        #expect(rig.runtime.frames.missedFrames == 0)
         // Every frame on the 60 Hz vblank grid: consecutive deadlines one interval apart (or equal,
         // where a hotplug wake-up came in between).
-        let d = rig.sleeper.deadlines.compactMap { $0 }.dropFirst(4)
+        let d = rig.poller.deadlines.compactMap { $0 }.dropFirst(4)
         for (a, b) in zip(d, d.dropFirst()) { #expect(b - a == 0 || b - a == 16_666_667) }
     }
 
@@ -118,13 +118,13 @@ struct RuntimeOutputsTests {
         let rig = try Rig([Self.hdmi])
         let script = "@0 progress 0.25"
         rig.runtime.submit("progress 0.25")
-        while rig.sleeper.blocked == 0 { try rig.runtime.step() }
-        let timers = rig.runtime.pacer.timersArmed
+        while rig.poller.blocked == 0 { try rig.runtime.step() }
+        let timers = rig.runtime.loop.timedWaits
         rig.display.connect(Self.dsi)
         let plugged = rig.clock.now
         try rig.steps(2)
         #expect(rig.clock.now == plugged, "no timer ran: the descriptor woke the loop")
-        #expect(rig.runtime.pacer.timersArmed == timers)
+        #expect(rig.runtime.loop.timedWaits == timers)
         #expect(try rig.showsReference("DSI-1", script) == 0)
         #expect(try #require(rig.display.screen(named: "DSI-1")).presentCount == 1)
     }
@@ -134,7 +134,7 @@ struct RuntimeOutputsTests {
         let rig = try Rig([Self.hdmi, Self.vga])
         let script = "@0 progress 0.25"
         rig.runtime.submit("progress 0.25")
-        while rig.sleeper.blocked == 0 { try rig.runtime.step() }
+        while rig.poller.blocked == 0 { try rig.runtime.step() }
         let hdmiPresents = try #require(rig.display.screen(named: "HDMI-A-1")).presentCount
         // Same name, same mode, new screen (a card re-opened after an unplug): nothing of ours on it.
         rig.display.disconnect("VGA-1")
@@ -151,7 +151,7 @@ struct RuntimeOutputsTests {
         let rig = try Rig([Self.hdmi, Self.dsi])
         let script = "@0 progress 0.75 \"Copying\""
         rig.runtime.submit("progress 0.75 \"Copying\"")
-        while rig.sleeper.blocked == 0 { try rig.runtime.step() }
+        while rig.poller.blocked == 0 { try rig.runtime.step() }
         let dsiRenderer = try #require(rig.runtime.scene.renderer(named: "DSI-1"))
         rig.display.disconnect("HDMI-A-1")
         let smaller = DisplayOutput(name: "HDMI-A-1", mode: DisplayMode(width: 1280, height: 720, refreshMillihertz: 60_000), format: .xrgb8888, rotation: .r0)

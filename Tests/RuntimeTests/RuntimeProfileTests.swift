@@ -32,7 +32,7 @@ struct RuntimeProfileTests {
         let clock = FakeClock(Fixtures.t0)
         let log = LogLines()
         let opened: OpenedDisplay
-        let sleeper: PollingSleeper
+        let poller: PollingPoller
         let runtime: HUDRuntime
         var memory: MemoryDisplay { opened.display as! MemoryDisplay }
 
@@ -41,13 +41,13 @@ struct RuntimeProfileTests {
         init(_ text: String, file: String = "/tmp/test.conf", command: String = "progress 0.5 \"Installing\"") throws {
             let profile = try BoardProfile.parse(text, file: file)
             opened = DisplayOpener(profile: profile, logger: log.logger).open()
-            sleeper = PollingSleeper(clock)
+            poller = PollingPoller(clock)
             let clock = self.clock
-            runtime = try HUDRuntime(display: opened.display, profile: profile, resources: Fixtures.resources, sleeper: sleeper,
+            runtime = try HUDRuntime(display: opened.display, profile: profile, resources: Fixtures.resources, poller: poller,
                                      clock: { clock.now }, console: .off, logger: log.logger)
             runtime.submit(command)
             var turns = 0
-            while sleeper.blocked == 0 && turns < 200 { try runtime.step(); turns += 1 }
+            while poller.blocked == 0 && turns < 200 { try runtime.step(); turns += 1 }
         }
     }
 
@@ -152,9 +152,9 @@ struct RuntimeProfileTests {
     @Test("pacing method and refresh reach the pacer: timer at 30 Hz despite 60 Hz vblanks")
     func pacing() throws {
         let run = try Run(Self.memory + "[output]\nmode = 320x240@60\n[pacing]\nmethod = timer\nrefresh = 30\n", command: "show")
-        #expect(run.runtime.pacer.pacing == .timer)
-        #expect(run.runtime.pacer.frameIntervalOverride == 33_333_333)
-        let deadlines = run.sleeper.deadlines.compactMap { $0 }
+        #expect(run.runtime.frames.pacing == .timer)
+        #expect(run.runtime.frames.frameIntervalOverride == 33_333_333)
+        let deadlines = run.poller.deadlines.compactMap { $0 }
         try #require(deadlines.count > 10)
         for (a, b) in zip(deadlines, deadlines.dropFirst()) { #expect(b - a == 33_333_333) }
     }
@@ -195,7 +195,7 @@ struct RuntimeProfileTests {
         #expect(description.hasPrefix("boards/x.conf:\(line): \(key): "))
         // The runtime refuses to start on it.
         #expect(throws: RuntimeError.self) {
-            try HUDRuntime(display: MemoryDisplay(width: 8, height: 8), profile: profile, resources: Fixtures.resources, sleeper: PollingSleeper(FakeClock(0)), console: .off)
+            try HUDRuntime(display: MemoryDisplay(width: 8, height: 8), profile: profile, resources: Fixtures.resources, poller: PollingPoller(FakeClock(0)), console: .off)
         }
     }
 
@@ -207,7 +207,7 @@ struct RuntimeProfileTests {
         let display = try MemoryDisplay(outputs: [dense, plain])
         let profile = try BoardProfile.parse("[output]\nscale = auto\n", file: "b.conf")
         let clock = FakeClock(Fixtures.t0)
-        let runtime = try HUDRuntime(display: display, profile: profile, resources: Fixtures.resources, sleeper: PollingSleeper(clock),
+        let runtime = try HUDRuntime(display: display, profile: profile, resources: Fixtures.resources, poller: PollingPoller(clock),
                                      clock: { clock.now }, console: .off)
         #expect(runtime.scene.renderer(named: "eDP-1")?.scale == .one * 2)
         #expect(runtime.scene.renderer(named: "HDMI-A-1")?.scale == .one)
@@ -226,7 +226,7 @@ struct RuntimeProfileTests {
         let log = LogLines()
         let clock = FakeClock(Fixtures.t0)
         let display = MemoryDisplay(width: 320, height: 240)
-        let runtime = try HUDRuntime(display: display, profile: profile, resources: Fixtures.resources, sleeper: PollingSleeper(clock),
+        let runtime = try HUDRuntime(display: display, profile: profile, resources: Fixtures.resources, poller: PollingPoller(clock),
                                      clock: { clock.now }, console: .off, logger: log.logger)
         #expect(log.contains("/etc/splashhud/fonts/Missing.ttf", level: .error), "\(log.lines)")
         runtime.submit("show \"Still here\"")

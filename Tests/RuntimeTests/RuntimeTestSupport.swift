@@ -1,6 +1,6 @@
-// Shared by the runtime tests: a fake monotonic clock, a sleeper that jumps the clock to each
+// Shared by the runtime tests: a fake monotonic clock, a poller that jumps the clock to each
 // deadline but first reports watched descriptors that are really readable (poll with timeout 0, so
-// the memory display's hotplug eventfd is seen exactly as the real sleeper would see it), a log
+// the memory display's hotplug eventfd is seen exactly as the real poller would see it), a log
 // capture, and a reference renderer: the HUD drawn from scratch at one instant for one frame size.
 #if canImport(Glibc)
 import Glibc
@@ -18,22 +18,35 @@ final class FakeClock: @unchecked Sendable {
     init(_ now: Int64) { self.now = now }
 }
 
-final class PollingSleeper: PacerSleeper {
+/// A loop poller on the fake clock that first reports registered descriptors that are really
+/// readable (poll(2) with timeout 0, so the memory display's hotplug eventfd and real FIFOs are
+/// seen as the real poller would see them), else jumps the clock to the deadline.
+final class PollingPoller: LoopPoller {
+    final class Waker: LoopWaker, @unchecked Sendable {
+        func wake() {}
+    }
+
     let clock: FakeClock
     var deadlines: [Int64?] = []
     /// Times a wait had neither a deadline nor a readable descriptor (the loop would block).
     var blocked = 0
+    private var watched: [Int32] = []
     init(_ clock: FakeClock) { self.clock = clock }
 
-    func wait(until deadline: Int64?, watching descriptors: [Int32]) throws(DisplayError) -> PacerWake {
+    var waker: any LoopWaker { Waker() }
+    func add(_ descriptor: Int32, interest: LoopInterest) throws { watched.append(descriptor) }
+    func modify(_ descriptor: Int32, interest: LoopInterest) throws {}
+    func remove(_ descriptor: Int32) { watched.removeAll { $0 == descriptor } }
+
+    func poll(until deadline: Int64?) throws -> [LoopReadiness] {
         deadlines.append(deadline)
-        var fds = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-        if !fds.isEmpty, poll(&fds, nfds_t(fds.count), 0) > 0, let ready = fds.first(where: { $0.revents != 0 }) {
-            return .readable(ready.fd)
+        var fds = watched.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        if !fds.isEmpty, Glibc.poll(&fds, nfds_t(fds.count), 0) > 0 {
+            return fds.filter { $0.revents != 0 }.map { LoopReadiness(descriptor: $0.fd, readable: true) }
         }
-        guard let deadline else { blocked += 1; return .woken }
+        guard let deadline else { blocked += 1; return [] }
         clock.now = max(clock.now, deadline)
-        return .deadline
+        return []
     }
 }
 

@@ -123,8 +123,10 @@ public final class EventLoop {
     /// One turn (see the header).
     public func runOnce() throws {
         turns += 1
-        let deadline = nextDeadline()
-        if let deadline, deadline > clock() { timedWaits += 1 }
+        // A deadline already passed (a frame due now) is a poll that does not block.
+        let now = clock()
+        let deadline = nextDeadline().map { max($0, now) }
+        if let deadline, deadline > now { timedWaits += 1 }
         for readiness in try poller.poll(until: deadline) {
             // A callback earlier in this batch may have unwatched it.
             sources[readiness.descriptor]?.handler(readiness)

@@ -1,0 +1,171 @@
+// One run of the HUD as a splash (`splashhud show`, the demo on a real screen): a HUDRuntime plus
+// what feeds it - the command FIFO, a timed script, a duration - and how it ends: psplash's QUIT /
+// fbsplash's exit (the HUD's fade-out plays first), `quit [--retain]`, SIGTERM/SIGINT, the end of
+// the duration. Everything runs on the runtime's loop: the FIFO and the signal pipe are descriptors
+// it watches, the script and the duration are its timers, and every line read from the FIFO is a
+// request queued in the runtime's inbox like any other transport's.
+import Display
+import HUD
+import HUDProtocol
+import Logging
+
+public final class SplashSession {
+    public struct Ending: Equatable, Sendable {
+        public var retain: Bool
+        public var reason: String
+        /// The signal that ended us: die of it after cleaning up (status 128+n, as the parent expects).
+        public var signal: Int32?
+
+        public init(retain: Bool, reason: String, signal: Int32?) {
+            self.retain = retain; self.reason = reason; self.signal = signal
+        }
+    }
+
+    public let runtime: HUDRuntime
+    public let logger: Logger
+    public let start: Int64
+    public let retain: Bool
+    public private(set) var fifo: CommandFIFO?
+    public private(set) var ending: Ending?
+    /// Lines refused by the parser or the FIFO (for tests and the exit summary).
+    public private(set) var refusedLines = 0
+    /// Runs once the session has ended, before the runtime quits (the screen is still as it was):
+    /// a recorder writes its files here.
+    public var onFinish: ((Ending) -> Void)?
+
+    private let clock: () -> Int64
+    private let script: [TimedCommand]
+    private var nextCommand = 0
+    /// After QUIT: the latest instant the fade-out may take before we end anyway.
+    private var quitDeadline: Int64?
+
+    /// The longest a QUIT waits for the fade-out.
+    public static let quitGraceNanoseconds: Int64 = 2_000_000_000
+
+    /// Starts a session on `runtime`: the FIFO at `fifoPath` (nil: none) made with `fifoMode`, the
+    /// `script` from now, an end after `duration` seconds (nil: none), SIGTERM/SIGINT caught when
+    /// `catchSignals`. `retain` keeps the last frame on the screen at every ending.
+    public init(runtime: HUDRuntime, script: [TimedCommand], duration: Double?, fifoPath: String?, fifoMode: UInt32,
+                retain: Bool, catchSignals: Bool = true, logger: Logger) throws {
+        self.runtime = runtime; self.script = script; self.retain = retain; self.logger = logger
+        clock = runtime.loop.clock
+        let now = clock()
+        start = now
+        // Everything that can fail comes first: a throwing init must leave no handler behind in
+        // the runtime (it would fire for a closed descriptor).
+        // SIGTERM/SIGINT reach us through the runtime's onTermination (so the FIFO is removed and
+        // retain honoured); it catches them on a real screen, and on memory when asked. Before
+        // the FIFO exists: a writer may take the FIFO as the sign we are up and signal us at once.
+        if catchSignals { try runtime.catchTerminationSignals() }
+        if let fifoPath {
+            let fifo = try CommandFIFO(path: fifoPath, mode: fifoMode) { [unowned self] in self.input($0) }
+            do {
+                try runtime.watch(fifo.descriptor.rawValue) { [unowned self] _ in
+                    do { try self.fifo?.drain() } catch { self.logger.error("\(error)") }
+                }
+            } catch {
+                fifo.close()
+                throw error
+            }
+            self.fifo = fifo
+            logger.info("reading commands from \(fifo.path)\(fifo.created ? "" : " (existing FIFO)")")
+        }
+        runtime.onTermination = { [unowned self] n in
+            end(Ending(retain: self.retain, reason: "signal \(n)", signal: n))
+        }
+        runtime.onServiceRequest = { [unowned self] in service($0) }
+        runtime.loop.addTurnEndStep { [unowned self] in checkFadeOut() }
+        if let duration {
+            runtime.loop.schedule(at: now + Int64((duration * 1e9).rounded())) { [unowned self] in
+                end(Ending(retain: self.retain, reason: "--duration reached", signal: nil))
+            }
+        }
+        scheduleScript()
+        if !runtime.display.showsOnRealScreen {
+            // Its virtual vblank stamps are made up: pace by the timer.
+            runtime.frames.pacing = .timer
+        }
+    }
+
+    /// Runs until an ending; returns it (the runtime has quit, the FIFO is closed). Display errors
+    /// end the run too (after cleaning up) and are thrown.
+    public func run() throws -> Ending {
+        do {
+            if ending == nil { try runtime.run(until: { [unowned self] in ending != nil }) }
+        } catch {
+            logger.error("display failed: \(error)")
+            finish(Ending(retain: false, reason: "display error", signal: nil))
+            throw error
+        }
+        let end = ending ?? Ending(retain: retain, reason: "runtime finished", signal: nil)
+        finish(end)
+        return end
+    }
+
+    private func end(_ e: Ending) {
+        if ending == nil { ending = e }
+    }
+
+    private func finish(_ end: Ending) {
+        onFinish?(end)
+        if let fifo { runtime.unwatch(fifo.descriptor.rawValue); fifo.close() }
+        fifo = nil
+        runtime.quit(retain: end.retain)
+        logger.info("ended: \(end.reason) (\(runtime.frames.framesPresented) frames presented, \(runtime.frames.missedFrames) refresh boundaries missed)")
+    }
+
+    /// Queues the script's commands due now and schedules the next one on the loop.
+    private func scheduleScript() {
+        let now = clock()
+        while nextCommand < script.count && start + script[nextCommand].time.nanoseconds <= now {
+            runtime.post(.hud(script[nextCommand].command))
+            nextCommand += 1
+        }
+        guard nextCommand < script.count else { return }
+        runtime.loop.schedule(at: start + script[nextCommand].time.nanoseconds) { [unowned self] in scheduleScript() }
+    }
+
+    /// After every frame: a QUIT ends once the HUD is hidden and nothing more is scheduled (the
+    /// did-disappear event has been posted), or when its grace period is over.
+    private func checkFadeOut() {
+        guard ending == nil, let quitDeadline else { return }
+        if runtime.controller.presentation().isHidden && runtime.controller.nextEventTime() == nil {
+            end(Ending(retain: retain, reason: "QUIT (after the fade-out)", signal: nil))
+        } else if clock() >= quitDeadline {
+            end(Ending(retain: retain, reason: "QUIT (fade-out cut short)", signal: nil))
+        }
+    }
+
+    private func service(_ request: Request) {
+        switch request {
+        case .quit(let keep):
+            end(Ending(retain: retain || keep, reason: "quit\(keep ? " --retain" : "")", signal: nil))
+        case .dismissAndQuit:
+            runtime.submit(.dismiss(delay: .zero))
+            guard quitDeadline == nil else { return }
+            let deadline = clock() + Self.quitGraceNanoseconds
+            quitDeadline = deadline
+            runtime.loop.schedule(at: deadline) { [unowned self] in checkFadeOut() }
+        case .hud(let command):
+            runtime.submit(command)
+        }
+    }
+
+    /// A line from the FIFO (or why one was dropped): refused at once when it does not parse, else
+    /// queued like a request from any other transport.
+    func input(_ result: Result<String, CommandFIFOError>) {
+        switch result {
+        case .failure(let e):
+            refusedLines += 1
+            logger.error("FIFO: \(e)")
+        case .success(let line):
+            logger.debug("FIFO: \(line)")
+            do {
+                if let request = try CommandParser.parseRequest(line) { runtime.post(request) }
+            } catch {
+                refusedLines += 1
+                logger.error("command refused: \(error) in \"\(line)\"")
+            }
+        }
+    }
+}
