@@ -110,6 +110,19 @@ public protocol Display: AnyObject {
     /// Returns whether `outputs` changed (indices may then refer to other outputs).
     func refreshOutputs() throws(DisplayError) -> Bool
 
+    /// Descriptors that become readable when the display has events to handle (a KMS card's
+    /// page-flip completions); the frame loop watches them and calls `handleEvents(on:)`. May
+    /// change when `refreshOutputs` changes the outputs. Empty for displays without events.
+    var eventDescriptors: [Int32] { get }
+
+    /// Handles what is waiting on `descriptor`, without blocking: completed page flips free
+    /// their buffers (and give their vblank stamp). Nothing waiting is not an error.
+    func handleEvents(on descriptor: Int32) throws(DisplayError)
+
+    /// Whether output `index` has a page flip in flight: presenting to it now would have to wait
+    /// for the flip's event, so the frame loop waits for the event first.
+    func isFlipPending(output index: Int) -> Bool
+
     /// The refresh interval the frame pacer uses when `present` returns `.timer`.
     var frameIntervalNanoseconds: Int64 { get }
 
@@ -150,6 +163,12 @@ extension Display {
     }
 
     public var hotplugDescriptor: Int32? { nil }
+
+    public var eventDescriptors: [Int32] { [] }
+
+    public func handleEvents(on descriptor: Int32) throws(DisplayError) {}
+
+    public func isFlipPending(output index: Int) -> Bool { false }
 
     public func refreshOutputs() throws(DisplayError) -> Bool { false }
 

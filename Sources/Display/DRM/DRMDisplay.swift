@@ -235,8 +235,8 @@ public final class DRMDisplay: Display {
         state.needsModeset = false
         state.pages.drawn(page: page, damage: damage)
         if willSignal {
-            // Not awaited here: the next present to this output waits for it (the flip event
-            // says the other buffer is free), so mirrored outputs flip at the same vblank.
+            // Not awaited here: the frame loop hears of it on `eventDescriptors` (a present to
+            // this output before then waits for it), so mirrored outputs flip at the same vblank.
             state.flipToken = token
         } else {
             Unmanaged<DRMFlipToken>.fromOpaque(userData).release()
@@ -317,11 +317,25 @@ public final class DRMDisplay: Display {
         for s in states { s.needsModeset = true; s.forgetFlip() }
     }
 
-    /// Reads DRM events until `state`'s flip has completed.
-    func waitForFlip(_ state: DRMOutputState, device: DRMDevice) throws(DisplayError) {
-        let start = Syscalls.monotonicNanoseconds()
-        defer { flipWaitNanoseconds += Syscalls.monotonicNanoseconds() - start }
-        let deadline = start + Int64(flipTimeout) * 1_000_000
+    /// The card's descriptor, readable when page-flip events wait (the frame loop watches it).
+    public var eventDescriptors: [Int32] { device.map { [$0.fd.rawValue] } ?? [] }
+
+    /// Handles the page-flip events waiting on the card, without blocking (drmHandleEvent only
+    /// when poll says something is there): their outputs' other buffers are free again.
+    public func handleEvents(on descriptor: Int32) throws(DisplayError) {
+        guard let device, device.fd.rawValue == descriptor else { return }
+        guard try Syscalls.pollReadable(device.fd, timeoutMilliseconds: 0, device: device.path) else { return }
+        var context = Self.eventContext()
+        try DRMCall.check("drmHandleEvent", drmHandleEvent(device.fd.rawValue, &context), device: device.path)
+    }
+
+    public func isFlipPending(output index: Int) -> Bool {
+        states.indices.contains(index) && states[index].flipPending
+    }
+
+    /// What drmHandleEvent calls for a completed flip: the flip's output gets its stamp and its
+    /// token back.
+    private static func eventContext() -> drmEventContext {
         var context = drmEventContext()
         context.version = 2
         context.page_flip_handler = { _, _, seconds, microseconds, data in
@@ -332,6 +346,15 @@ public final class DRMDisplay: Display {
             s.flipToken = nil
             s.lastFlipNanoseconds = Int64(seconds) * 1_000_000_000 + Int64(microseconds) * 1000
         }
+        return context
+    }
+
+    /// Reads DRM events until `state`'s flip has completed.
+    func waitForFlip(_ state: DRMOutputState, device: DRMDevice) throws(DisplayError) {
+        let start = Syscalls.monotonicNanoseconds()
+        defer { flipWaitNanoseconds += Syscalls.monotonicNanoseconds() - start }
+        let deadline = start + Int64(flipTimeout) * 1_000_000
+        var context = Self.eventContext()
         while state.flipPending {
             let left = deadline - Syscalls.monotonicNanoseconds()
             guard left > 0 else {

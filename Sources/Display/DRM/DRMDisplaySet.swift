@@ -141,6 +141,27 @@ public final class DRMDisplaySet: Display {
         }
     }
 
+    /// Every live card's descriptor (page-flip events).
+    public var eventDescriptors: [Int32] {
+        cards.filter { !deadCards.contains($0.devicePath) }.flatMap(\.eventDescriptors)
+    }
+
+    /// Handles the flip events of the card behind `descriptor`; an unplugged card is marked dead.
+    public func handleEvents(on descriptor: Int32) throws(DisplayError) {
+        guard !closed, let card = cards.first(where: { $0.eventDescriptors.contains(descriptor) }),
+              !deadCards.contains(card.devicePath) else { return }
+        do throws(DisplayError) { try card.handleEvents(on: descriptor) } catch {
+            guard DRMDisplaySet.isUnplugged(error) else { throw error }
+            markDead(card, because: error)
+        }
+    }
+
+    public func isFlipPending(output index: Int) -> Bool {
+        guard !closed, route.indices.contains(index) else { return false }
+        let r = route[index]
+        return !deadCards.contains(cards[r.card].devicePath) && cards[r.card].isFlipPending(output: r.output)
+    }
+
     /// Drains the uevents and applies them (see the header); true when `outputs` changed.
     public func refreshOutputs() throws(DisplayError) -> Bool {
         guard !closed else { throw .closed }

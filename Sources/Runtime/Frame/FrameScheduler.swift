@@ -42,10 +42,16 @@ public final class FrameScheduler: LoopFrameSource {
     /// While true nothing is rendered or presented and no deadline is set (the VT was switched
     /// away); the loop still runs everything else. Set false and `markDirty` to go on.
     public var isPaused = false {
-        didSet { if isPaused { deadline = nil; boundary = nil; animating = false } }
+        didSet { if isPaused { deadline = nil; boundary = nil; animating = false; flipWaitDeadline = nil } }
     }
 
     private var dirty = true
+    private weak var loop: EventLoop?
+    private var eventDescriptors: Set<Int32> = []
+    /// Set while a due frame waits for page flips: when the wait is given up.
+    private var flipWaitDeadline: Int64?
+    /// How long a due frame waits for page-flip events before it is drawn anyway.
+    public var flipWaitNanoseconds: Int64 = 1_000_000_000
     /// A frame is drawn in the next turn even during an animation (new outputs after a hotplug).
     private var forced = false
     private var animating = false
@@ -72,12 +78,18 @@ public final class FrameScheduler: LoopFrameSource {
         self.display = display; self.scene = scene; self.clock = clock; self.log = log
     }
 
-    /// Makes `loop` draw this scheduler's frames and follow the display's hotplug descriptor.
+    /// Makes `loop` draw this scheduler's frames and follow the display's hotplug descriptor and
+    /// its page-flip events.
     public func attach(to loop: EventLoop) throws {
         loop.frames = self
+        self.loop = loop
+        try watchEventDescriptors()
         guard let hotplug = display.hotplugDescriptor else { return }
         try loop.watch(hotplug) { [unowned self, unowned loop] _ in
-            do { try refreshOutputs() } catch {
+            do {
+                try refreshOutputs()
+                try watchEventDescriptors()
+            } catch {
                 // The HUD stays up on the outputs it has; a descriptor that keeps failing must not
                 // make the loop spin, so it is no longer watched.
                 loop.unwatch(hotplug)
@@ -86,23 +98,61 @@ public final class FrameScheduler: LoopFrameSource {
         }
     }
 
+    /// Watches the display's event descriptors as they are now (cards come and go with hotplug).
+    private func watchEventDescriptors() throws {
+        guard let loop else { return }
+        let now = Set(display.eventDescriptors)
+        for fd in eventDescriptors.subtracting(now) { loop.unwatch(fd) }
+        for fd in now.subtracting(eventDescriptors) {
+            try loop.watch(fd) { [unowned self] readiness in displayEvents(on: readiness.descriptor) }
+        }
+        eventDescriptors = now
+    }
+
+    /// Page flips completed: a frame that waited for them is drawn in this turn.
+    private func displayEvents(on descriptor: Int32) {
+        do { try display.handleEvents(on: descriptor) } catch {
+            log("display events on descriptor \(descriptor): \(error)")
+        }
+        if flipWaitDeadline != nil && !anyFlipPending {
+            flipWaitDeadline = nil
+            forced = true
+        }
+    }
+
+    private var anyFlipPending: Bool { display.outputs.indices.contains { display.isFlipPending(output: $0) } }
+
     /// The next boundary, scheduled change or retry; nil while paused or with nothing scheduled.
     public var pendingDeadline: Int64? { deadline }
 
     /// When the loop must wake for the next frame: at once when a change waits to be drawn and no
-    /// animation will draw it at its next boundary.
+    /// animation will draw it at its next boundary; while a due frame waits for page flips, when
+    /// that wait is given up.
     public var nextFrameDeadline: Int64? {
         if isPaused { return nil }
+        if let flipWaitDeadline { return flipWaitDeadline }
         if forced || (dirty && !animating) { return .min }
         return deadline
     }
 
     /// Draws a frame when one is due at `now`: something changed (and no animation boundary is
-    /// pending), or the deadline has passed.
+    /// pending), or the deadline has passed. A due frame waits while an output's page flip is in
+    /// flight (its event arrives on the loop, see `attach`), at most `flipWaitNanoseconds`; then it
+    /// is drawn anyway and the display deals with the flip that never came.
     public func frameIfDue(at now: Int64) throws {
         guard !isPaused else { return }
-        let due = forced || (dirty && !animating) || deadline.map { now >= $0 } == true
-        guard due else { return }
+        if let wait = flipWaitDeadline {
+            guard now >= wait else { return }
+            flipWaitDeadline = nil
+            log("frame scheduler: no page-flip event for \(flipWaitNanoseconds / 1_000_000) ms; presenting anyway")
+        } else {
+            let due = forced || (dirty && !animating) || deadline.map { now >= $0 } == true
+            guard due else { return }
+            if anyFlipPending {
+                flipWaitDeadline = now + flipWaitNanoseconds
+                return
+            }
+        }
         forced = false
         try renderAndPresent()
     }

@@ -1,0 +1,93 @@
+// Page flips as loop events: a due frame waits while a flip is in flight and is drawn in the turn
+// its event arrives; an event that never comes holds the frame for at most the flip wait, then the
+// frame is drawn anyway, without the loop spinning in between.
+import Display
+import Raster
+import Runtime
+import Testing
+
+@Suite struct FrameSchedulerFlipTests {
+    static let t0: Int64 = 2_000_000_000
+    static let interval: Int64 = 16_666_667
+
+    /// A memory display whose presents leave a flip in flight until `complete` (the card's event).
+    final class FlippingDisplay: Display {
+        let memory = MemoryDisplay(width: 8, height: 4)
+        var pending = false
+        var presents: [Int64] = []
+        /// Presents made while a flip was in flight (a real card's present would block on it).
+        var blocked = 0
+        var handled = 0
+        let clock: FakeClock
+        init(_ clock: FakeClock) { self.clock = clock }
+        var outputs: [DisplayOutput] { memory.outputs }
+        var frameIntervalNanoseconds: Int64 { memory.frameIntervalNanoseconds }
+        func present(_ frame: PixmapView, damage: [IntRect]) throws(DisplayError) -> PresentTiming {
+            if pending { blocked += 1 }
+            _ = try memory.present(frame, damage: damage)
+            presents.append(clock.now)
+            pending = true
+            return .timer
+        }
+        var eventDescriptors: [Int32] { [77] }
+        func handleEvents(on descriptor: Int32) throws(DisplayError) { handled += 1; pending = false }
+        func isFlipPending(output index: Int) -> Bool { pending }
+        func close(_ how: CloseBehaviour) {}
+    }
+
+    final class Spinner: PacedScene {
+        let pixmap = Pixmap(width: 8, height: 4)
+        func frame(at nanoseconds: Int64) -> PacedFrame { PacedFrame(damage: [pixmap.view.bounds], animating: true) }
+        func pixels(output index: Int) -> PixmapView { pixmap.view }
+    }
+
+    struct Rig {
+        let clock = FakeClock(FrameSchedulerFlipTests.t0)
+        let poller: VirtualPoller
+        let loop: EventLoop
+        let display: FlippingDisplay
+        let frames: FrameScheduler
+        final class Log: @unchecked Sendable { var lines: [String] = [] }
+        let log = Log()
+        init() throws {
+            poller = VirtualPoller(clock)
+            let clock = self.clock, log = self.log
+            loop = EventLoop(poller: poller, clock: { clock.now })
+            display = FlippingDisplay(clock)
+            frames = FrameScheduler(display: display, scene: Spinner(), clock: { clock.now }, log: { log.lines.append($0) })
+            try frames.attach(to: loop)
+        }
+    }
+
+    @Test func aDueFrameWaitsForTheFlipEventAndIsDrawnWhenItArrives() throws {
+        let rig = try Rig()
+        #expect(rig.poller.interests[77] == .read, "the card's descriptor is watched on the loop")
+        let I = Self.interval, t0 = Self.t0
+        try rig.loop.runOnce()  // the first frame, at once
+        #expect(rig.display.presents == [t0])
+        // The boundary comes, the flip is still in flight: no present (it would block).
+        try rig.loop.runOnce()
+        #expect(rig.display.presents == [t0])
+        #expect(rig.poller.deadlines.last == t0 + I)
+        // The flip event 3 ms later: handled, and the waiting frame drawn in that turn.
+        rig.poller.events = [.init(at: t0 + I + 3_000_000, ready: [LoopReadiness(descriptor: 77, readable: true)])]
+        try rig.loop.runOnce()
+        #expect(rig.display.handled == 1)
+        #expect(rig.display.presents == [t0, t0 + I + 3_000_000])
+        #expect(rig.display.blocked == 0)
+    }
+
+    @Test func aFlipEventThatNeverComesHoldsTheFrameOnlyForTheFlipWait() throws {
+        let rig = try Rig()
+        let I = Self.interval, t0 = Self.t0
+        try rig.loop.runOnce()
+        try rig.loop.runOnce()  // due at t0 + I, the flip never completes
+        // One wait until the flip wait is over (no spinning), then the frame anyway, logged; the
+        // display's present deals with the flip that never came.
+        try rig.loop.runOnce()
+        #expect(rig.poller.deadlines.suffix(2) == [t0 + I, t0 + I + rig.frames.flipWaitNanoseconds])
+        #expect(rig.display.presents == [t0, t0 + I + rig.frames.flipWaitNanoseconds])
+        #expect(rig.display.blocked == 1)
+        #expect(rig.log.lines.contains { $0.contains("no page-flip event for 1000 ms") }, "\(rig.log.lines)")
+    }
+}
