@@ -1,31 +1,36 @@
 #!/usr/bin/env bash
-# Installs every system package SplashHUD's build, demo and tests need, on Debian 12, with apt.
+# Installs the system packages SplashHUD's build and demo need (with --tests, also what the tests
+# need), on Debian 12, with apt.
 # Idempotent: packages already installed are left alone and apt is not touched at all.
 # Needs root (or sudo) only when something is missing. Swift itself (6.0 or newer) must already be
 # on PATH: Debian 12 does not package it (see swift.org for the Debian toolchain).
 set -euo pipefail
 
+# What building SplashHUD and running the demo need.
 PACKAGES=(
   pkg-config
   libdrm-dev            # KMS/DRM (CDRM)
   libfreetype-dev       # glyph outlines (CFreeType)
   libspng-dev           # PNG decode/encode (CSPNG)
   zlib1g-dev            # CRCs for animated PNG chunks (CZlib)
-  libcairo2-dev         # the benchmark's comparison engine only
   fonts-dejavu-core     # DejaVu Sans: default UI font and the benchmark's font
   fonts-droid-fallback  # Droid Sans Fallback: CJK glyphs in the fallback chain
-  fonts-urw-base35      # Nimbus Sans (CFF outlines), for the font tests
 )
 
-# --- boot integration checks (Tests/splashhudTests): `systemd-analyze verify` on the units in
-# udev/ and `udevadm test` on the rules (unshare and setpriv come with util-linux, always there).
-PACKAGES+=(systemd udev)
-
-# --- QEMU end-to-end display tests (scripts/qemu/vmtest.py, Tests/QEMUTests) ---------------------
-# Debian's kernel with its DRM modules, QEMU (TCG), busybox for the guest initramfs, and python3 for
-# the harness. linux-image-amd64 is only booted inside QEMU; it is never the host's kernel.
-PACKAGES+=(qemu-system-x86 linux-image-amd64 busybox-static python3)
-# --- end of the QEMU block -----------------------------------------------------------------------
+# `--tests` (what scripts/test.sh passes) adds what only the tests and the benchmark need.
+if [[ " $* " == *" --tests "* ]]; then
+  PACKAGES+=(
+    libcairo2-dev       # the benchmark's comparison engine (built with the tests)
+    fonts-urw-base35    # Nimbus Sans (CFF outlines), for the font tests
+    # Boot integration checks (Tests/splashhudTests): `systemd-analyze verify` on the units in
+    # udev/ and `udevadm test` on the rules (unshare and setpriv come with util-linux).
+    systemd udev
+    # QEMU end-to-end tests (scripts/qemu/vmtest.py, Tests/QEMUTests): Debian's kernel with its DRM
+    # modules, QEMU (TCG), busybox for the guest initramfs, python3 for the harness.
+    # linux-image-amd64 is only booted inside QEMU; it is never the host's kernel.
+    qemu-system-x86 linux-image-amd64 busybox-static python3
+  )
+fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do

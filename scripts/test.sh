@@ -7,7 +7,7 @@
 # `./scripts/test.sh --filter RasterTests`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/setup.sh
+source scripts/setup.sh --tests
 swift build --build-tests
 if [ $# -gt 0 ]; then
     exec swift test --skip-build "$@"
