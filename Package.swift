@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
 // SplashHUD: a progress HUD for Linux displays without a window system.
-// Layers point downward only: raster <- assets <- hud <- display/runtime <- executables.
+// Layers point downward only: Raster <- Assets, HUDProtocol <- HUD <- Display <- Board <- Runtime
+// <- executables (Display needs Raster only; the README's Layout section has the whole tree).
 import PackageDescription
 
 let package = Package(
@@ -37,8 +38,8 @@ let package = Package(
         // The HUD: SVProgressHUD/MBProgressHUD behaviour on a Clock, layout, indicators and the
         // damage-tracking scene renderer.
         .target(name: "HUD", dependencies: ["HUDProtocol", "Raster", "Assets"]),
-        // Screens: the Display protocol, the memory display, fbdev (and DRM/KMS next); the only
-        // place that calls open/ioctl/mmap (Sources/Display/Syscalls.swift).
+        // Screens: the Display protocol and its capabilities, the memory, fbdev and DRM/KMS
+        // backends, page damage, uevents, the VT and the probe.
         .target(
             name: "Display",
             dependencies: ["Raster", "CLinuxShim", "CDRM", .product(name: "SystemPackage", package: "swift-system")]),
@@ -48,7 +49,8 @@ let package = Package(
             dependencies: ["Display", "HUD", "HUDProtocol", "Assets", "Raster", .product(name: "Logging", package: "swift-log")]),
         // The reference frame and the primitive gallery, shared by the demo, tests and benchmark.
         .target(name: "Gallery", dependencies: ["Raster", "Assets"]),
-        // Ties HUD to a Display: one scene per output, the frame pacer, console, board profiles.
+        // The HUD on a Display: the event loop, message queue, frame scheduler, one scene per
+        // output, the session (script, endings, retain hand-over) and the command FIFO.
         .target(
             name: "Runtime",
             dependencies: [
@@ -84,15 +86,15 @@ let package = Package(
         .testTarget(name: "BoardTests", dependencies: ["Board", "Display", "HUD", "Raster", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "DisplayTests", dependencies: ["HUDProtocol", "Display", "Raster", "CLinuxShim", "GoldenSupport"]),
         .testTarget(name: "PlatformTests", dependencies: ["Raster", "CDRM", "CLinuxShim"]),
-        // End-to-end display harness: boots real kernel drivers under QEMU via scripts/qemu/vmtest.py
-        // (needs qemu-system-x86, linux-image-amd64, busybox-static from scripts/setup.sh).
-        // The program the QEMU end-to-end tests run in the guest: HUD frames through FBDevDisplay.
-        // The guests' end of scripts/qemu/vmtest.py's control channel, shared by every guest program.
+        // End-to-end display tests boot real kernel drivers under QEMU through scripts/qemu/vmtest.py
+        // (qemu-system-x86, linux-image-amd64, busybox-static: scripts/setup.sh --tests).
+        // The guests' end of vmtest.py's control channel, shared by every guest program.
         .target(name: "VMGuestSupport", path: "Tests/VMGuestSupport"),
+        // HUD frames through FBDevDisplay, and the console.
         .executableTarget(name: "splashhud-display-guest", dependencies: ["HUDProtocol", "Display", "HUD", "Raster", "Assets", "VMGuestSupport"], path: "Tests/DisplayGuest"),
         // The same for KMS: known frames through DRMDisplay (atomic and legacy commits).
         .executableTarget(name: "splashhud-drm-guest", dependencies: ["Display", "Raster", "CLinuxShim", "VMGuestSupport"], path: "Tests/DRMGuest"),
-        // The frame pacer's CPU cost on a real fbdev driver: static HUD vs animating spinner.
+        // The frame scheduler's CPU cost on a real fbdev driver: static HUD vs animating spinner.
         .executableTarget(name: "splashhud-pacer-guest", dependencies: ["HUDProtocol", "Display", "HUD", "Raster", "Runtime", "VMGuestSupport"], path: "Tests/PacerGuest"),
         // Hotplug: outputs (whole cards under QEMU) coming and going while the HUD runs.
         .executableTarget(name: "splashhud-hotplug-guest", dependencies: ["Display", "Raster", "VMGuestSupport"], path: "Tests/HotplugGuest"),
