@@ -6,7 +6,7 @@ import Raster
 enum DRMGuestFrames {
     /// The three presents: a full frame, then two partial ones. The third goes into the buffer that
     /// last received frame 1, so it shows whether that buffer is brought up to date with frame 2's
-    /// damage as well (FBPages' bookkeeping on real flips).
+    /// damage as well (PageDamage' bookkeeping on real flips).
     static func steps(width: Int32, height: Int32) -> [(name: String, damage: [IntRect], draw: (PixmapView) -> Void)] {
         let a = IntRect(x: width / 8, y: height / 6, width: width / 4, height: height / 4)
         let b = IntRect(x: width / 2, y: height / 2, width: width / 5, height: height / 7)

@@ -7,7 +7,7 @@
 //             that is all the primary plane takes), the rotation (requested + the connector's
 //             `panel orientation`); save each CRTC's state for close(.restore); create two dumb
 //             buffers per output. Nothing is shown yet.
-//   present   per output: convert the damage (plus what this buffer missed, FBPages.swift) into the
+//   present   per output: convert the damage (plus what this buffer missed, PageDamage.swift) into the
 //             back buffer, commit it (the first time with the mode: the first frame appears only
 //             once it is completely drawn) and return; the next present to that output first
 //             waits for the page-flip event (poll + drmHandleEvent) that frees the other buffer.

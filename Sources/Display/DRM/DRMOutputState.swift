@@ -14,7 +14,7 @@ final class DRMOutputState {
     var target: DRMOutputTarget
     let crtcIndex: Int
     let buffers: [DRMDumbBuffer]
-    var pages: FBPages
+    var pages: PageDamage
     var needsModeset = true
     /// Single-buffered outputs call drmModeDirtyFB until the driver says ENOSYS.
     var needsDirtyFB = true
@@ -29,7 +29,7 @@ final class DRMOutputState {
 
     init(output: DisplayOutput, target: DRMOutputTarget, crtcIndex: Int, buffers: [DRMDumbBuffer], hasVBlank: Bool, saved: drmModeCrtc?) {
         self.output = output; self.target = target; self.crtcIndex = crtcIndex; self.buffers = buffers
-        pages = FBPages(count: buffers.count, front: buffers.count - 1)
+        pages = PageDamage(count: buffers.count, front: buffers.count - 1)
         self.hasVBlank = hasVBlank; self.saved = saved
     }
 

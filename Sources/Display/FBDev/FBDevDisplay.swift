@@ -4,7 +4,7 @@
 //   open      open the node, FBIOGET_VSCREENINFO + FBIOGET_FSCREENINFO -> FBLayout (refuses what
 //             we cannot drive), mmap smem_len, save the visible page's bytes for `close(.restore)`,
 //             FBIOBLANK(FB_BLANK_UNBLANK) (noted and skipped where the driver lacks it).
-//   present   convert the damage (plus what the target page missed, FBPages.swift) from the shadow
+//   present   convert the damage (plus what the target page missed, PageDamage.swift) from the shadow
 //             frame into the hidden page and FBIOPAN_DISPLAY to it; with one page, into the visible
 //             one; fsync (runs DRM fbdev emulation's deferred I/O now). Then FBIO_WAITFORVSYNC;
 //             ENOTTY/EINVAL, or a wait that returns at once (DRM emulation without vblank
@@ -60,7 +60,7 @@ public final class FBDevDisplay: Display {
     private var pageRows: [Int32]
     /// FBIO_WAITFORVSYNC said EBUSY (noted once).
     private var sawBusyVSync = false
-    private var pages: FBPages
+    private var pages: PageDamage
 
     /// Opens `path` and prepares it for presenting frames rotated by `rotation`.
     public init(path: String, rotation: Rotation = .r0, dither: Bool = true, doubleBuffer: Bool = true) throws(DisplayError) {
@@ -87,10 +87,10 @@ public final class FBDevDisplay: Display {
         isDoubleBuffered = doubleBuffer && layout.canDoubleBuffer && layout.xOffset == 0
         if isDoubleBuffered {
             pageRows = [0, layout.height]
-            pages = FBPages(count: 2, front: layout.yOffset == layout.height ? 1 : 0)
+            pages = PageDamage(count: 2, front: layout.yOffset == layout.height ? 1 : 0)
         } else {
             pageRows = [visibleRow]
-            pages = FBPages(count: 1, front: 0)
+            pages = PageDamage(count: 1, front: 0)
         }
         let mode = DisplayMode(width: layout.width, height: layout.height, refreshMillihertz: layout.refreshMillihertz)
         outputs = [
@@ -144,7 +144,7 @@ public final class FBDevDisplay: Display {
                 diagnostics.append("\(error); falling back to single buffering")
                 isDoubleBuffered = false
                 pageRows = [pageRows[showing]]
-                pages = FBPages(count: 1, front: 0)
+                pages = PageDamage(count: 1, front: 0)
                 return try present(frame, damage: [frame.bounds])
             }
         }

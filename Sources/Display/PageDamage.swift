@@ -1,4 +1,4 @@
-// Double buffering by panning, without reading scanout memory back.
+// Page damage: double buffering (fbdev panning, DRM page flips) without reading scanout memory back.
 //
 // With two pages, present draws into the hidden (back) page and pans to it. The back page last
 // received the frame before the previous one, so the damage of this frame alone would leave it
@@ -13,8 +13,9 @@
 
 import Raster
 
-/// Which page is shown and what each page lacks; pure bookkeeping, no memory access.
-struct FBPages: Equatable {
+/// Which page (fbdev pan offset or DRM buffer) is shown and what each page lacks; pure
+/// bookkeeping, no memory access.
+struct PageDamage: Equatable {
     /// Number of pages (1 = single buffered: draw into the visible page).
     let count: Int
     /// The page on screen.
@@ -33,7 +34,7 @@ struct FBPages: Equatable {
     func target(damage: [IntRect]) -> (page: Int, rects: [IntRect]?) {
         let page = count == 1 ? front : (front + 1) % count
         guard let missed = stale[page] else { return (page, nil) }
-        return (page, FBPages.simplified(missed + damage))
+        return (page, PageDamage.simplified(missed + damage))
     }
 
     /// Records that `page` now holds the newest frame and every other page lacks `damage`;
@@ -41,7 +42,7 @@ struct FBPages: Equatable {
     mutating func drawn(page: Int, damage: [IntRect]) {
         stale[page] = []
         for p in 0..<count where p != page {
-            if stale[p] != nil { stale[p] = FBPages.simplified(stale[p]! + damage) }
+            if stale[p] != nil { stale[p] = PageDamage.simplified(stale[p]! + damage) }
         }
         front = page
     }

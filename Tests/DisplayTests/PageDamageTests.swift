@@ -8,7 +8,7 @@ import Testing
 @Suite("fbdev pages")
 struct FBPagesTests {
     @Test func firstPresentIntoEachPageIsFullThenDamagePlusPrevious() {
-        var pages = FBPages(count: 2, front: 0)
+        var pages = PageDamage(count: 2, front: 0)
         let d1 = [IntRect(x: 0, y: 0, width: 5, height: 5)]
         let d2 = [IntRect(x: 10, y: 10, width: 3, height: 3)]
         let d3 = [IntRect(x: 20, y: 0, width: 2, height: 2)]
@@ -25,7 +25,7 @@ struct FBPagesTests {
     }
 
     @Test func singlePageCopiesDamageOnlyAfterTheFirstFullCopy() {
-        var pages = FBPages(count: 1, front: 0)
+        var pages = PageDamage(count: 1, front: 0)
         let d = [IntRect(x: 1, y: 1, width: 2, height: 2)]
         #expect(pages.target(damage: d).rects == nil)
         pages.drawn(page: 0, damage: d)
@@ -35,11 +35,11 @@ struct FBPagesTests {
     @Test func duplicateAndContainedRectsAreCopiedOnce() {
         let spinner = IntRect(x: 40, y: 40, width: 20, height: 20)
         let inside = IntRect(x: 45, y: 45, width: 5, height: 5)
-        #expect(FBPages.simplified([spinner, inside, spinner, .zero]) == [spinner])
+        #expect(PageDamage.simplified([spinner, inside, spinner, .zero]) == [spinner])
     }
 
     /// Two pages in memory driven like FBDevDisplay: after every present the shown page equals the
-    /// frame, though each present copies only the rects FBPages asks for.
+    /// frame, though each present copies only the rects PageDamage asks for.
     @Test func bothPagesStayConsistentOverManyFrames() {
         let w: Int32 = 32, h: Int32 = 24
         let frame = Pixmap(width: w, height: h)
@@ -48,7 +48,7 @@ struct FBPagesTests {
         let surfaces = pageMemory.map {
             SurfaceView(base: $0.view.base, width: w, height: h, rowBytes: $0.view.rowBytes, format: .argb8888)
         }
-        var pages = FBPages(count: 2, front: 0)
+        var pages = PageDamage(count: 2, front: 0)
         var rng: UInt32 = 12345
         func next(_ n: Int32) -> Int32 { rng = rng &* 1_103_515_245 &+ 12345; return Int32((rng >> 16) % UInt32(n)) }
         var copiedPixels: Int64 = 0
