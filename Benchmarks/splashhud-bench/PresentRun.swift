@@ -3,7 +3,7 @@
 // and for the spinner's damage (a 48x48 box), each against memcpy of the same bytes (the whole
 // buffer; the box's 48 rows of 192 bytes at the same strides) measured in the same run, the four
 // interleaved and their order alternated frame by frame so neither side owns a warm cache.
-// Target (issue 4): a full-frame present at most 1.2x memcpy.
+// Target: a full-frame present at most 1.2x memcpy.
 import Display
 import Foundation
 import Raster

@@ -1,4 +1,4 @@
-// The contract between the HUD's frame loop and a screen (issue 4 part 1): what the outputs are,
+// The contract between the HUD's frame loop and a screen: what the outputs are,
 // "show these damaged rects of this finished frame", how the picture's timing is known, and close.
 // Modelled on LVGL's flush/flush-wait pair and wlroots' small backend interface: the frame loop
 // owns the shadow frame and the damage; a display only converts, copies and shows.

@@ -1,4 +1,4 @@
-// Device hotplug notifications straight from the kernel (issue 4 part 7), without libudev or udevd
+// Device hotplug notifications straight from the kernel, without libudev or udevd
 // (a boot splash often runs before udevd): a NETLINK_KOBJECT_UEVENT socket bound to the kernel's
 // multicast group, as udevd itself listens. Each datagram is one event:
 //

@@ -1,4 +1,4 @@
-// Every malformed line gets a message that says what is wrong (issue 3 part 1), and no command.
+// Every malformed line gets a message that says what is wrong, and no command.
 import Testing
 import Raster
 @testable import HUDProtocol

@@ -1,4 +1,4 @@
-// Every verb and every `set` key parses to the right value (issue 3 part 1).
+// Every verb and every `set` key parses to the right value.
 import Testing
 import Raster
 @testable import HUDProtocol

@@ -1,5 +1,5 @@
 // Every modesetting card at once (Plymouth mirrors on all heads of all cards), with cards and
-// connectors coming and going (issue 4 part 7). Under QEMU the only hotplug there is is PCI
+// connectors coming and going. Under QEMU the only hotplug there is is PCI
 // hotplug of a whole display device; on a PC the commonest is simpledrm's card0 going away when
 // the real driver (i915, amdgpu) registers card1.
 //
