@@ -1,6 +1,7 @@
-// HUDRuntime's own contract: commands in (bad ones refused, logged and without effect), the loop
-// stepping on a fake clock, extra descriptors watched through the pacer (a pipe standing in for the
-// command FIFO), and quit restoring or retaining the screen and ending `run`.
+// HUDRuntime's own contract: commands in (bad ones refused, logged and without effect), requests
+// posted to the inbox and applied in order at the next turn, the loop stepping on a fake clock,
+// extra descriptors watched on the loop (a pipe standing in for the command FIFO), events handed
+// out per turn, and quit restoring or retaining the screen and ending `run`.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,6 +30,45 @@ struct HUDRuntimeTests {
             var turns = 0
             while poller.blocked == blocked && turns < 600 { try runtime.step(); turns += 1 }
         }
+    }
+
+    @Test("requests posted during an animation are applied in order at once, drawn at the next refresh boundary")
+    func postedRequestsKeepTheGrid() throws {
+        let clock = FakeClock(Fixtures.t0)
+        let display = MemoryDisplay(width: 320, height: 240)
+        let poller = VirtualPoller(clock)
+        let runtime = try HUDRuntime(display: display, resources: Fixtures.resources, poller: poller, clock: { clock.now }, console: .off)
+        runtime.post(.hud(.show(status: "Working")))
+        for _ in 0..<30 { try runtime.step() }  // the spinner turns: a frame per boundary
+        let interval = display.frameIntervalNanoseconds
+        let boundary = try #require(runtime.frames.pendingDeadline)
+        let frames = runtime.frames.framesPresented
+        // Half way to the next boundary three requests arrive from another thread: the post wakes
+        // the loop, which applies them in order in that turn but draws nothing off the grid.
+        poller.events = [.init(at: boundary - interval / 2, action: {
+            runtime.post(.hud(.status("A")))
+            runtime.post(.hud(.progress(fraction: Fixed16_16(0.5), status: "B")))
+            runtime.post(.hud(.status("C")))
+        })]
+        try runtime.step()
+        #expect(clock.now == boundary - interval / 2)
+        #expect(runtime.controller.presentation().status == "C", "applied in the order posted")
+        #expect(runtime.inbox.isEmpty)
+        #expect(runtime.frames.framesPresented == frames, "no frame between two boundaries")
+        try runtime.step()
+        #expect(poller.deadlines.last == boundary)
+        #expect(runtime.frames.framesPresented == frames + 1, "drawn at the boundary")
+    }
+
+    @Test("events are handed out once, at the end of the turn they happened in, and not kept")
+    func eventsPerTurn() throws {
+        let rig = try Rig()
+        var turns: [[String]] = []
+        rig.runtime.addEventListener { turns.append($0.map(\.kind.rawValue)) }
+        rig.runtime.post(.hud(.show(status: "Hi")))
+        try rig.settle()
+        #expect(turns == [["will-appear"], ["did-appear"]], "\(turns)")
+        #expect(rig.runtime.controller.events.isEmpty)
     }
 
     @Test("a bad command is refused with the parser's error, logged, and changes nothing")
