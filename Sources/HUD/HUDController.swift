@@ -45,6 +45,25 @@ public final class HUDController {
         time = clock.now
     }
 
+    /// SV's `dismissWithDelay:` cannot be cancelled, so every delayed dismiss stays pending until
+    /// it fires; past this many a new one is refused (`refusal(of:)`) instead of letting input
+    /// grow the timer queue without bound.
+    public static let maxPendingDismissals = 256
+
+    /// Why `command` must not be applied now, nil when it may: the one bound input could otherwise
+    /// push past (pending SV delayed dismissals). The runtime refuses such a command with this
+    /// message and changes nothing.
+    public func refusal(of command: HUDCommand) -> String? {
+        guard case .dismiss(let delay) = command, delay > .zero, !appearance.usesMBBehaviour else { return nil }
+        update()
+        let pending = timers.count { if case .svDelayedFadeOut = $0 { return true } else { return false } }
+        guard pending >= Self.maxPendingDismissals else { return nil }
+        return "dismiss \(delay): \(pending) delayed dismissals are pending already (at most \(Self.maxPendingDismissals)); send it when one has fired"
+    }
+
+    /// Timers pending (SV's and MB's timers, animation completions).
+    public var pendingTimers: Int { timers.count }
+
     /// Applies `command` at `clock.now`, after firing every timer due up to then; timers the
     /// command makes due at once (a zero delay) fire before this returns.
     public func apply(_ command: HUDCommand) {

@@ -69,7 +69,9 @@ struct AnimatedValue {
 }
 
 /// One-shot timers in firing order: by instant, then by the order they were scheduled (an NSTimer
-/// or `dispatch_after` due at the same instant as another runs after it).
+/// or `dispatch_after` due at the same instant as another runs after it). Kept sorted, so the next
+/// timer is the first entry and a frame's `popDue` and `nextFire` look at one entry, whatever else
+/// is pending.
 struct TimerQueue<Action> {
     struct Entry {
         var id: Int
@@ -79,20 +81,32 @@ struct TimerQueue<Action> {
     private(set) var entries: [Entry] = []
     private var nextID = 1
 
+    var count: Int { entries.count }
+
     /// Schedules `action` at `fire`; returns its id (for cancelling).
     @discardableResult
     mutating func schedule(_ action: Action, at fire: Instant) -> Int {
         let id = nextID
         nextID += 1
-        entries.append(Entry(id: id, fire: fire, action: action))
+        insert(Entry(id: id, fire: fire, action: action))
         return id
+    }
+
+    /// Inserts after every entry due at or before `entry.fire` (its id is the newest).
+    private mutating func insert(_ entry: Entry) {
+        var low = 0, high = entries.count
+        while low < high {
+            let mid = (low + high) / 2
+            if entries[mid].fire <= entry.fire { low = mid + 1 } else { high = mid }
+        }
+        entries.insert(entry, at: low)
     }
 
     /// Cancels the timer `id` if it is still pending (a fired or unknown id is ignored, like
     /// invalidating an NSTimer that already fired).
     mutating func cancel(_ id: Int?) {
-        guard let id else { return }
-        entries.removeAll { $0.id == id }
+        guard let id, let i = entries.firstIndex(where: { $0.id == id }) else { return }
+        entries.remove(at: i)
     }
 
     func isPending(_ id: Int?) -> Bool {
@@ -106,25 +120,23 @@ struct TimerQueue<Action> {
         entries.remove(at: i)
         let newID = nextID
         nextID += 1
-        entries.append(Entry(id: newID, fire: fire, action: action))
+        insert(Entry(id: newID, fire: fire, action: action))
     }
 
     /// The first pending entry whose action matches `predicate`.
     func first(where predicate: (Action) -> Bool) -> Entry? { entries.first { predicate($0.action) } }
 
+    /// How many pending entries match `predicate`.
+    func count(where predicate: (Action) -> Bool) -> Int { entries.reduce(0) { $0 + (predicate($1.action) ? 1 : 0) } }
+
     /// The earliest entry due at or before `t`, removed from the queue.
     mutating func popDue(upTo t: Instant) -> Entry? {
-        var best: Int?
-        for (i, e) in entries.enumerated() where e.fire <= t {
-            if let b = best, (entries[b].fire, entries[b].id) <= (e.fire, e.id) { continue }
-            best = i
-        }
-        guard let best else { return nil }
-        return entries.remove(at: best)
+        guard let first = entries.first, first.fire <= t else { return nil }
+        return entries.removeFirst()
     }
 
     /// The earliest pending instant.
-    var nextFire: Instant? { entries.map(\.fire).min() }
+    var nextFire: Instant? { entries.first?.fire }
 
     mutating func removeAll() { entries.removeAll() }
 }

@@ -155,10 +155,18 @@ public final class HUDRuntime {
         return .success(())
     }
 
-    /// Applies `command` now (already parsed).
-    public func submit(_ command: HUDCommand) {
+    /// Applies `command` now (already parsed), unless the HUD refuses it (a bound it would pass):
+    /// then the refusal is logged and returned, and nothing changes.
+    @discardableResult
+    public func submit(_ command: HUDCommand) -> String? {
+        scene.advance(to: clock())
+        if let refusal = controller.refusal(of: command) {
+            logger.error("command refused: \(refusal)")
+            return refusal
+        }
         scene.apply(command, at: clock())
         frames.markDirty()
+        return nil
     }
 
     /// One turn of the loop: waits for the next frame, timer, request or descriptor, handles it,

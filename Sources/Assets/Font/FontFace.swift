@@ -51,10 +51,13 @@ public final class FontFace {
     private let face: FT_Face
     private var advances: [UInt32: Int32] = [:]
 
-    /// Opens the first face of the font file at `path`.
+    /// The largest font file opened (CJK collections run to a few tens of megabytes).
+    public static let maxFileBytes: UInt64 = 64 << 20
+
+    /// Opens the first face of the font file at `path`: a regular file of at most `maxFileBytes`.
     /// Throws `.fileNotFound`, `.unreadable`, `.notAFont` (FreeType refused it) or `.notScalable`.
     public init(path: String) throws {
-        try Self.checkReadable(path)
+        try Self.checkFile(path)
         var lib: FT_Library?
         let initError = FT_Init_FreeType(&lib)
         guard initError == 0, let lib else {
@@ -85,19 +88,14 @@ public final class FontFace {
         FT_Done_FreeType(library)
     }
 
-    /// FreeType reports a missing and an unreadable file with the same error; open(2) tells them apart.
-    private static func checkReadable(_ path: String) throws {
-        var fd: Int32
-        repeat { fd = open(path, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
-        if fd < 0 {
-            let e = errno
-            if e == ENOENT || e == ENOTDIR { throw FontError.fileNotFound(path: path) }
-            throw FontError.unreadable(path: path, reason: String(cString: strerror(e)))
-        }
-        defer { close(fd) }
-        var info = stat()
-        if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
-            throw FontError.unreadable(path: path, reason: String(cString: strerror(EISDIR)))
+    /// What FreeType would open, checked first without blocking: a FIFO or device named as a font
+    /// would make FreeType's own open(2) wait for a writer, and a huge file would be mapped whole.
+    /// FreeType also reports a missing and an unreadable file with the same error; this tells
+    /// them apart.
+    private static func checkFile(_ path: String) throws {
+        do { try AssetFile.check(path, maxBytes: maxFileBytes) } catch {
+            if error.missing { throw FontError.fileNotFound(path: path) }
+            throw FontError.unreadable(path: path, reason: error.reason)
         }
     }
 

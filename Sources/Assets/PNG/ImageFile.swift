@@ -13,36 +13,12 @@ import Darwin
 enum ImageFile {
     private static func errnoText(_ code: Int32) -> String { String(cString: strerror(code)) }
 
-    /// Reads all of `path`, refusing files larger than `maxBytes` before reading them.
+    /// Reads all of `path` (a regular file only, opened without blocking), refusing files larger
+    /// than `maxBytes` before reading them.
     static func readAll(_ path: String, maxBytes: UInt64) throws -> [UInt8] {
-        var fd: Int32
-        repeat { fd = open(path, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
-        if fd < 0 { throw ImageError.unreadableFile(path: path, reason: errnoText(errno)) }
-        defer { close(fd) }
-
-        var info = stat()
-        if fstat(fd, &info) != 0 { throw ImageError.unreadableFile(path: path, reason: errnoText(errno)) }
-        if (info.st_mode & S_IFMT) == S_IFDIR {
-            throw ImageError.unreadableFile(path: path, reason: errnoText(EISDIR))
+        do { return try AssetFile.read(path, maxBytes: maxBytes) } catch {
+            throw ImageError.unreadableFile(path: path, reason: error.reason)
         }
-        let size = UInt64(max(0, Int64(info.st_size)))
-        if size > maxBytes {
-            throw ImageError.unreadableFile(path: path, reason: "file is \(size) bytes, over the \(maxBytes)-byte limit")
-        }
-
-        var bytes = [UInt8](repeating: 0, count: Int(size))
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + done, $0.count - done) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw ImageError.unreadableFile(path: path, reason: errnoText(errno))
-            }
-            if n == 0 { break }  // shrank while reading: decode what is there
-            done += n
-        }
-        if done < bytes.count { bytes.removeSubrange(done...) }
-        return bytes
     }
 
     /// Writes `bytes` to `path` atomically (temporary file + rename).
