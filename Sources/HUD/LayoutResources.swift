@@ -1,6 +1,8 @@
 // What layout and drawing read from outside the presentation: the font chains and decoded images.
 // Loaded once and cached here, so a layout is a pure function of (presentation, screen, resources)
-// and a frame never touches the file system after the first use of a font or image.
+// and a frame never touches the file system after the first use of a font or image. The runtime
+// loads what a command names when the command arrives (and refuses the command when that fails),
+// so frames find it here. The caches are small and bounded: input can name any number of paths.
 import Assets
 import Raster
 
@@ -29,8 +31,12 @@ public final class HUDResources {
     /// MB's bold label, details and button font: DejaVu Sans Bold, then the regular chain's faces
     /// (UIKit's is the bold system font).
     public let bold: FontChain
-    private var customChains: [String: Result<FontChain, HUDResourceError>] = [:]
-    private var images: [String: Result<Pixmap, HUDResourceError>] = [:]
+    private var customChains = RecentCache<Result<FontChain, HUDResourceError>>(capacity: 8)
+    private var images = RecentCache<Result<Pixmap, HUDResourceError>>(capacity: 16)
+
+    /// What a HUD image may be: a picture of a few dozen points (SV draws it at 28x28), so with
+    /// the cache's 16 entries decoded images take at most 64 MiB.
+    public static let imageLimits = PNGLimits(maxWidth: 1024, maxHeight: 1024, maxDecodedBytes: 4 << 20, maxFileBytes: 8 << 20)
 
     public static let boldPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
 
@@ -47,7 +53,8 @@ public final class HUDResources {
     }
 
     /// The chain for a `set font PATH`: that font first, then the default chain for what it lacks.
-    /// Cached per path, failures included (call `removeAll()` after fixing a file).
+    /// The most recently used paths are cached, failures included (call `removeAll()` after
+    /// fixing a file).
     public func chain(fontAt path: String) -> Result<FontChain, HUDResourceError> {
         if let known = customChains[path] { return known }
         let result: Result<FontChain, HUDResourceError>
@@ -61,12 +68,13 @@ public final class HUDResources {
         return result
     }
 
-    /// The decoded PNG at `path` (premultiplied), cached per path, failures included. The
-    /// controller may call this when an `image` command arrives to report a bad file at once.
+    /// The decoded PNG at `path` (premultiplied, within `imageLimits`); the most recently used
+    /// paths are cached, failures included. The runtime calls this when an `image` command
+    /// arrives, to report a bad file at once and keep decoding out of frames.
     public func image(at path: String) -> Result<Pixmap, HUDResourceError> {
         if let known = images[path] { return known }
         let result: Result<Pixmap, HUDResourceError>
-        do { result = .success(try PNGDecoder.decode(contentsOf: path)) } catch {
+        do { result = .success(try PNGDecoder.decode(contentsOf: path, limits: Self.imageLimits)) } catch {
             result = .failure(.image(path: path, reason: "\(error)"))
         }
         images[path] = result
@@ -77,4 +85,35 @@ public final class HUDResources {
     public func removeAll() {
         customChains.removeAll(); images.removeAll()
     }
+
+    /// How many custom font chains and images are cached (each at most its cache's capacity).
+    public var cachedCount: (fonts: Int, images: Int) { (customChains.count, images.count) }
+}
+
+/// A few values by path, the least recently used dropped first; linear in its small capacity.
+struct RecentCache<Value> {
+    let capacity: Int
+    /// Oldest first.
+    private var entries: [(key: String, value: Value)] = []
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    var count: Int { entries.count }
+
+    subscript(key: String) -> Value? {
+        mutating get {
+            guard let i = entries.firstIndex(where: { $0.key == key }) else { return nil }
+            let entry = entries.remove(at: i)
+            entries.append(entry)
+            return entry.value
+        }
+        set {
+            entries.removeAll { $0.key == key }
+            guard let newValue else { return }
+            entries.append((key, newValue))
+            if entries.count > capacity { entries.removeFirst(entries.count - capacity) }
+        }
+    }
+
+    mutating func removeAll() { entries.removeAll() }
 }

@@ -160,13 +160,33 @@ public final class HUDRuntime {
     @discardableResult
     public func submit(_ command: HUDCommand) -> String? {
         scene.advance(to: clock())
-        if let refusal = controller.refusal(of: command) {
+        if let refusal = controller.refusal(of: command) ?? unusableFile(in: command) {
             logger.error("command refused: \(refusal)")
             return refusal
         }
         scene.apply(command, at: clock())
         frames.markDirty()
         return nil
+    }
+
+    /// Loads the image or font `command` names now, off the frame path; why it cannot be used,
+    /// nil when it can (or the command names no file).
+    private func unusableFile(in command: HUDCommand) -> String? {
+        let failure: HUDResourceError
+        switch command {
+        case .image(.custom(let path), _):
+            guard case .failure(let e) = scene.resources.image(at: path) else { return nil }
+            failure = e
+        case .set(.font(let path)):
+            guard case .failure(let e) = scene.resources.chain(fontAt: path) else { return nil }
+            failure = e
+        default: return nil
+        }
+        switch failure {
+        case .image(let path, let reason): return "image \(path) cannot be shown: \(reason)"
+        case .font(let path, let reason): return "font \(path) cannot be used: \(reason)"
+        case .text(_, let reason): return reason
+        }
     }
 
     /// One turn of the loop: waits for the next frame, timer, request or descriptor, handles it,
