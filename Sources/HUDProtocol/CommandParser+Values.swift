@@ -13,8 +13,13 @@ extension CommandParser {
         "content-color", "bezel-color",
     ]
 
-    /// Largest length in points: Fixed16_16's integer range.
-    static let maxLength = 32767.0
+    /// Largest length or offset in points. At the largest board scale (4) a HUD of such lengths
+    /// on the largest screen (8192 px) still fits Fixed16_16's ±32767 px with room for the sums
+    /// layout makes (centre + offset + half a size).
+    public static let maxLength = 2048.0
+    /// Largest font size in points: a glyph at scale 4 is then at most 2048 px tall, a coverage
+    /// mask of a few megabytes (at 32767 pt one mask neared a gigabyte and overflowed 16.16).
+    public static let maxFontSize = 512.0
     /// Longest duration in seconds (about 11.6 days; `forever` is separate).
     static let maxSeconds: Int64 = 1_000_000
 
@@ -57,7 +62,7 @@ extension CommandParser {
             return .font(path: word.text)
         case "font-size":
             // A font below 1 pt draws nothing legible; FreeType rejects 0.
-            return .fontSize(try fixed(word, for: command, in: 1...maxLength, range: "1...32767"))
+            return .fontSize(try fixed(word, for: command, in: 1...maxFontSize, range: "1...512"))
         case "ring-thickness": return .ringThickness(try length(word, for: command))
         case "ring-radius": return .ringRadius(try length(word, for: command))
         case "ring-no-text-radius": return .ringNoTextRadius(try length(word, for: command))
@@ -65,12 +70,12 @@ extension CommandParser {
         case "margin": return .margin(try length(word, for: command))
         case "min-size", "image-size":
             let (w, h) = try pair(word, separators: ["x", "X"], for: command, format: "WxH, e.g. 200x100",
-                                  in: 0...maxLength, range: "0...32767")
+                                  in: 0...maxLength, range: "0...2048")
             let size = Size(width: w, height: h)
             return key == "min-size" ? .minimumSize(size) : .imageSize(size)
         case "offset":
             let (x, y) = try pair(word, separators: [","], for: command, format: "X,Y, e.g. 0,-40",
-                                  in: -maxLength...maxLength, range: "-32767...32767")
+                                  in: -maxLength...maxLength, range: "-2048...2048")
             return .offset(Point(x: x, y: y))
         case "tint-images": return .tintImages(try onOff(word, for: command))
         case "square": return .square(try onOff(word, for: command))
@@ -164,9 +169,9 @@ extension CommandParser {
         return value
     }
 
-    /// A length in points, 0...32767.
+    /// A length in points, 0...2048.
     static func length(_ word: CommandWord, for command: String) throws(CommandError) -> Fixed16_16 {
-        try fixed(word, for: command, in: 0...maxLength, range: "0...32767")
+        try fixed(word, for: command, in: 0...maxLength, range: "0...2048")
     }
 
     /// A percentage 0...100 as a fraction (psplash's PROGRESS, fbsplash's bare number).

@@ -51,9 +51,10 @@
 /// - durations (DELAY, `fade-in`…): seconds in 0...1000000, read exactly to the nanosecond
 ///   (decimal digits, rounded half up at the tenth digit). `max-dismiss` also takes `inf` or
 ///   `forever` (SV's CGFLOAT_MAX).
-/// - lengths (`font-size`, `ring-*`, `corner-radius`, `margin`): points in 0...32767
-///   (`font-size` 1...32767); `min-size`/`image-size` `WxH` (or `WXH`) with both in
-///   0...32767; `offset` `X,Y` in -32767...32767. Converted with `Fixed16_16(Double)`.
+/// - lengths (`ring-*`, `corner-radius`, `margin`): points in 0...2048; `font-size` 1...512;
+///   `min-size`/`image-size` `WxH` (or `WXH`) with both in 0...2048; `offset` `X,Y` in
+///   -2048...2048. Converted with `Fixed16_16(Double)`; the bounds keep a HUD at the largest
+///   scale within fixed point and a glyph's mask within a few megabytes.
 /// - colours: `#RRGGBB` or `#RRGGBBAA`, hex digits in either case.
 /// - switches (`tint-images`, `square`): `on` or `off`.
 /// - choices: `style` light|dark|custom; `mask` none|clear|black|gradient|custom; `animation`

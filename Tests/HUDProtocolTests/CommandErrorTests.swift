@@ -57,9 +57,10 @@ import Raster
         #expect(commandError("PROGRESS 101") == "PROGRESS: '101' is out of range 0...100")
         #expect(commandError("PROGRESS half") == "PROGRESS needs a number, got 'half'")
         #expect(commandError("150") == "fbsplash progress: '150' is out of range 0...100")
-        #expect(commandError("set font-size 0") == "set font-size: '0' is out of range 1...32767")
-        #expect(commandError("set ring-radius -3") == "set ring-radius: '-3' is out of range 0...32767")
-        #expect(commandError("set margin 32767.5") == "set margin: '32767.5' is out of range 0...32767")
+        #expect(commandError("set font-size 0") == "set font-size: '0' is out of range 1...512")
+        #expect(commandError("set font-size 32767") == "set font-size: '32767' is out of range 1...512")
+        #expect(commandError("set ring-radius -3") == "set ring-radius: '-3' is out of range 0...2048")
+        #expect(commandError("set margin 2048.5") == "set margin: '2048.5' is out of range 0...2048")
         #expect(commandError("set fade-in -0.1") == "set fade-in: '-0.1' is out of range 0...1000000")
         #expect(commandError("set min-dismiss forever") == "set min-dismiss needs a number, got 'forever'")
     }
@@ -80,10 +81,10 @@ import Raster
         #expect(commandError("set min-size 200") == "set min-size: bad value '200' (use WxH, e.g. 200x100)")
         #expect(commandError("set min-size 200x") == "set min-size: bad value '200x' (use WxH, e.g. 200x100)")
         #expect(commandError("set image-size 1x2x3") == "set image-size: bad value '1x2x3' (use WxH, e.g. 200x100)")
-        #expect(commandError("set min-size -1x2") == "set min-size: '-1x2' is out of range 0...32767")
+        #expect(commandError("set min-size -1x2") == "set min-size: '-1x2' is out of range 0...2048")
         #expect(commandError("set offset 10") == "set offset: bad value '10' (use X,Y, e.g. 0,-40)")
         #expect(commandError("set offset 1,2,3") == "set offset: bad value '1,2,3' (use X,Y, e.g. 0,-40)")
-        #expect(commandError("set offset 0,40000") == "set offset: '0,40000' is out of range -32767...32767")
+        #expect(commandError("set offset 0,40000") == "set offset: '0,40000' is out of range -2048...2048")
         #expect(commandError("set font \"\"") == "set font needs a path")
     }
 

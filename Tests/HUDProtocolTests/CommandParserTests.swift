@@ -138,14 +138,14 @@ func settingParsed(_ line: String, sourceLocation: SourceLocation = #_sourceLoca
         #expect(settingParsed("set ring-thickness 0") == .ringThickness(.zero))
         #expect(settingParsed("set ring-radius 18") == .ringRadius(Fixed16_16(18)))
         #expect(settingParsed("set ring-no-text-radius 24.25") == .ringNoTextRadius(Fixed16_16(24.25)))
-        #expect(settingParsed("set corner-radius 32767") == .cornerRadius(Fixed16_16(32767)))
+        #expect(settingParsed("set corner-radius 2048") == .cornerRadius(Fixed16_16(2048)))
         #expect(settingParsed("set margin 20") == .margin(Fixed16_16(20)))
         #expect(settingParsed("set min-size 200x100") == .minimumSize(Size(200, 100)))
         #expect(settingParsed("set min-size 200.5X0") == .minimumSize(Size(200.5, 0)))
         #expect(settingParsed("set image-size 28x28") == .imageSize(Size(28, 28)))
         #expect(settingParsed("set offset 0,-40") == .offset(Point(0, -40)))
         #expect(settingParsed("set offset -12.5,30") == .offset(Point(-12.5, 30)))
-        #expect(settingParsed("set offset -32767,32767") == .offset(Point(-32767, 32767)))
+        #expect(settingParsed("set offset -2048,2048") == .offset(Point(-2048, 2048)))
         // Fixed16_16(Double) rounding: 0.3 pt is raw round(19660.8) = 19661.
         #expect(settingParsed("set margin 0.3") == .margin(Fixed16_16(raw: 19661)))
     }

@@ -10,7 +10,7 @@ import Raster
         .foregroundColor(Color(r: 1, g: 2, b: 3)), .backgroundColor(Color(r: 255, g: 255, b: 255, a: 153)),
         .backdropColor(Color.black.withAlpha(102)), .imageColor(Color(r: 0xAB, g: 0xCD, b: 0xEF, a: 0)),
         .font(path: "/usr/share/fonts/My Font.ttf"), .fontSize(Fixed16_16(15)), .ringThickness(Fixed16_16(2.5)),
-        .ringRadius(Fixed16_16(raw: 1)), .ringNoTextRadius(Fixed16_16(raw: 0x7FFF_0000)),
+        .ringRadius(Fixed16_16(raw: 1)), .ringNoTextRadius(Fixed16_16(raw: 0x0800_0000)),
         .cornerRadius(Fixed16_16(raw: 6554)), .minimumSize(Size(200, 100.75)), .offset(Point(-12.5, 40)),
         .imageSize(Size(width: Fixed16_16(raw: 12345), height: Fixed16_16(raw: 65535))), .tintImages(false),
         .tintImages(true), .minimumDismiss(.seconds(5)), .maximumDismiss(.forever),
