@@ -10,7 +10,9 @@
 //   splashhud-drm-guest [--passes PASS,...] [--close restore|retain]
 //   PASS = atomic|legacy followed by ":"-separated words: r0|r90|r180|r270 (rotation), vt (a VT
 //          round trip), 1buf (single-buffered: drawn on screen + drmModeDirtyFB), rgb565 (the
-//          pixel-format override), or a video=-style mode request (800x600@60);
+//          pixel-format override), lostflip (the third frame's flip event is read and thrown away,
+//          so DRMDisplay must give the flip up after a 200 ms timeout), or a video=-style mode
+//          request (800x600@60);
 //          e.g. legacy:r270:800x600@60.
 #if canImport(Glibc)
 import Glibc
@@ -27,6 +29,7 @@ struct GuestPass {
     var vtSwitch = false
     var buffers = 2
     var format: PixelFormat?
+    var loseFlip = false
     /// Prefix of this pass's shots and INFO lines: "atomic-r0", "atomic-r0-rgb565".
     var label: String { "\(strategy)-r\(rotation.rawValue)" + (format == .rgb565 ? "-rgb565" : "") }
 
@@ -39,6 +42,8 @@ struct GuestPass {
                 vtSwitch = true
             } else if word == "1buf" {
                 buffers = 1
+            } else if word == "lostflip" {
+                loseFlip = true
             } else if word == "rgb565" {
                 format = .rgb565
             } else if word.hasPrefix("r"), let degrees = Int(word.dropFirst()) {
@@ -77,7 +82,8 @@ func runGuest(_ args: [String]) throws {
     try port.shot("before")
     for (n, pass) in passes.enumerated() {
         let label = pass.label
-        let display = try DRMDisplay(options: DRMDisplayOptions(mode: pass.mode, rotation: pass.rotation, format: pass.format, allowAtomic: pass.strategy == "atomic", buffers: pass.buffers))
+        let display = try DRMDisplay(options: DRMDisplayOptions(mode: pass.mode, rotation: pass.rotation, format: pass.format, allowAtomic: pass.strategy == "atomic",
+                                                                flipTimeoutMilliseconds: pass.loseFlip ? 200 : 1000, buffers: pass.buffers))
         let out = display.outputs[0]
         port.info("OUTPUT \(label) \(display.devicePath) \(display.driverName) \(display.commitStrategyName) \(out.name) "
             + "\(out.mode.width)x\(out.mode.height) \(out.mode.refreshMillihertz) \(out.format.name) r\(out.rotation.rawValue) outputs \(display.outputs.count)")
@@ -86,7 +92,13 @@ func runGuest(_ args: [String]) throws {
             step.draw(frame.view)
             let timing = try display.present(frame.view, damage: step.damage)
             port.info("PRESENT \(label) \(step.name) \(timing)")
+            if pass.loseFlip && step.name == "frame-3" {
+                port.info("LOSTFLIP \(label) swallowed \(swallowEvents(display.eventDescriptors[0])) timeouts \(display.flipTimeouts + 1)")
+            }
             try display.waitForPendingFlips()  // present returns once the flip is queued
+            if pass.loseFlip && display.flipTimeouts != (step.name == "frame-3" ? 1 : 0) {
+                throw GuestError("\(step.name): \(display.flipTimeouts) flip timeouts")
+            }
             try port.shot("\(label)-\(step.name)")
         }
         // DRM master: give it up (as on a VT switch), let another opener of the card take it,
@@ -123,6 +135,14 @@ func runGuest(_ args: [String]) throws {
     writeToTerminal(console.device, "\u{1B}[?25l")
     try port.shot("text")
     withExtendedLifetime(signals) {}
+}
+
+/// Reads and throws away the DRM events waiting on `fd` (within a second): a driver that lost them.
+func swallowEvents(_ fd: Int32) -> Int {
+    var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    guard poll(&p, 1, 1000) > 0 else { return 0 }
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    return max(0, read(fd, &buffer, buffer.count))
 }
 
 do {

@@ -37,3 +37,21 @@ private final class BareDisplay: Display {
         #expect(d.vblankClock?() == 5_000_000_000, "a clock already set (by a test) is kept")
     }
 }
+
+@Suite struct DiagnosticLogTests {
+    @Test func keepsTheMostRecentLinesAndCountsAll() {
+        var log = DiagnosticLog(capacity: 3)
+        for i in 1...10 { log.append("line \(i)") }
+        #expect(Array(log) == ["line 8", "line 9", "line 10"])
+        #expect(log.total == 10)
+        #expect(Array(log.added(since: 8)) == ["line 9", "line 10"])
+        #expect(Array(log.added(since: 2)) == ["line 8", "line 9", "line 10"], "what was dropped is not returned")
+        #expect(log.added(since: 10).isEmpty)
+    }
+
+    @Test func aDisplaySetFollowingHotplugKeepsABoundedLog() {
+        var log = DiagnosticLog()
+        for n in 0..<10_000 { log += ["/dev/dri/card\(n % 4): connectors re-read"] }
+        #expect(log.count == DiagnosticLog.defaultCapacity)
+    }
+}

@@ -32,11 +32,14 @@ struct DRMEndToEndTests {
         /// .rgb565: the pixel-format override (a profile's `pixel-format`), dithered like the
         /// memory display; compared on the top 5/6/5 bits.
         var format = PixelFormat.xrgb8888
+        /// The third frame's page-flip event is swallowed in the guest: the display must give the
+        /// flip up after its (shortened) timeout and go on showing exact frames.
+        var lostFlip = false
         var width: Int32
         var height: Int32
         /// The guest's --passes word ("legacy:r270:800x600@60").
         var argument: String {
-            ([strategy, "r\(rotation.rawValue)"] + [request, vt ? "vt" : nil, buffers == 1 ? "1buf" : nil, format == .rgb565 ? "rgb565" : nil]
+            ([strategy, "r\(rotation.rawValue)"] + [request, vt ? "vt" : nil, buffers == 1 ? "1buf" : nil, format == .rgb565 ? "rgb565" : nil, lostFlip ? "lostflip" : nil]
                 .compactMap { $0 }).joined(separator: ":")
         }
         /// The guest's name for its shots and INFO lines.
@@ -81,12 +84,12 @@ struct DRMEndToEndTests {
                close: .retain, cmdline: "video=Virtual-1:1024x768@60", consoleWidth: 1024, consoleHeight: 768),
         // The other two DRM drivers of this kernel, once each at their preferred mode: cirrus
         // (system-memory buffers copied into 4 MiB of VRAM, connector VGA-1), whose plane also
-        // takes RGB565, with the pixel-format override; and qxl.
+        // takes RGB565, with the pixel-format override; and qxl, whose third flip event is lost.
         Config(display: "cirrus", driver: "cirrus",
                passes: [Pass(strategy: "atomic", format: .rgb565, width: 1024, height: 768)],
                close: .restore, connector: "VGA-1", consoleWidth: 1024, consoleHeight: 768),
         Config(display: "qxl", driver: "qxl",
-               passes: [Pass(strategy: "atomic", width: 1024, height: 768)],
+               passes: [Pass(strategy: "atomic", lostFlip: true, width: 1024, height: 768)],
                close: .restore, consoleWidth: 1024, consoleHeight: 768),
     ]
 
@@ -125,6 +128,10 @@ struct DRMEndToEndTests {
             let buffers = run.info.first { $0.hasPrefix("BUFFERS \(label) ") } ?? "no BUFFERS line"
             #expect(buffers.hasPrefix("BUFFERS \(label) \(pass.buffers) dirtyfb "), "\(buffers)")
             if pass.buffers == 1 { #expect(!buffers.contains(" dirtyfb 0 "), "\(buffers)") }
+            if pass.lostFlip {
+                let lost = run.info.first { $0.hasPrefix("LOSTFLIP \(label) ") } ?? "no LOSTFLIP line"
+                #expect(lost.hasPrefix("LOSTFLIP \(label) swallowed ") && lost.hasSuffix(" timeouts 1"), "\(lost)")
+            }
 
             let memory = MemoryDisplay(width: pass.width, height: pass.height, format: pass.format, rotation: pass.rotation)
             let bits = pass.format == .rgb565 ? (5, 6, 5) : (8, 8, 8)

@@ -113,11 +113,13 @@ public final class DRMDisplay: Display {
     /// "atomic" or "legacy".
     public let commitStrategyName: String
     /// Optional things that failed or fell back, one readable line each (for the log).
-    public internal(set) var diagnostics: [String] = []
+    public internal(set) var diagnostics = DiagnosticLog()
     /// Whether another process holds DRM master (present retries drmSetMaster).
     public private(set) var isMasterLost = false
     /// drmModeDirtyFB calls made (single-buffered outputs on drivers that need them).
     public private(set) var dirtyFBCalls = 0
+    /// Page flips whose event never came within the flip timeout (given up, see `waitForFlip`).
+    public private(set) var flipTimeouts = 0
     /// Time present spent blocked on page-flip events, summed (what a third buffer could save).
     public private(set) var flipWaitNanoseconds: Int64 = 0
     /// Scanout buffers per output, in `outputs` order (1 = single-buffered with DirtyFB).
@@ -176,7 +178,8 @@ public final class DRMDisplay: Display {
         outputs = states.map(\.output)
         strategy = useAtomic ? AtomicCommit(fd: device.fd, device: device.path) : LegacyCommit(fd: device.fd, device: device.path)
         commitStrategyName = strategy.name
-        diagnostics = notes
+        diagnostics = []
+        diagnostics += notes
     }
 
     deinit { close(.restore) }
@@ -349,7 +352,10 @@ public final class DRMDisplay: Display {
         return context
     }
 
-    /// Reads DRM events until `state`'s flip has completed.
+    /// Reads DRM events until `state`'s flip has completed. A flip whose event does not come within
+    /// the flip timeout (a driver that lost it) is given up: the output is set up again by its
+    /// next commit (a modeset, which a lost event cannot stall), noted in `diagnostics`, and the
+    /// splash goes on.
     func waitForFlip(_ state: DRMOutputState, device: DRMDevice) throws(DisplayError) {
         let start = Syscalls.monotonicNanoseconds()
         defer { flipWaitNanoseconds += Syscalls.monotonicNanoseconds() - start }
@@ -358,8 +364,10 @@ public final class DRMDisplay: Display {
         while state.flipPending {
             let left = deadline - Syscalls.monotonicNanoseconds()
             guard left > 0 else {
-                state.forgetFlip()
-                throw .ioctl("drmHandleEvent (page flip on \(state.output.name))", .timedOut, device.path)
+                state.giveUpFlip()
+                flipTimeouts += 1
+                diagnostics.append("\(state.output.name): no page-flip event within \(flipTimeout) ms; the next present sets the mode again")
+                return
             }
             if try Syscalls.pollReadable(device.fd, timeoutMilliseconds: Int32(clamping: left / 1_000_000 + 1), device: device.path) {
                 try DRMCall.check("drmHandleEvent", drmHandleEvent(device.fd.rawValue, &context), device: device.path)

@@ -59,7 +59,7 @@ public final class DRMDisplaySet: Display {
     /// The open cards, in card-number order.
     public private(set) var cards: [DRMDisplay] = []
     /// What was skipped, added, dropped, one readable line each (cards' own notes included).
-    public private(set) var diagnostics: [String] = []
+    public private(set) var diagnostics = DiagnosticLog()
     public let options: DRMDisplaySetOptions
     /// The DRM events the last refreshOutputs drained (for logs and timing).
     public private(set) var lastRefreshEvents: [DRMHotplugEvent] = []
@@ -85,7 +85,7 @@ public final class DRMDisplaySet: Display {
         guard !cards.isEmpty else {
             let asked = options.devicePaths.map { " (asked for \($0.joined(separator: ", ")))" } ?? ""
             let missing = options.devicePaths?.filter { !cardPaths().contains($0) } ?? []
-            let why = diagnostics + (missing.isEmpty ? [] : ["\(missing.joined(separator: ", ")): no such card node"])
+            let why = Array(diagnostics) + (missing.isEmpty ? [] : ["\(missing.joined(separator: ", ")): no such card node"])
             throw .unsupported(options.directory, "no card to show on\(asked): " + (why.isEmpty ? "no card nodes" : why.joined(separator: "; ")))
         }
         rebuildOutputs()
@@ -265,10 +265,10 @@ public final class DRMDisplaySet: Display {
     }
 
     private func refresh(_ card: DRMDisplay) -> Bool {
-        let seen = card.diagnostics.count
+        let seen = card.diagnostics.total
         do {
             let changed = try card.refreshOutputs()
-            diagnostics += card.diagnostics[seen...].map { "\(card.devicePath): \($0)" }
+            diagnostics += card.diagnostics.added(since: seen).map { "\(card.devicePath): \($0)" }
             return changed
         } catch {
             if DRMDisplaySet.isUnplugged(error) {

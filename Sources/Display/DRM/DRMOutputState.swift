@@ -39,6 +39,13 @@ final class DRMOutputState {
         flipToken = nil
     }
 
+    /// Gives up a flip whose event never came: forgotten, and the next commit is a modeset, which
+    /// sets the CRTC up whatever state the lost flip left it in.
+    func giveUpFlip() {
+        forgetFlip()
+        needsModeset = true
+    }
+
     /// The output's mode as mode selection sees it (to notice it vanished from the connector).
     var modeCandidate: DRMModeCandidate { target.mode.candidate }
 }

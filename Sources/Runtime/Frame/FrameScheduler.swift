@@ -208,9 +208,10 @@ public final class FrameScheduler: LoopFrameSource {
             }
         }
         if let failure, presented == 0 {
-            // Another process holds DRM master: not fatal, present takes it back; try again soon
-            // even while nothing changes.
-            guard case .masterLost = failure else { throw failure }
+            // Another process holds DRM master, a card went away, a flip was lost: not fatal (each
+            // output logged its failure once); try again soon even while nothing changes. Only a
+            // closed display never comes back.
+            if case .closed = failure { throw failure }
             dirty = false
             animating = false
             boundary = nil
@@ -227,9 +228,9 @@ public final class FrameScheduler: LoopFrameSource {
             boundary = nil
             lastStamp = nil
             deadline = frame.nextChange
-            if case .masterLost? = failure {
-                // Some outputs lost DRM master while others presented: a static scene must still
-                // come back on them once master is free.
+            if failure != nil {
+                // Some outputs failed while others presented: a static scene must still come
+                // back on them once they work again.
                 let retry = end + Self.masterRetryNanoseconds
                 deadline = min(deadline ?? retry, retry)
             }
