@@ -28,10 +28,18 @@ let package = Package(
         // Only what Swift cannot import: ioctl request numbers built by function-like macros.
         .target(name: "CLinuxShim", dependencies: ["CDRM"]),
 
+        // The one funnel for system calls and ioctls (libdrm's calls keep their own in Display/DRM):
+        // one trampoline per call, EINTR retried in one place, one error type; debug builds let
+        // tests make any call fail (MockingDriver).
+        .target(
+            name: "LinuxSystem",
+            dependencies: ["CLinuxShim", .product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: [.define("ENABLE_MOCKING", .when(configuration: .debug))]),
+
         // Pure Swift: fixed point, paths, stroker, scan converter, paints, surfaces, pixel formats.
         .target(name: "Raster", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         // Fonts through FreeType and PNG through libspng, feeding the rasterizer.
-        .target(name: "Assets", dependencies: ["Raster", "CFreeType", "CSPNG", "CZlib"]),
+        .target(name: "Assets", dependencies: ["LinuxSystem", "Raster", "CFreeType", "CSPNG", "CZlib"]),
         // The command language (lexer, parser, printer), the service verbs, HUDEvent and time
         // values: all a client needs, without the display stack, fonts or images.
         .target(name: "HUDProtocol", dependencies: ["Raster"]),
@@ -42,7 +50,7 @@ let package = Package(
         // backends, page damage, uevents, the VT and the probe.
         .target(
             name: "Display",
-            dependencies: ["Raster", "CLinuxShim", "CDRM", .product(name: "SystemPackage", package: "swift-system")]),
+            dependencies: ["LinuxSystem", "Raster", "CLinuxShim", "CDRM", .product(name: "SystemPackage", package: "swift-system")]),
         // Board profiles: a file in boards/ turned into display options and HUD settings.
         .target(
             name: "Board",
@@ -54,7 +62,7 @@ let package = Package(
         .target(
             name: "Runtime",
             dependencies: [
-                "Board", "HUDProtocol", "HUD", "Display", "Raster", "Assets", "CLinuxShim",
+                "LinuxSystem", "Board", "HUDProtocol", "HUD", "Display", "Raster", "Assets",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -78,6 +86,7 @@ let package = Package(
             path: "Benchmarks/splashhud-bench"),
 
         .target(name: "GoldenSupport", dependencies: ["Raster", "Assets"], path: "Tests/GoldenSupport"),
+        .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem", .product(name: "SystemPackage", package: "swift-system")]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "GoldenSupport"], exclude: ["Golden"]),
         .testTarget(name: "AssetsTests", dependencies: ["Assets", "Raster", "GoldenSupport"], exclude: ["Golden", "Fixtures"]),
         .testTarget(name: "GalleryTests", dependencies: ["Gallery", "GoldenSupport"], exclude: ["Golden"]),

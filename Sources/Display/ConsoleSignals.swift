@@ -1,12 +1,10 @@
 // The signals a console program lives by: the VT's release/acquire requests and the ones that end
-// it (SIGTERM, SIGINT, SIGHUP). Handlers only write the signal number to a self-pipe; everything
+// it (Signal.terminate, Signal.interrupt, Signal.hangup). Handlers only write the signal number to a self-pipe; everything
 // that matters - acknowledging a VT switch, restoring text mode - happens on the main path when it
 // reads the pipe, where any call is safe. (signalfd would do the same, but Glibc's Swift module
 // does not export it.)
 
-#if canImport(Glibc)
-import Glibc
-#endif
+import LinuxSystem
 import SystemPackage
 
 /// One signal, as the console program sees it.
@@ -15,7 +13,7 @@ public enum ConsoleSignal: Equatable, Sendable {
     case release
     /// The VT is ours again.
     case acquire
-    /// Time to go (SIGTERM, SIGINT, SIGHUP): restore the console, then `ConsoleSignals.die(of:)`.
+    /// Time to go (Signal.terminate, Signal.interrupt, Signal.hangup): restore the console, then `ConsoleSignals.die(of:)`.
     case terminate(Int32)
 }
 
@@ -28,10 +26,10 @@ public final class ConsoleSignals {
     public let descriptor: FileDescriptor
     private var queued: [ConsoleSignal] = []
 
-    /// Installs the handlers. SIGUSR1/SIGUSR2 are the usual VT pair; they must be caught before a VT
+    /// Installs the handlers. Signal.user1/Signal.user2 are the usual VT pair; they must be caught before a VT
     /// is put into VT_PROCESS mode (their default action kills the process).
-    public init(releaseSignal: Int32 = SIGUSR1, acquireSignal: Int32 = SIGUSR2,
-                terminationSignals: [Int32] = [SIGTERM, SIGINT, SIGHUP]) throws(DisplayError) {
+    public init(releaseSignal: Int32 = Signal.user1, acquireSignal: Int32 = Signal.user2,
+                terminationSignals: [Int32] = [Signal.terminate, Signal.interrupt, Signal.hangup]) throws(DisplayError) {
         self.releaseSignal = releaseSignal
         self.acquireSignal = acquireSignal
         self.terminationSignals = terminationSignals
@@ -64,7 +62,7 @@ public final class ConsoleSignals {
     }
 
     /// Ends the process as `signal` would have (default action, raised again), after the caller
-    /// restored the console: the parent (systemd, a shell) sees "killed by SIGTERM", status 143.
+    /// restored the console: the parent (systemd, a shell) sees "killed by Signal.terminate", status 143.
     public static func die(of signal: Int32) -> Never {
         Syscalls.die(of: signal)
     }

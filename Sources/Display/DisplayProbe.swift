@@ -4,9 +4,7 @@
 // entry with a note naming the failing call, not an error, so one broken device does not hide the
 // others. DRM is read through libdrm (see DRMDevice.swift), fbdev through FBDev+Ioctls.
 
-#if canImport(Glibc)
-import Glibc
-#endif
+import LinuxSystem
 import CDRM
 import CLinuxShim
 import Raster

@@ -11,6 +11,7 @@
 // `refreshOutputs`, as a DRM display's does when the kernel's uevent is read.
 
 import SystemPackage
+import LinuxSystem
 import Raster
 
 /// One output's scanout memory.
@@ -90,7 +91,8 @@ public final class MemoryDisplay: Display {
     /// Whether `close` ran, and how.
     public private(set) var closedAs: CloseBehaviour?
     /// The eventfd `connect`/`disconnect` signal (nil for the single-output initializer).
-    public let hotplugDescriptor: Int32?
+    public var hotplugDescriptor: Int32? { hotplugEvent?.descriptor.rawValue }
+    private let hotplugEvent: EventFd?
     /// Where virtual vblanks are in time. nil: present n of an output is shown at n · interval
     /// (deterministic tests). Set (a frame loop's CLOCK_MONOTONIC clock): a present is queued for
     /// the first vblank after now on the grid of interval multiples, like a non-blocking flip.
@@ -130,7 +132,7 @@ public final class MemoryDisplay: Display {
         byName[name] = first
         hasVSync = refreshMillihertz != nil
         self.dither = dither
-        hotplugDescriptor = nil
+        hotplugEvent = nil
     }
 
     /// Several outputs (distinct names, each mode its scanout size and virtual refresh), with an
@@ -138,17 +140,13 @@ public final class MemoryDisplay: Display {
     public init(outputs: [DisplayOutput], vsync: Bool = true, dither: Bool = true) throws(DisplayError) {
         precondition(!outputs.isEmpty, "a memory display needs at least one output")
         precondition(Set(outputs.map(\.name)).count == outputs.count, "output names must differ")
-        hotplugDescriptor = try Syscalls.eventfdCreate().rawValue
+        hotplugEvent = try Syscalls.mapped { () throws(SystemError) in try EventFd() }
         self.outputs = outputs
         screens = outputs.map(MemoryScreen.init(output:))
         first = screens[0]
         for s in screens { byName[s.output.name] = s }
         hasVSync = vsync
         self.dither = dither
-    }
-
-    deinit {
-        if let fd = hotplugDescriptor { Syscalls.close(FileDescriptor(rawValue: fd)) }
     }
 
     /// The screen of the output called `name`, also after it was disconnected (it keeps what it
@@ -159,17 +157,17 @@ public final class MemoryDisplay: Display {
     /// screen): takes effect at the next `refreshOutputs`, which the hotplug descriptor announces.
     public func connect(_ output: DisplayOutput) {
         pending.append((output, nil))
-        if let fd = hotplugDescriptor { Syscalls.eventfdSignal(FileDescriptor(rawValue: fd)) }
+        hotplugEvent?.signal()
     }
 
     /// Simulates unplugging the output called `name`, at the next `refreshOutputs`.
     public func disconnect(_ name: String) {
         pending.append((nil, name))
-        if let fd = hotplugDescriptor { Syscalls.eventfdSignal(FileDescriptor(rawValue: fd)) }
+        hotplugEvent?.signal()
     }
 
     public func refreshOutputs() throws(DisplayError) -> Bool {
-        if let fd = hotplugDescriptor { _ = try Syscalls.readCounter(FileDescriptor(rawValue: fd), name: "memory hotplug eventfd") }
+        _ = try Syscalls.mapped { () throws(SystemError) in try hotplugEvent?.drain() }
         let before = outputs
         for change in pending {
             if let name = change.disconnect, let i = outputs.firstIndex(where: { $0.name == name }) {

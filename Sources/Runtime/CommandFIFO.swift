@@ -145,7 +145,7 @@ public final class CommandFIFO {
         case .regular: return "a regular file"
         case .directory: return "a directory"
         case .fifo: return "a FIFO"
-        case .other: return "not a FIFO (a symlink, socket or device)"
+        case .symlink, .socket, .characterDevice, .blockDevice, .other: return "not a FIFO (a symlink, socket or device)"
         }
     }
 

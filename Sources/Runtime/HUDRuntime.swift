@@ -87,7 +87,7 @@ public final class HUDRuntime {
             scale: { scaleSetting.resolve(pixels: $0.mode.width, millimetres: $0.physicalWidthMM ?? 0) })
         let chosenPoller: any LoopPoller
         if let poller { chosenPoller = poller } else {
-            do { chosenPoller = try SleeperPoller() } catch { throw .display(error) }
+            do { chosenPoller = try EpollPoller() } catch { throw .loop("\(error)") }
         }
         loop = EventLoop(poller: chosenPoller, clock: clock)
         inbox = loop.makeQueue(of: Request.self)

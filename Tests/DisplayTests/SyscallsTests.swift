@@ -1,4 +1,4 @@
-// The syscall funnel: errors name the call, the errno and the device; EINTR is retried once.
+// Display's calls into the system layer: errors name the call, the errno and the device.
 
 import Foundation
 import SystemPackage
@@ -30,21 +30,6 @@ struct SyscallsTests {
             #expect(error == .ioctl("FBIOGET_VSCREENINFO", .inappropriateIOCTLForDevice, url.path))
             #expect("\(error)".hasPrefix("ioctl FBIOGET_VSCREENINFO on \(url.path) failed: Inappropriate ioctl for device (errno 25)"))
         }
-    }
-
-    @Test func interruptedCallsAreRetriedOnce() {
-        var calls = 0
-        let once = Syscalls.retryingOnce {
-            calls += 1
-            if calls == 1 { errno = EINTR; return -1 }
-            return 7
-        }
-        #expect(once == .success(7) && calls == 2)
-        calls = 0
-        let twice = Syscalls.retryingOnce { calls += 1; errno = EINTR; return -1 }
-        #expect(twice == .failure(.interrupted) && calls == 2)
-        let denied = Syscalls.retryingOnce { errno = EACCES; return -1 }
-        #expect(denied == .failure(.permissionDenied))
     }
 
     @Test func monotonicClockAdvances() {

@@ -43,7 +43,7 @@ func runPacerGuest(device: String) throws {
         let first = scene.frame(at: FramePacer.monotonicNanoseconds())
         _ = try display.present(scene.pixels(output: 0), damage: first.damage)
 
-        let poller = try SleeperPoller()
+        let poller = try EpollPoller()
         pacerGuestWakeFD = try wakeDescriptor(poller.waker)
         let loop = EventLoop(poller: poller, clock: FramePacer.monotonicNanoseconds)
         let pacer = FrameScheduler(display: display, scene: scene, clock: FramePacer.monotonicNanoseconds, log: { port.info("LOG \($0)") })
@@ -103,7 +103,7 @@ func runtimePhase(display: FBDevDisplay, resources: HUDResources, port: ControlP
 
 /// The eventfd behind a real loop's waker, which the SIGALRM handler writes to.
 func wakeDescriptor(_ waker: any LoopWaker) throws -> Int32 {
-    guard let waker = waker as? PacerWaker else { throw GuestError.noWaker }
+    guard let waker = waker as? EpollPoller.Waker else { throw GuestError.noWaker }
     return waker.descriptor
 }
 

@@ -13,13 +13,7 @@ import CFreeType
 import Raster
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import LinuxSystem
 
 /// Source of `FontFace.id`: unique for the life of the process, unlike an object address.
 private let nextFaceID = Atomic<UInt64>(1)

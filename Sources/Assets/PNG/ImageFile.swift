@@ -2,17 +2,9 @@
 // Writes go to a temporary file in the same directory and are renamed into place, so a reader
 // (or a crashed test run) never sees half a PNG.
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import LinuxSystem
 
 enum ImageFile {
-    private static func errnoText(_ code: Int32) -> String { String(cString: strerror(code)) }
-
     /// Reads all of `path` (a regular file only, opened without blocking), refusing files larger
     /// than `maxBytes` before reading them.
     static func readAll(_ path: String, maxBytes: UInt64) throws -> [UInt8] {
@@ -23,31 +15,20 @@ enum ImageFile {
 
     /// Writes `bytes` to `path` atomically (temporary file + rename).
     static func writeAll(_ bytes: [UInt8], to path: String) throws {
-        let temporary = path + ".tmp-\(getpid())"
-        var fd: Int32
-        repeat { fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) } while fd < 0 && errno == EINTR
-        if fd < 0 { throw ImageError.unwritableFile(path: path, reason: errnoText(errno)) }
-
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, $0.count - done) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                let code = errno
-                close(fd); unlink(temporary)
-                throw ImageError.unwritableFile(path: path, reason: errnoText(code))
+        let temporary = path + ".tmp-\(Files.processID)"
+        do {
+            let fd = try Files.open(temporary, flags: OpenFlag.writeOnly | OpenFlag.create | OpenFlag.truncate, mode: 0o644)
+            do {
+                try Files.writeAll(fd, bytes, subject: temporary)
+                Files.close(fd)
+                try Files.rename(temporary, to: path)
+            } catch {
+                Files.close(fd)
+                try? Files.unlink(temporary)
+                throw error
             }
-            done += n
-        }
-        if close(fd) != 0 {
-            let code = errno
-            unlink(temporary)
-            throw ImageError.unwritableFile(path: path, reason: errnoText(code))
-        }
-        if rename(temporary, path) != 0 {
-            let code = errno
-            unlink(temporary)
-            throw ImageError.unwritableFile(path: path, reason: errnoText(code))
+        } catch let error as SystemError {
+            throw ImageError.unwritableFile(path: path, reason: "\(error.errno)")
         }
     }
 }

@@ -11,13 +11,7 @@
 import CSPNG
 import Raster
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import LinuxSystem
 
 /// Encodes premultiplied pixmaps and raw RGBA8 buffers as PNG.
 public enum PNGEncoder {

@@ -10,6 +10,8 @@
 // headers out; their functions and constants import as they are.
 #include <sys/timerfd.h>
 #include <sys/eventfd.h>
+// epoll (the event loop's wait): Glibc's Swift module leaves it out too.
+#include <sys/epoll.h>
 extern const unsigned long CLinuxShim_FBIOGET_VSCREENINFO;
 extern const unsigned long CLinuxShim_FBIOPUT_VSCREENINFO;
 extern const unsigned long CLinuxShim_FBIOGET_FSCREENINFO;

@@ -11,9 +11,7 @@
 // etnaviv, lima, panfrost) or no connectors is skipped; among the rest the first with a connected
 // connector wins, else the first with connectors at all.
 
-#if canImport(Glibc)
-import Glibc
-#endif
+import LinuxSystem
 import CDRM
 import Raster
 import SystemPackage
@@ -24,12 +22,12 @@ enum DRMCall {
     /// is `-errno` (drmModeCreatePropertyBlob, drmModeAtomicCommit through drmIoctl...).
     static func check(_ name: String, _ result: CInt, device: String) throws(DisplayError) {
         guard result < 0 else { return }
-        throw .ioctl(name, Errno(rawValue: result == -1 ? errno : -result), device)
+        throw .ioctl(name, result == -1 ? currentErrno() : Errno(rawValue: -result), device)
     }
 
     /// Throws for a nil result of a libdrm getter (it returns NULL with errno set).
     static func check<T>(_ name: String, _ result: T?, device: String) throws(DisplayError) -> T {
-        guard let result else { throw .ioctl(name, Errno(rawValue: errno == 0 ? ENODEV : errno), device) }
+        guard let result else { throw .ioctl(name, currentErrno().rawValue == 0 ? .operationNotSupportedByDevice : currentErrno(), device) }
         return result
     }
 }

@@ -49,9 +49,7 @@
 // present costs about 1.3 ms (splashhud-bench), under a tenth of a 60 Hz interval, and QEMU's
 // drivers complete flips at once (`flipWaitNanoseconds` stays near zero there).
 
-#if canImport(Glibc)
-import Glibc
-#endif
+import LinuxSystem
 import CDRM
 import Raster
 import SystemPackage
@@ -205,7 +203,7 @@ public final class DRMDisplay: Display {
         }
         if isMasterLost {
             let r = drmSetMaster(device.fd.rawValue)
-            if r < 0 { throw .masterLost("drmSetMaster", Errno(rawValue: r == -1 ? errno : -r), device.path) }
+            if r < 0 { throw .masterLost("drmSetMaster", (r == -1 ? currentErrno() : Errno(rawValue: -r)), device.path) }
             isMasterLost = false
         }
         if state.flipPending { try waitForFlip(state, device: device) }
@@ -384,7 +382,7 @@ public final class DRMDisplay: Display {
                 if var saved = s.saved, saved.buffer_id != 0, saved.mode_valid != 0 {
                     var connector = s.target.connectorID
                     if drmModeSetCrtc(device.fd.rawValue, saved.crtc_id, saved.buffer_id, saved.x, saved.y, &connector, 1, &saved.mode) != 0 {
-                        diagnostics.append("restoring CRTC \(saved.crtc_id) failed: \(Errno(rawValue: errno))")
+                        diagnostics.append("restoring CRTC \(saved.crtc_id) failed: \(currentErrno())")
                     }
                 } else if !s.needsModeset {
                     _ = drmModeSetCrtc(device.fd.rawValue, s.target.crtcID, 0, 0, 0, nil, 0, nil)

@@ -1,9 +1,7 @@
 // DRMDisplay.refreshOutputs(): connector hotplug on one card. The decision is pure
 // (DRMOutputPlan, unit-tested); carrying it out needs the card.
 
-#if canImport(Glibc)
-import Glibc
-#endif
+import LinuxSystem
 import CDRM
 import SystemPackage
 
@@ -146,7 +144,7 @@ extension DRMDisplay {
     func dropOutput(_ s: DRMOutputState, device: DRMDevice) {
         if s.flipPending { try? waitForFlip(s, device: device) }
         if drmModeSetCrtc(device.fd.rawValue, s.target.crtcID, 0, 0, 0, nil, 0, nil) != 0 {
-            diagnostics.append("\(s.output.name): turning CRTC \(s.target.crtcID) off failed: \(Errno(rawValue: errno))")
+            diagnostics.append("\(s.output.name): turning CRTC \(s.target.crtcID) off failed: \(currentErrno())")
         }
         for b in s.buffers { b.destroy() }
     }

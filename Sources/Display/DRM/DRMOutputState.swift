@@ -1,9 +1,7 @@
 // One output of a DRMDisplay: its connector, CRTC, mode, format, rotation and its dumb buffers,
 // and how it is set up (at open and when a connector is plugged in later, the same rules).
 
-#if canImport(Glibc)
-import Glibc
-#endif
+import LinuxSystem
 import CDRM
 import Raster
 import SystemPackage

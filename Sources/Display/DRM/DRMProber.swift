@@ -2,9 +2,7 @@
 // modes and panel orientation, CRTCs, planes and their formats. Read-only: no mode is set. libdrm
 // calls as in DRMDevice.swift; open/close through Syscalls.
 
-#if canImport(Glibc)
-import Glibc
-#endif
+import LinuxSystem
 import CDRM
 import Raster
 import SystemPackage
@@ -117,7 +115,7 @@ enum DRMProber {
     static func formatName(_ fourcc: UInt32) -> String {
         if let f = PixelFormat(drmFourCC: fourcc) { return f.name }
         if let p = drmGetFormatName(fourcc) {
-            defer { free(p) }
+            defer { Memory.release(p) }
             return String(cString: p)
         }
         let bytes = (0..<4).map { UInt8(truncatingIfNeeded: fourcc >> (8 * UInt32($0))) }

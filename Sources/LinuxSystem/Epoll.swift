@@ -1,0 +1,55 @@
+// epoll(7): the event loop's wait. Each descriptor is registered once with read and/or write
+// interest (level-triggered, so whatever is left unread is reported again next wait); a wait
+// returns which are ready. The descriptor number is the event's key.
+import SystemPackage
+
+public final class Epoll {
+    /// One ready descriptor.
+    public struct Event: Equatable, Sendable {
+        public var descriptor: Int32
+        public var readable: Bool
+        public var writable: Bool
+        /// The peer hung up (EPOLLHUP, EPOLLRDHUP).
+        public var hangup: Bool
+        public var error: Bool
+    }
+
+    public let descriptor: FileDescriptor
+
+    /// `epoll_create1(EPOLL_CLOEXEC)`.
+    public init() throws(SystemError) {
+        descriptor = FileDescriptor(rawValue: try retrying { system_epoll_create() }.get("epoll_create1", "epoll"))
+    }
+
+    deinit { Files.close(descriptor) }
+
+    /// Starts watching `fd` (`epoll_ctl(EPOLL_CTL_ADD)`); both interests may be false.
+    public func add(_ fd: Int32, read: Bool, write: Bool) throws(SystemError) {
+        _ = try retrying { system_epoll_ctl(descriptor.rawValue, system_EPOLL_CTL_ADD, fd, system_epollEvents(read: read, write: write)) }
+            .get("epoll_ctl ADD", "descriptor \(fd)")
+    }
+
+    /// Changes what `fd` is watched for (`EPOLL_CTL_MOD`).
+    public func modify(_ fd: Int32, read: Bool, write: Bool) throws(SystemError) {
+        _ = try retrying { system_epoll_ctl(descriptor.rawValue, system_EPOLL_CTL_MOD, fd, system_epollEvents(read: read, write: write)) }
+            .get("epoll_ctl MOD", "descriptor \(fd)")
+    }
+
+    /// Stops watching `fd` (`EPOLL_CTL_DEL`); one already closed is gone from the set anyway.
+    public func remove(_ fd: Int32) {
+        _ = system_epoll_ctl(descriptor.rawValue, system_EPOLL_CTL_DEL, fd, 0)
+    }
+
+    /// Waits up to `timeoutMilliseconds` (-1: for ever, 0: not at all) for at most `max` ready
+    /// descriptors. A signal interrupting the wait returns none: the caller looks again.
+    public func wait(timeoutMilliseconds: Int32, max: Int = 64) throws(SystemError) -> [Event] {
+        var ready: [(Int32, Bool, Bool, Bool, Bool)] = []
+        let n = system_epoll_wait(descriptor.rawValue, timeoutMilliseconds, &ready, max: max)
+        if n < 0 {
+            let e = currentErrno()
+            if e == .interrupted { return [] }
+            throw SystemError("epoll_wait", e, "epoll")
+        }
+        return ready.map { Event(descriptor: $0.0, readable: $0.1, writable: $0.2, hangup: $0.3, error: $0.4) }
+    }
+}
