@@ -104,7 +104,7 @@ let package = Package(
         // The same for KMS: known frames through DRMDisplay (atomic and legacy commits).
         .executableTarget(name: "splashhud-drm-guest", dependencies: ["Display", "Raster", "CLinuxShim", "VMGuestSupport"], path: "Tests/DRMGuest"),
         // The frame scheduler's CPU cost on a real fbdev driver: static HUD vs animating spinner.
-        .executableTarget(name: "splashhud-pacer-guest", dependencies: ["HUDProtocol", "Display", "HUD", "Raster", "Runtime", "VMGuestSupport"], path: "Tests/PacerGuest"),
+        .executableTarget(name: "splashhud-pacer-guest", dependencies: ["LinuxSystem", "HUDProtocol", "Display", "HUD", "Raster", "Runtime", "VMGuestSupport"], path: "Tests/PacerGuest"),
         // Hotplug: outputs (whole cards under QEMU) coming and going while the HUD runs.
         .executableTarget(name: "splashhud-hotplug-guest", dependencies: ["Display", "Raster", "VMGuestSupport"], path: "Tests/HotplugGuest"),
         .testTarget(
@@ -114,7 +114,7 @@ let package = Package(
                 "Display", "HUDProtocol", "HUD", "Raster", "Assets",
             ],
             path: "Tests/QEMUTests"),
-        .testTarget(name: "RuntimeTests", dependencies: ["Board", "HUDProtocol", "Runtime", "HUD", "Display", "Raster", "Assets", "GoldenSupport"]),
+        .testTarget(name: "RuntimeTests", dependencies: ["LinuxSystem", "Board", "HUDProtocol", "Runtime", "HUD", "Display", "Raster", "Assets", "GoldenSupport"]),
         .testTarget(name: "splashhudTests", dependencies: ["Board", "HUDProtocol", "splashhud", "HUD", "Assets", "Raster", "Display"]),
     ],
     swiftLanguageModes: [.v6]

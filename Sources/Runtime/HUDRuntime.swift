@@ -11,6 +11,7 @@
 // the last frame) and the console its text mode.
 //
 // Threading: everything here runs on one thread, the loop's, except `post` (and the inbox).
+import LinuxSystem
 import Board
 import Display
 import HUD
@@ -64,7 +65,7 @@ public final class HUDRuntime {
     /// do not load.
     public init(
         display: any Display, profile: BoardProfile? = nil, resources: HUDResources? = nil,
-        poller: (any LoopPoller)? = nil, clock: @escaping () -> Int64 = FramePacer.monotonicNanoseconds,
+        poller: (any LoopPoller)? = nil, clock: @escaping () -> Int64 = MonotonicClock.nanoseconds,
         console consoleMode: ConsoleMode = .automatic, logger: Logger = Logger(label: runtimeLoggerLabel)
     ) throws(RuntimeError) {
         self.display = display; self.profile = profile; self.clock = clock; self.logger = logger

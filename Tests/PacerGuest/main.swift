@@ -5,6 +5,7 @@
 // animating spinner (the loop must keep presenting frames on its timer). Figures go out as
 //   INFO PACER <phase> wall <ms> cpu <ms> frames <n> missed <n> timers <n> waits <n> timing <t>
 #if canImport(Glibc)
+import LinuxSystem
 import Glibc
 #endif
 import Display
@@ -35,26 +36,26 @@ func runPacerGuest(device: String) throws {
         // Runtime's HUD scene on the one output; HUD time 0 is `offset` before now, where the
         // script's commands are applied.
         let offset = Int64(offsetSeconds * 1e9)
-        let origin = FramePacer.monotonicNanoseconds() - offset
+        let origin = MonotonicClock.nanoseconds() - offset
         let scene = HUDScene(outputs: display.outputs, origin: origin, theme: SceneTheme(screenColor: Color(rgb: 0x203040)), resources: resources)
         for c in try CommandParser.parseScript(script) { scene.apply(c.command, at: origin + c.time.nanoseconds) }
         // The first, full-screen frame is drawn and shown before measuring: the figures are the
         // steady state's, what a HUD left on screen costs.
-        let first = scene.frame(at: FramePacer.monotonicNanoseconds())
+        let first = scene.frame(at: MonotonicClock.nanoseconds())
         _ = try display.present(scene.pixels(output: 0), damage: first.damage)
 
         let poller = try EpollPoller()
         pacerGuestWakeFD = try wakeDescriptor(poller.waker)
-        let loop = EventLoop(poller: poller, clock: FramePacer.monotonicNanoseconds)
-        let pacer = FrameScheduler(display: display, scene: scene, clock: FramePacer.monotonicNanoseconds, log: { port.info("LOG \($0)") })
+        let loop = EventLoop(poller: poller, clock: MonotonicClock.nanoseconds)
+        let pacer = FrameScheduler(display: display, scene: scene, clock: MonotonicClock.nanoseconds, log: { port.info("LOG \($0)") })
         try pacer.attach(to: loop)
         let seconds: Int64 = 3
-        let wall0 = FramePacer.monotonicNanoseconds(), cpu0 = cpuNanoseconds()
+        let wall0 = MonotonicClock.nanoseconds(), cpu0 = cpuNanoseconds()
         let end = wall0 + seconds * 1_000_000_000
         if let wake = wakeAfterSeconds { alarm(wake) }
         // 200 ms early is enough: SIGALRM's second granularity must not leave the static phase blocked.
-        try loop.run(until: { FramePacer.monotonicNanoseconds() >= end - 200_000_000 })
-        let wall1 = FramePacer.monotonicNanoseconds(), cpu1 = cpuNanoseconds()
+        try loop.run(until: { MonotonicClock.nanoseconds() >= end - 200_000_000 })
+        let wall1 = MonotonicClock.nanoseconds(), cpu1 = cpuNanoseconds()
         port.info("PACER \(name) wall \((wall1 - wall0) / 1_000_000) cpu \((cpu1 - cpu0) / 1_000_000) frames \(pacer.framesPresented) "
             + "missed \(pacer.missedFrames) timers \(loop.timedWaits) waits \(loop.turns) timing \(pacer.lastTiming.map { "\($0)" } ?? "-")")
     }
@@ -84,18 +85,18 @@ func runtimePhase(display: FBDevDisplay, resources: HUDResources, port: ControlP
     // SIGALRM a second later. The measured phase is the steady state, like the pacer's own
     // static phase: what a HUD left on screen costs, not its last fade-in frame.
     try runtime.run(until: {
-        runtime.scene.advance(to: FramePacer.monotonicNanoseconds())
+        runtime.scene.advance(to: MonotonicClock.nanoseconds())
         return !runtime.controller.presentation().isAnimating
     })
     alarm(1)
     try runtime.step()
     let pacer = runtime.frames, loop = runtime.loop
     let frames0 = pacer.framesPresented, timers0 = loop.timedWaits, waits0 = loop.turns, missed0 = pacer.missedFrames
-    let wall0 = FramePacer.monotonicNanoseconds(), cpu0 = cpuNanoseconds()
+    let wall0 = MonotonicClock.nanoseconds(), cpu0 = cpuNanoseconds()
     let end = wall0 + 3_000_000_000
     alarm(3)
-    try runtime.run(until: { FramePacer.monotonicNanoseconds() >= end - 200_000_000 })
-    let wall1 = FramePacer.monotonicNanoseconds(), cpu1 = cpuNanoseconds()
+    try runtime.run(until: { MonotonicClock.nanoseconds() >= end - 200_000_000 })
+    let wall1 = MonotonicClock.nanoseconds(), cpu1 = cpuNanoseconds()
     port.info("PACER runtime-static wall \((wall1 - wall0) / 1_000_000) cpu \((cpu1 - cpu0) / 1_000_000) frames \(pacer.framesPresented - frames0) "
         + "missed \(pacer.missedFrames - missed0) timers \(loop.timedWaits - timers0) waits \(loop.turns - waits0) timing \(pacer.lastTiming.map { "\($0)" } ?? "-")")
     runtime.quit(retain: true)

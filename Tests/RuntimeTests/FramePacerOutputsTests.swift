@@ -7,6 +7,7 @@
 import Glibc
 #endif
 import Display
+import Runtime
 import HUDProtocol
 import Raster
 import Testing

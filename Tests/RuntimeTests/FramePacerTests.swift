@@ -1,4 +1,5 @@
 import Display
+import Runtime
 import HUDProtocol
 import Raster
 import Testing
