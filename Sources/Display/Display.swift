@@ -64,7 +64,7 @@ public struct DisplayOutput: Equatable, Sendable {
     public var frameHeight: Int32 { rotation.swapsAxes ? mode.width : mode.height }
 }
 
-/// When the picture of one `present` is (or will be) on the glass, for the frame pacer.
+/// When the picture of one `present` is (or will be) on the glass, for the frame scheduler.
 public enum PresentTiming: Equatable, Sendable {
     /// Shown at this vblank (CLOCK_MONOTONIC nanoseconds): pace from it (next = stamp + interval).
     case vblank(nanoseconds: Int64)
@@ -123,7 +123,7 @@ public protocol Display: AnyObject {
     /// for the flip's event, so the frame loop waits for the event first.
     func isFlipPending(output index: Int) -> Bool
 
-    /// The refresh interval the frame pacer uses when `present` returns `.timer`.
+    /// The refresh interval the frame scheduler uses when `present` returns `.timer`.
     var frameIntervalNanoseconds: Int64 { get }
 
     /// Releases the screen, restoring what was shown before or retaining the last frame. Later

@@ -1,4 +1,4 @@
-// The HUD as the frame pacer's scene, on every output at once: one HUDController (one clock, one
+// The HUD as the frame scheduler's scene, on every output at once: one HUDController (one clock, one
 // state) and one HUDSceneRenderer per output, laid out for that output's frame size and scale, so
 // the HUD is mirrored and laid out for each resolution. Renderers are kept by output name: after a
 // hotplug the outputs that stayed keep their frames (no redraw), a new one is drawn completely at

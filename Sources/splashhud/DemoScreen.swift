@@ -72,10 +72,10 @@ enum DemoScreen {
 }
 
 /// Passes log lines on at the caller's level and keeps the last present failure, which the frame
-/// pacer logs at info (once per failing output, not per retry) whatever level the demo shows.
+/// frame scheduler logs at info (once per failing output, not per retry) whatever level the demo shows.
 struct PresentFailureLog: LogHandler {
     final class Box: Sendable {
-        /// "output 0 (Virtual-1): present failed: …", the pacer's line.
+        /// "output 0 (Virtual-1): present failed: …", the scheduler's line.
         let last = Mutex<String?>(nil)
     }
 
@@ -94,7 +94,7 @@ struct PresentFailureLog: LogHandler {
         get { forward[metadataKey: key] }
         set { forward[metadataKey: key] = newValue }
     }
-    /// Info at least, so the pacer's failure lines arrive; what is printed follows the level set.
+    /// Info at least, so the scheduler's failure lines arrive; what is printed follows the level set.
     var logLevel: Logger.Level {
         get { min(forward.logLevel, .info) }
         set { forward.logLevel = newValue }

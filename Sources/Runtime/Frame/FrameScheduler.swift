@@ -267,7 +267,7 @@ public final class FrameScheduler: LoopFrameSource {
         }
         if pacing == .vblank && timing != nil && !saidNoVBlank {
             saidNoVBlank = true
-            log("frame pacer: vblank pacing asked for, but the display gives no vblank timestamps; pacing by timer")
+            log("frame scheduler: vblank pacing asked for, but the display gives no vblank timestamps; pacing by timer")
         }
         let base = boundary ?? start
         var next = base + interval
@@ -285,7 +285,7 @@ public final class FrameScheduler: LoopFrameSource {
         missedSinceLog += count
         if let last = lastMissLog, now - last < Self.missLogIntervalNanoseconds { return }
         let since = lastMissLog.map { " in the last \((now - $0) / 1_000_000) ms" } ?? ""
-        log("frame pacer: missed \(missedSinceLog) frame(s)\(since) (\(missedFrames) in all); "
+        log("frame scheduler: missed \(missedSinceLog) frame(s)\(since) (\(missedFrames) in all); "
             + "the last frame took \(took / 1_000_000) ms, refresh interval \(frameIntervalNanoseconds / 1_000) us")
         missedSinceLog = 0
         lastMissLog = now

@@ -15,7 +15,7 @@
 //   6. the turn-end steps (events handed out to whoever listens).
 // Nothing in a callback may block: descriptors are non-blocking and long work is not done here.
 
-/// What the loop draws frames for (the frame pacer): when the next frame is due, and the frame.
+/// What the loop draws frames for (the frame scheduler): when the next frame is due, and the frame.
 public protocol LoopFrameSource: AnyObject {
     /// The instant (CLOCK_MONOTONIC ns) the loop must wake for the next frame; nil when no frame
     /// is scheduled (static, or only a change the loop will hear about).
