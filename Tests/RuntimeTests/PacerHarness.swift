@@ -64,8 +64,9 @@ final class FramePacer {
     func runOnce() throws {
         try scheduler.frameIfDue(at: clock())
         waits += 1
-        let deadline = scheduler.nextFrameDeadline.map { max($0, clock()) }
-        if let deadline, deadline > clock() { timersArmed += 1 }
+        let wanted = scheduler.nextFrameDeadline
+        let deadline = wanted.map { max($0, clock()) }
+        if let wanted, wanted != .min { timersArmed += 1 }
         let hotplug = hotplugFailed ? nil : display.hotplugDescriptor
         switch try sleeper.wait(until: deadline, watching: watchedDescriptors + (hotplug.map { [$0] } ?? [])) {
         case .deadline: break

@@ -17,8 +17,9 @@
 
 /// What the loop draws frames for (the frame scheduler): when the next frame is due, and the frame.
 public protocol LoopFrameSource: AnyObject {
-    /// The instant (CLOCK_MONOTONIC ns) the loop must wake for the next frame; nil when no frame
-    /// is scheduled (static, or only a change the loop will hear about).
+    /// The instant (CLOCK_MONOTONIC ns) the loop must wake for the next frame; `Int64.min` when
+    /// one is due at once (a change to draw); nil when no frame is scheduled (static, or only a
+    /// change the loop will hear about).
     var nextFrameDeadline: Int64? { get }
     /// Renders and presents one frame if one is due at `now`; does nothing otherwise.
     func frameIfDue(at now: Int64) throws
@@ -33,9 +34,9 @@ public final class EventLoop {
 
     /// Turns run so far.
     public private(set) var turns = 0
-    /// Waits that had a deadline still ahead, i.e. how often a timer was armed (0 for a static
-    /// HUD with nothing scheduled: the CPU-cost guarantee). A deadline already due polls without
-    /// arming anything.
+    /// Waits for a deadline: a timer's or a frame boundary's, armed or (when already passed)
+    /// polled at once; a frame due at once because something changed is none. 0 for a static HUD
+    /// with nothing scheduled: the CPU-cost guarantee.
     public private(set) var timedWaits = 0
 
     private struct Source {
@@ -125,8 +126,9 @@ public final class EventLoop {
         turns += 1
         // A deadline already passed (a frame due now) is a poll that does not block.
         let now = clock()
-        let deadline = nextDeadline().map { max($0, now) }
-        if let deadline, deadline > now { timedWaits += 1 }
+        let wanted = nextDeadline()
+        let deadline = wanted.map { max($0, now) }
+        if let wanted, wanted != .min { timedWaits += 1 }
         for readiness in try poller.poll(until: deadline) {
             // A callback earlier in this batch may have unwatched it.
             sources[readiness.descriptor]?.handler(readiness)
