@@ -3,8 +3,6 @@
 // the errno (as swift-system's `MockingDriver`). Swift Testing runs tests on many threads at once,
 // so the driver is per thread.
 #if ENABLE_MOCKING
-import Synchronization
-
 public final class MockingDriver: @unchecked Sendable {
     /// The calls made on this thread while the driver was installed, by C name ("read", "ioctl").
     public internal(set) var trace: [String] = []
@@ -32,12 +30,14 @@ public final class MockingDriver: @unchecked Sendable {
         return try body()
     }
 
-    private static let drivers = Mutex<[UInt: MockingDriver]>([:])
+    private static let lock = Lock()
+    /// Guarded by `lock`.
+    nonisolated(unsafe) private static var drivers: [UInt: MockingDriver] = [:]
 
     /// The driver installed on the calling thread, if any.
     static var current: MockingDriver? {
-        get { drivers.withLock { $0[system_threadID()] } }
-        set { drivers.withLock { $0[system_threadID()] = newValue } }
+        get { lock.withLock { drivers[system_threadID()] } }
+        set { lock.withLock { drivers[system_threadID()] = newValue } }
     }
 }
 #endif

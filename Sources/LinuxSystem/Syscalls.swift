@@ -346,3 +346,16 @@ let system_signalToPipe: @convention(c) (CInt) -> Void = { signal in
 }
 
 func system_free(_ pointer: UnsafeMutableRawPointer?) { free(pointer) }
+
+// A pthread mutex (ThreadSanitizer follows these; it cannot see the futex under Swift's `Mutex`).
+func system_mutex_create() -> UnsafeMutableRawPointer {
+    let m = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    pthread_mutex_init(m, nil)
+    return UnsafeMutableRawPointer(m)
+}
+func system_mutex_lock(_ m: UnsafeMutableRawPointer) { pthread_mutex_lock(m.assumingMemoryBound(to: pthread_mutex_t.self)) }
+func system_mutex_unlock(_ m: UnsafeMutableRawPointer) { pthread_mutex_unlock(m.assumingMemoryBound(to: pthread_mutex_t.self)) }
+func system_mutex_destroy(_ m: UnsafeMutableRawPointer) {
+    pthread_mutex_destroy(m.assumingMemoryBound(to: pthread_mutex_t.self))
+    m.deallocate()
+}
