@@ -1,7 +1,10 @@
 // One line a splash accepts from any transport (the FIFO, a script, a client): a HUD command, or a
 // service verb that ends the splash. psplash's `QUIT` and fbsplash's `exit` dismiss the HUD, let its
 // fade-out play and then end; our own `quit` ends at once and `quit --retain` also keeps the
-// current frame on the screen. The line is split into words once, here, whatever it turns out to be.
+// current frame on the screen. psplash's PROGRESS keeps psplash's message, and `progress-over` moves
+// the progress on its own. The line is split into words once, here, whatever it turns out to be.
+
+import Raster
 
 public enum Request: Equatable, Sendable {
     /// A command for the HUD (every verb of `CommandParser`'s table).
@@ -10,11 +13,18 @@ public enum Request: Equatable, Sendable {
     case quit(retain: Bool)
     /// `QUIT` (psplash) / `exit` (fbsplash): dismiss, let the fade-out finish, then end.
     case dismissAndQuit
+    /// psplash's `PROGRESS N` and fbsplash's `NN`: the progress only. Unlike SV's `showProgress:`
+    /// (`progress F`, which clears the text), psplash keeps the message a `MSG` set.
+    case progressKeepingStatus(Fixed16_16)
+    /// `progress-over FRACTION SECONDS`: the progress moves on its own from where it is by
+    /// `fraction` over `seconds` (Android recovery's `show_progress`), until another progress,
+    /// show, image or dismiss arrives.
+    case progressOver(fraction: Fixed16_16, seconds: Interval)
 }
 
 extension CommandParser {
-    /// The service verbs, which end the splash rather than change the HUD.
-    public static let serviceVerbs = ["quit"]
+    /// The verbs beyond the HUD's: ending the splash, and the self-moving progress.
+    public static let serviceVerbs = ["quit", "progress-over"]
 
     /// The request on `line`, or nil for a blank or comment line. A malformed line throws and
     /// yields nothing, so the caller changes nothing.
@@ -28,7 +38,7 @@ extension CommandParser {
         try parseRequest(CommandLexer.decode(bytes))
     }
 
-    static func request(_ words: ArraySlice<CommandWord>) throws(CommandError) -> Request {
+    static func request(_ words: ArraySlice<CommandWord>, otherVerbs: [String] = []) throws(CommandError) -> Request {
         let verb = words[words.startIndex]
         let rest = words.dropFirst()
         switch verb.text {
@@ -42,8 +52,18 @@ extension CommandParser {
         case "QUIT", "exit":
             try end(rest, for: verb.text)
             return .dismissAndQuit
+        case "progress-over":
+            let f = try required(rest, for: verb.text, expected: "a fraction")
+            let s = try required(rest.dropFirst(), for: verb.text, expected: "seconds")
+            try end(rest.dropFirst(2), for: verb.text)
+            return .progressOver(fraction: try fixed(f, for: verb.text, in: 0...1, range: "0...1"),
+                                 seconds: try duration(s, for: verb.text))
         default:
-            return .hud(try command(words, otherVerbs: serviceVerbs))
+            let command = try command(words, otherVerbs: serviceVerbs + otherVerbs)
+            if verb.text == "PROGRESS" || verb.text.first?.isNumber == true, case .progress(let f, nil) = command {
+                return .progressKeepingStatus(f)
+            }
+            return .hud(command)
         }
     }
 }
@@ -55,6 +75,8 @@ extension Request: CustomStringConvertible {
         case .hud(let command): return command.description
         case .quit(let retain): return retain ? "quit --retain" : "quit"
         case .dismissAndQuit: return "QUIT"
+        case .progressKeepingStatus(let f): return "PROGRESS \(CommandParser.format(f * Fixed16_16(100)))"
+        case .progressOver(let f, let s): return "progress-over \(CommandParser.format(f)) \(CommandParser.format(s))"
         }
     }
 }

@@ -98,6 +98,34 @@ public enum Files {
         _ = try retrying { system_fchmod(fd.rawValue, mode) }.get("fchmod", subject)
     }
 
+    /// `chmod(2)` of `path` (for what has no descriptor to fchmod, such as a bound socket).
+    public static func setMode(atPath path: String, _ mode: UInt32) throws(SystemError) {
+        _ = try retrying { system_chmod(path, mode) }.get("chmod", path)
+    }
+
+    /// `chown(2)` of `path`'s group, its owner kept.
+    public static func setGroup(atPath path: String, _ gid: UInt32) throws(SystemError) {
+        _ = try retrying { system_chgrp(path, gid) }.get("chown", path)
+    }
+
+    /// `mkdir(2)` with `mode` (narrowed by the umask); an existing directory is not an error.
+    public static func makeDirectory(_ path: String, mode: UInt32) throws(SystemError) {
+        switch retrying({ system_mkdir(path, mode) }) {
+        case .success: return
+        case .failure(.fileExists):
+            if (try status(atPath: path))?.kind == .directory { return }
+            throw SystemError("mkdir", .fileExists, path)
+        case .failure(let e): throw SystemError("mkdir", e, path)
+        }
+    }
+
+    /// The id of the group called `name` (getgrnam_r), nil when there is none.
+    public static func groupID(named name: String) throws(SystemError) -> UInt32? {
+        let (gid, error) = system_groupID(name)
+        guard error == 0 else { throw SystemError("getgrnam_r", Errno(rawValue: error), name) }
+        return gid
+    }
+
     /// `unlink(2)`; a path already gone is not an error.
     public static func unlink(_ path: String) throws(SystemError) {
         switch retrying({ system_unlink(path) }) {

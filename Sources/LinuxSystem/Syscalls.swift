@@ -100,6 +100,32 @@ func system_rename(_ from: String, _ to: String) -> CInt {
     return rename(from, to)
 }
 
+func system_chmod(_ path: String, _ mode: UInt32) -> CInt {
+    if let r = mocked("chmod") { return r }
+    return chmod(path, mode_t(mode))
+}
+
+/// chown(2) of the group only (the owner stays).
+func system_chgrp(_ path: String, _ gid: UInt32) -> CInt {
+    if let r = mocked("chown") { return r }
+    return chown(path, uid_t.max, gid_t(gid))
+}
+
+func system_mkdir(_ path: String, _ mode: UInt32) -> CInt {
+    if let r = mocked("mkdir") { return r }
+    return mkdir(path, mode_t(mode))
+}
+
+/// getgrnam_r(3): the group's id (nil: no such group), or the lookup's error number.
+func system_groupID(_ name: String) -> (gid: UInt32?, error: CInt) {
+    var entry = Glibc.group()
+    var result: UnsafeMutablePointer<Glibc.group>?
+    var buffer = [CChar](repeating: 0, count: 16384)
+    let r = getgrnam_r(name, &entry, &buffer, buffer.count, &result)
+    guard r == 0 else { return (nil, r) }
+    return (result == nil ? nil : UInt32(entry.gr_gid), 0)
+}
+
 func system_geteuid() -> UInt32 { UInt32(geteuid()) }
 
 func system_getpid() -> Int32 { getpid() }
@@ -261,6 +287,19 @@ func system_accept(_ fd: CInt) -> CInt {
 func system_connect_unix(_ fd: CInt, _ path: [UInt8]) -> CInt {
     if let r = mocked("connect") { return r }
     return withUnixAddress(path) { connect(fd, $0, $1) }
+}
+
+/// send(2) on a connected socket without SIGPIPE (a peer that went away is EPIPE) and without
+/// blocking.
+func system_send(_ fd: CInt, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+    if let r = mocked("send") { return Int(r) }
+    return send(fd, buffer, count, CInt(MSG_NOSIGNAL) | CInt(MSG_DONTWAIT))
+}
+
+/// sendto(2) of one datagram to the Unix socket at `path` (a leading NUL: abstract).
+func system_sendto_unix(_ fd: CInt, _ buffer: UnsafeRawPointer?, _ count: Int, _ path: [UInt8]) -> Int {
+    if let r = mocked("sendto") { return Int(r) }
+    return withUnixAddress(path) { sendto(fd, buffer, count, CInt(MSG_NOSIGNAL), $0, $1) }
 }
 
 /// SO_RCVBUF; failure is ignored by the callers (a smaller buffer still works).

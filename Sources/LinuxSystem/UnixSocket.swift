@@ -57,4 +57,25 @@ public enum UnixSocket {
         _ = try retrying { system_peerCredentials(fd.rawValue, &c.pid, &c.uid, &c.gid) }.get("getsockopt SO_PEERCRED", subject)
         return c
     }
+
+    /// Sends what it can of `bytes` on a connected socket without blocking: the count sent, nil
+    /// when the socket is full (EAGAIN). A peer that went away throws (EPIPE, ECONNRESET), never
+    /// SIGPIPE.
+    public static func send(_ fd: FileDescriptor, _ bytes: UnsafeRawBufferPointer, subject: String) throws(SystemError) -> Int? {
+        switch retrying({ system_send(fd.rawValue, bytes.baseAddress, bytes.count) }) {
+        case .success(let n): return n
+        case .failure(.resourceTemporarilyUnavailable): return nil
+        case .failure(let e): throw SystemError("send", e, subject)
+        }
+    }
+
+    /// Sends `bytes` as one datagram to the Unix datagram socket at `path` ("@name": abstract),
+    /// from a socket made for it and closed again: systemd's notification socket.
+    public static func sendDatagram(_ bytes: [UInt8], to path: String) throws(SystemError) {
+        let address = try address(path)
+        let s = try retrying { system_socket(system_AF_UNIX, system_SOCK_DGRAM, 0) }.get("socket", path)
+        defer { _ = system_close(s) }
+        let sent = bytes.withUnsafeBytes { b in retrying { system_sendto_unix(s, b.baseAddress, b.count, address) } }
+        _ = try sent.get("sendto", path)
+    }
 }

@@ -2,13 +2,14 @@
 // output, the event loop that owns every descriptor, the frame scheduler deciding when a frame is
 // due, hotplug followed, and the VT in graphics mode while it runs.
 //
-// A request travels one way: a transport (the FIFO's reader, a script timer, a client thread)
-// hands it to the runtime - `post` from any thread queues it in `inbox`; the loop takes every
-// queued request in order at its next turn and applies it (`apply`): a HUD command changes the
-// controller's state and marks the scene dirty; a service verb goes to `onServiceRequest` (the
-// session). The frame scheduler then draws at most one frame, and the turn ends by handing the
-// HUD's new events to the listeners. `quit` ends the loop and gives the screen back (or retains
-// the last frame) and the console its text mode.
+// A request travels one way: a transport hands it to the runtime - `post` from any thread queues it
+// in `inbox`, `enqueue` from the loop's own transports (the socket, the FIFO); the loop takes every
+// queued request in order at its next turn, drops progress values a later one in the same turn
+// replaces, and applies the rest (`apply`): a HUD command changes the controller's state and marks
+// the scene dirty; a service verb goes to `onServiceRequest` (the session). Whoever asked hears
+// what became of its request. The frame scheduler then draws at most one frame, and the turn ends
+// by handing the HUD's new events to the listeners. `quit` ends the loop and gives the screen back
+// (or retains the last frame) and the console its text mode.
 //
 // Threading: everything here runs on one thread, the loop's, except `post` (and the inbox).
 import LinuxSystem
@@ -39,7 +40,7 @@ public final class HUDRuntime {
     /// When frames are due, and the frames.
     public let frames: FrameScheduler
     /// Requests from any thread, applied in order at the loop's next turn.
-    public let inbox: MessageQueue<Request>
+    public let inbox: MessageQueue<Submission>
     public let logger: Logger
     /// The VT in graphics mode, when one was taken.
     public private(set) var console: Console?
@@ -54,6 +55,13 @@ public final class HUDRuntime {
 
     private let clock: () -> Int64
     private var eventListeners: [([HUDEvent]) -> Void] = []
+    /// Requests from the loop's own transports, with completions that stay on the loop's thread.
+    private var local: [(request: Request, completion: ((RequestOutcome) -> Void)?)] = []
+    /// Progress values dropped because a later one in the same turn replaced them.
+    public private(set) var coalescedRequests = 0
+    /// `progress-over`'s self-moving progress, and the timer of its next step.
+    private var ramp: ProgressRamp?
+    private var rampTimer: LoopTimer?
     /// What the runtime does with a service verb (`quit`, psplash's `QUIT`); the session sets it.
     /// Without one, `quit [--retain]` quits at once and `QUIT` dismisses the HUD.
     public var onServiceRequest: ((Request) -> Void)?
@@ -91,7 +99,7 @@ public final class HUDRuntime {
             do { chosenPoller = try EpollPoller() } catch { throw .loop("\(error)") }
         }
         loop = EventLoop(poller: chosenPoller, clock: clock)
-        inbox = loop.makeQueue(of: Request.self)
+        inbox = loop.makeQueue(of: Submission.self)
         let log = logger
         frames = FrameScheduler(display: display, scene: scene, clock: clock, log: { log.info("\($0)") })
         if let profile {
@@ -101,9 +109,7 @@ public final class HUDRuntime {
             }
         }
         do { try frames.attach(to: loop) } catch { throw .loop("\(error)") }
-        loop.addTurnStep { [unowned self] in
-            for request in inbox.takeAll() where !isFinished { apply(request) }
-        }
+        loop.addTurnStep { [unowned self] in applyQueued() }
         loop.addTurnEndStep { [unowned self] in handOutEvents() }
         for o in display.outputs {
             logger.info("output \(o.name): \(o.mode.name) \(o.format.name) rotation \(o.rotation) frame \(o.frameWidth)x\(o.frameHeight)")
@@ -116,18 +122,106 @@ public final class HUDRuntime {
     /// Wakes a blocked loop from another thread or a signal handler.
     public var waker: any LoopWaker { loop.waker }
 
-    /// Queues `request` for the loop's next turn. Safe from any thread.
-    public func post(_ request: Request) { inbox.post(request) }
+    /// Queues `request` for the loop's next turn; `completion` (on the loop's thread) hears what
+    /// became of it. Safe from any thread.
+    public func post(_ request: Request, completion: (@Sendable (RequestOutcome) -> Void)? = nil) {
+        inbox.post(Submission(request, completion: completion))
+    }
+
+    /// Queues `request` from the loop's own thread (a socket or FIFO handler) for this turn's
+    /// requests, in order with everything else queued; `completion` runs on the loop's thread.
+    public func enqueue(_ request: Request, completion: ((RequestOutcome) -> Void)? = nil) {
+        if local.isEmpty { waker.wake() }  // when called outside a turn's callbacks
+        local.append((request, completion))
+    }
+
+    /// The turn's requests: every queued one in order, progress values a later one replaces
+    /// answered without being applied.
+    private func applyQueued() {
+        var batch = local
+        local = []
+        for s in inbox.takeAll() { batch.append((s.request, s.completion.map { c in { c($0) } })) }
+        guard !batch.isEmpty else { return }
+        let skip = RequestCoalescing.superseded(batch.map(\.request))
+        for (i, entry) in batch.enumerated() {
+            if isFinished {
+                entry.completion?(.refused("the HUD has quit"))
+            } else if skip[i] {
+                coalescedRequests += 1
+                entry.completion?(.applied)
+            } else {
+                let outcome = apply(entry.request)
+                entry.completion?(outcome)
+            }
+        }
+    }
 
     /// Applies `request` now, on the loop's thread: a HUD command changes the HUD, a service verb
-    /// goes to `onServiceRequest`.
-    public func apply(_ request: Request) {
+    /// goes to `onServiceRequest`. Returns whether it was applied.
+    @discardableResult
+    public func apply(_ request: Request) -> RequestOutcome {
         switch request {
-        case .hud(let command): submit(command)
-        case .quit(let retain) where onServiceRequest == nil: quit(retain: retain)
-        case .dismissAndQuit where onServiceRequest == nil: submit(.dismiss(delay: .zero))
-        case .quit, .dismissAndQuit: onServiceRequest?(request)
+        case .hud(let command):
+            switch command {
+            case .show, .progress, .image, .dismiss, .pop, .reset: stopRamp()
+            case .status, .set: break
+            }
+            return outcome(submit(command))
+        case .progressKeepingStatus(let fraction):
+            stopRamp()
+            return outcome(submit(.progress(fraction: fraction, status: controller.presentation().status)))
+        case .progressOver(let fraction, let seconds):
+            stopRamp()
+            let now = clock()
+            let from = min(max(currentProgress ?? 0, 0), 1)
+            ramp = ProgressRamp(start: now, duration: max(seconds.nanoseconds, 0), from: from, to: min(from + fraction.double, 1))
+            return stepRamp()
+        case .quit(let retain) where onServiceRequest == nil:
+            quit(retain: retain)
+        case .dismissAndQuit where onServiceRequest == nil:
+            stopRamp()
+            return outcome(submit(.dismiss(delay: .zero)))
+        case .quit, .dismissAndQuit:
+            stopRamp()
+            onServiceRequest?(request)
         }
+        return .applied
+    }
+
+    private func outcome(_ refusal: String?) -> RequestOutcome { refusal.map { .refused($0) } ?? .applied }
+
+    /// The progress the HUD shows now (ring, pie, annular, bar), nil for anything else.
+    public var currentProgress: Double? {
+        switch controller.presentation().indicator {
+        case .ring(let p), .pie(let p), .annular(let p), .bar(let p): return p.double
+        default: return nil
+        }
+    }
+
+    /// Applies the ramp's value now and schedules the next step until it is done.
+    private func stepRamp() -> RequestOutcome {
+        guard let ramp else { return .applied }
+        let now = clock()
+        let value = Fixed16_16(ramp.value(at: now))
+        if let refusal = submit(.progress(fraction: value, status: controller.presentation().status)) {
+            stopRamp()
+            return .refused(refusal)
+        }
+        if ramp.isFinished(at: now) {
+            self.ramp = nil
+        } else {
+            rampTimer = loop.schedule(at: now + ramp.step(frameInterval: frames.frameIntervalNanoseconds)) { [unowned self] in
+                rampTimer = nil
+                _ = stepRamp()
+            }
+        }
+        return .applied
+    }
+
+    private func stopRamp() {
+        ramp = nil
+        if let t = rampTimer { _ = loop.cancel(t) }
+        rampTimer = nil
     }
 
     /// Calls `listener` at the end of every turn with the HUD events of that turn (never empty),
@@ -219,6 +313,7 @@ public final class HUDRuntime {
     public func quit(retain: Bool) {
         guard !isFinished else { return }
         isFinished = true
+        stopRamp()
         if retain { FBDevHandover.write(scene, display: display, logger: logger) }
         display.close(retain ? .retain : .restore)
         if let console {

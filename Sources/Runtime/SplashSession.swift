@@ -146,8 +146,8 @@ public final class SplashSession {
             let deadline = clock() + Self.quitGraceNanoseconds
             quitDeadline = deadline
             runtime.loop.schedule(at: deadline) { [unowned self] in checkFadeOut() }
-        case .hud(let command):
-            runtime.submit(command)
+        case .hud, .progressKeepingStatus, .progressOver:
+            runtime.apply(request)
         }
     }
 
@@ -161,7 +161,7 @@ public final class SplashSession {
         case .success(let line):
             logger.debug("FIFO: \(line)")
             do {
-                if let request = try CommandParser.parseRequest(line) { runtime.post(request) }
+                if let request = try CommandParser.parseRequest(line) { runtime.enqueue(request) }
             } catch {
                 refusedLines += 1
                 logger.error("command refused: \(error) in \"\(line)\"")

@@ -15,8 +15,11 @@ import Testing
 
     @Test func everythingElseIsAHUDCommand() throws {
         #expect(try request("MSG QUIT") == .hud(.status("QUIT")))
-        #expect(try request("PROGRESS 40") == .hud(.progress(fraction: Fixed16_16(0.4), status: nil)))
-        #expect(try request("40") == .hud(.progress(fraction: Fixed16_16(0.4), status: nil)))
+        // psplash's and fbsplash's progress keeps the message (SV's `progress 0.4` clears it).
+        #expect(try request("PROGRESS 40") == .progressKeepingStatus(Fixed16_16(0.4)))
+        #expect(try request("40") == .progressKeepingStatus(Fixed16_16(0.4)))
+        #expect(try request("progress 0.4") == .hud(.progress(fraction: Fixed16_16(0.4), status: nil)))
+        #expect(try request("progress-over 0.25 30") == .progressOver(fraction: Fixed16_16(0.25), seconds: .seconds(30)))
         #expect(try request("show \"quit\"") == .hud(.show(status: "quit")))
         #expect(try request("# quit") == nil)
         #expect(try request("   ") == nil)
@@ -28,11 +31,14 @@ import Testing
         #expect(throws: CommandError(.tooManyArguments(command: "quit"), column: 15)) { try request("quit --retain x") }
         #expect(throws: CommandError(.tooManyArguments(command: "QUIT"), column: 6)) { try request("QUIT now") }
         #expect(throws: CommandError(.unknownVerb("quti", suggestion: "quit"), column: 1)) { try request("quti") }
+        #expect(throws: CommandError(.outOfRange(command: "progress-over", word: "1.5", range: "0...1"), column: 15)) { try request("progress-over 1.5 3") }
+        #expect(throws: CommandError(.missingArgument(command: "progress-over", expected: "seconds"), column: nil)) { try request("progress-over 0.5") }
     }
 
     @Test func printedRequestsReadBack() throws {
         for r: Request in [.quit(retain: false), .quit(retain: true), .dismissAndQuit, .hud(.show(status: "a \"b\"")),
-                           .hud(.dismiss(delay: .seconds(1.5)))] {
+                           .hud(.dismiss(delay: .seconds(1.5))), .progressKeepingStatus(Fixed16_16(0.5)),
+                           .progressOver(fraction: Fixed16_16(0.5), seconds: .seconds(2.5))] {
             #expect(try request(r.description) == r)
         }
     }

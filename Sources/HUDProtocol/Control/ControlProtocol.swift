@@ -1,0 +1,133 @@
+// The control socket's protocol, version 1: what `splashhudd` answers on its Unix stream socket and
+// what `splashhud` and the Swift API speak.
+//
+// A request is one line (UTF-8, ended by "\n", at most `maxLineBytes` bytes): any line of the
+// command language (`show "Booting"`, `progress 0.4`, `set style dark`, psplash's and fbsplash's
+// words), a service verb (`quit [--retain]`, `QUIT`, `exit`, `progress-over FRACTION SECONDS`), or
+// one of the control verbs:
+//
+//     ping                   ok pong
+//     version                ok protocol 1 splashhud VERSION
+//     state                  ok visible yes mode ring progress 0.4 status "Copying" outputs Virtual-1:1024x768
+//     wait                   ok hidden            (sent once the HUD is hidden: at once if it is)
+//     subscribe              ok subscribed        then one `event T KIND ["STATUS"]` line per event
+//     snapshot [OUTPUT]      ok png LENGTH OUTPUT WxH   then LENGTH bytes of PNG
+//
+// Every request gets exactly one reply line, in the order the requests were sent: `ok [DATA]` or
+// `error CODE MESSAGE` (codes: `ControlErrorCode`). Blank and comment lines get `ok` too, so a
+// client can count replies. A HUD command's `ok` means it was applied (a refused one is `error
+// refused`); lifecycle commands are applied in order, progress updates may be coalesced to the
+// latest within one frame (each still gets its `ok`). Event lines (only after `subscribe`) start
+// with `event`, never with `ok` or `error`, so they interleave with replies without ambiguity.
+// The daemon closes a connection whose unread output passes its bound.
+
+public enum ControlProtocol {
+    /// Bumped when a verb's reply changes meaning; new verbs and new state keys do not bump it.
+    public static let version = 1
+    /// SplashHUD's own version (`version`'s reply, `--version`).
+    public static let softwareVersion = "0.9.0"
+    /// The longest request line, without its newline (the FIFO's limit too: PIPE_BUF - 1).
+    public static let maxLineBytes = 4095
+    /// The daemon's socket unless told otherwise.
+    public static let defaultSocketPath = "/run/splashhud/control"
+    /// The abstract-namespace name the daemon falls back to when it cannot bind `path` (a read-only
+    /// or missing /run in early boot); clients try it when nothing is at `path`.
+    public static func abstractFallback(for path: String) -> String { "@" + path }
+    /// The control verbs, besides the command language and the service verbs.
+    public static let controlVerbs = ["ping", "version", "state", "wait", "subscribe", "snapshot"]
+}
+
+/// One request on the control socket.
+public enum ControlRequest: Equatable, Sendable {
+    /// A HUD command or a service verb, as any transport carries it.
+    case request(Request)
+    case ping, version, state, wait, subscribe
+    /// The PNG of what `output` (nil: the first) shows now.
+    case snapshot(output: String?)
+
+    /// The request on `line`, nil for a blank or comment line; a malformed line throws.
+    public static func parse(_ line: String) throws(CommandError) -> ControlRequest? {
+        guard let words = try CommandLexer.words(line) else { return nil }
+        let verb = words[0]
+        let rest = words.dropFirst()
+        switch verb.text {
+        case "ping", "version", "state", "wait", "subscribe":
+            try CommandParser.end(rest, for: verb.text)
+            switch verb.text {
+            case "ping": return .ping
+            case "version": return .version
+            case "state": return .state
+            case "wait": return .wait
+            default: return .subscribe
+            }
+        case "snapshot":
+            try CommandParser.end(rest.dropFirst(), for: verb.text)
+            return .snapshot(output: rest.first?.text)
+        default:
+            return .request(try CommandParser.request(words[...], otherVerbs: ControlProtocol.controlVerbs))
+        }
+    }
+}
+
+extension ControlRequest: CustomStringConvertible {
+    /// The request as a line that `parse` reads back to it.
+    public var description: String {
+        switch self {
+        case .request(let r): return r.description
+        case .ping: return "ping"
+        case .version: return "version"
+        case .state: return "state"
+        case .wait: return "wait"
+        case .subscribe: return "subscribe"
+        case .snapshot(let output): return output.map { "snapshot \(CommandParser.quote($0))" } ?? "snapshot"
+        }
+    }
+}
+
+/// Why a request failed: the second word of an `error` reply.
+public enum ControlErrorCode: String, Equatable, Sendable, CaseIterable {
+    /// The line does not parse (the message is the parser's, with its column).
+    case syntax
+    /// It parsed, but the HUD refused it and changed nothing (a bound, an unusable image or font).
+    case refused
+    /// Longer than `ControlProtocol.maxLineBytes`, or not UTF-8.
+    case badLine = "bad-line"
+    /// No such output for `snapshot`.
+    case noOutput = "no-output"
+    /// Too many requests waiting for their replies on this connection.
+    case busy
+    /// The daemon is ending and did not get to the request.
+    case ending
+    /// Something on the daemon's side failed (the message says what).
+    case failed
+}
+
+/// One reply line.
+public enum ControlReply: Equatable, Sendable {
+    case ok(String?)
+    case error(ControlErrorCode, String)
+
+    public var line: String {
+        switch self {
+        case .ok(nil): return "ok"
+        case .ok(let data?): return "ok " + data
+        case .error(let code, let message): return "error \(code.rawValue) " + Self.oneLine(message)
+        }
+    }
+
+    /// A reply line read back; nil when `line` is not one (an event line, garbage).
+    public init?(line: String) {
+        if line == "ok" { self = .ok(nil); return }
+        if line.hasPrefix("ok ") { self = .ok(String(line.dropFirst(3))); return }
+        guard line.hasPrefix("error ") else { return nil }
+        let rest = line.dropFirst(6)
+        let code = rest.prefix { $0 != " " }
+        let message = rest.dropFirst(code.count).drop { $0 == " " }
+        self = .error(ControlErrorCode(rawValue: String(code)) ?? .failed, String(message))
+    }
+
+    /// Messages never break the one-line framing.
+    static func oneLine(_ s: String) -> String {
+        String(s.unicodeScalars.map { $0 == "\n" || $0 == "\r" || $0 == "\0" ? " " : Character($0) })
+    }
+}

@@ -1,0 +1,267 @@
+// The control socket on the runtime's loop: accepts clients, reads their request lines, queues the
+// HUD's requests with the runtime like every other transport, and answers each request once, in
+// order. `state`, `wait` and `snapshot` are answered at the end of the turn, after the turn's
+// requests were applied and its frame drawn, so they see what the requests before them did.
+// Events go to subscribers as the runtime hands them out. Nothing here blocks: sockets are
+// non-blocking, output waits in each connection (bounded) until the socket takes it.
+import Assets
+import HUDProtocol
+import LinuxSystem
+import Logging
+import SystemPackage
+
+public final class ControlServer {
+    public let socket: ControlSocket
+    public let runtime: HUDRuntime
+    /// Output a client may leave unread before it is disconnected (snapshots excepted).
+    public var outputLimit = 1 << 20
+    /// Requests a client may have waiting for replies (pending `wait`s) before it is disconnected.
+    public var owedLimit = 256
+    /// Clients connected at once; more are refused (closed at once, logged).
+    public var connectionLimit = 64
+    /// Bytes read from one client in one turn, so one cannot starve the others or the frames.
+    public var readBudget = 65536
+    /// Clients cut off for not reading (for tests and the exit summary).
+    public private(set) var disconnectedForOutput = 0
+
+    private var connections: [Int32: ControlConnection] = [:]
+    private var nextID = 1
+    /// Requests answered at the end of the turn.
+    private var deferred: [(ControlConnection, Int, ControlRequest)] = []
+    private var waiters: [(ControlConnection, Int)] = []
+    private var logger: Logger { runtime.logger }
+    private var closed = false
+
+    /// Serves `socket` on `runtime`'s loop until `close`.
+    public init(socket: ControlSocket, runtime: HUDRuntime) throws {
+        self.socket = socket; self.runtime = runtime
+        try runtime.loop.watch(socket.descriptor.rawValue, interest: .read) { [unowned self] _ in acceptAll() }
+        runtime.addEventListener { [unowned self] events in broadcast(events) }
+        runtime.loop.addTurnEndStep { [unowned self] in answerDeferred() }
+        logger.info("control socket at \(socket.address)\(socket.tookOverStale ? " (took over a stale socket)" : "")")
+    }
+
+    /// Clients connected now.
+    public var connectionCount: Int { connections.count }
+
+    /// Stops accepting, answers what is owed with `error ending`, sends what the sockets take
+    /// now, closes every client and removes the socket's path.
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        runtime.unwatch(socket.descriptor.rawValue)
+        socket.close()
+        for c in connections.values {
+            c.answerAll(.error(.ending, "the daemon is quitting"))
+            _ = try? c.flush()
+            drop(c, reason: nil)
+        }
+    }
+
+    // MARK: Connections
+
+    private func acceptAll() {
+        while !closed {
+            let fd: FileDescriptor?
+            do { fd = try UnixSocket.accept(socket.descriptor, subject: socket.address) } catch {
+                logger.error("\(error)")
+                return
+            }
+            guard let fd else { return }
+            let peer = try? UnixSocket.peerCredentials(fd, subject: socket.address)
+            let id = nextID
+            nextID += 1
+            let who = peer.map { "pid \($0.pid) uid \($0.uid) gid \($0.gid)" } ?? "unknown peer"
+            let name = "control client \(id) (\(who))"
+            if let peer, !socket.admits(peer) {
+                logger.warning("\(name) refused: not root, not our user, not in the socket's group")
+                Files.close(fd)
+                continue
+            }
+            guard connections.count < connectionLimit else {
+                logger.warning("\(name) refused: \(connectionLimit) clients are connected already")
+                Files.close(fd)
+                continue
+            }
+            let connection = ControlConnection(descriptor: fd, name: name)
+            do {
+                try runtime.loop.watch(fd.rawValue, interest: .read) { [unowned self, unowned connection] r in
+                    handle(connection, r)
+                }
+            } catch {
+                logger.error("\(name): \(error)")
+                Files.close(fd)
+                continue
+            }
+            connections[fd.rawValue] = connection
+            logger.info("\(name) connected")
+        }
+    }
+
+    private func handle(_ c: ControlConnection, _ r: LoopReadiness) {
+        // Not reading any more, so this is EPOLLHUP (closed both ways) or an error: it is gone.
+        if c.peerFinished && (r.hangup || r.error) { return drop(c, reason: nil) }
+        if r.readable || r.hangup || r.error { read(c) }
+        guard !c.closed else { return }
+        if r.writable || c.pendingOutput > 0 { send(c) }
+    }
+
+    private func read(_ c: ControlConnection) {
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        var total = 0
+        while total < readBudget && !c.closed && !c.peerFinished {
+            let n: Int?
+            do { n = try chunk.withUnsafeMutableBytes { try Files.read(c.descriptor, into: $0, subject: c.name) } } catch {
+                drop(c, reason: "\(error)")
+                return
+            }
+            guard let n else { return }
+            if n == 0 {
+                c.peerFinished = true
+                updateInterest(c)
+                return
+            }
+            total += n
+            for line in c.lines.feed(chunk[0..<n]) {
+                take(line, from: c)
+                if c.closed { return }
+            }
+        }
+    }
+
+    private func take(_ line: Result<String, CommandFIFOError>, from c: ControlConnection) {
+        let slot = c.openSlot()
+        if c.owedReplies > owedLimit {
+            drop(c, reason: "more than \(owedLimit) requests wait for replies")
+            return
+        }
+        let request: ControlRequest?
+        switch line {
+        case .failure(let e):
+            c.fill(slot, .error(.badLine, "\(e)"))
+            return send(c)
+        case .success(let text):
+            do { request = try ControlRequest.parse(text) } catch {
+                c.fill(slot, .error(.syntax, "\(error)"))
+                return send(c)
+            }
+        }
+        guard let request else {
+            c.fill(slot, .ok(nil))
+            return send(c)
+        }
+        switch request {
+        case .request(let r):
+            runtime.enqueue(r) { [weak self, weak c] outcome in
+                guard let self, let c else { return }
+                switch outcome {
+                case .applied: c.fill(slot, .ok(nil))
+                case .refused(let why): c.fill(slot, .error(.refused, why))
+                }
+                self.send(c)
+            }
+        case .ping:
+            c.fill(slot, .ok("pong"))
+            send(c)
+        case .version:
+            c.fill(slot, .ok("protocol \(ControlProtocol.version) splashhud \(ControlProtocol.softwareVersion)"))
+            send(c)
+        case .subscribe:
+            c.subscribed = true
+            c.fill(slot, .ok("subscribed"))
+            send(c)
+        case .state, .wait, .snapshot:
+            deferred.append((c, slot, request))
+        }
+    }
+
+    // MARK: End of turn
+
+    private func answerDeferred() {
+        let batch = deferred
+        deferred = []
+        for (c, slot, request) in batch where !c.closed {
+            switch request {
+            case .state: c.fill(slot, .ok(runtime.state().line))
+            case .wait: waiters.append((c, slot))
+            case .snapshot(let output): c.fill(slot, snapshot(output, for: c))
+            default: break
+            }
+            send(c)
+        }
+        if !waiters.isEmpty && runtime.isHidden {
+            let answered = waiters
+            waiters = []
+            for (c, slot) in answered where !c.closed {
+                c.fill(slot, .ok("hidden"))
+                send(c)
+            }
+        }
+    }
+
+    private func snapshot(_ name: String?, for c: ControlConnection) -> ControlConnection.Payload {
+        let outputs = runtime.scene.outputs
+        guard let index = name.map({ n in outputs.firstIndex { $0.name == n } }) ?? (outputs.isEmpty ? nil : 0) else {
+            let names = outputs.map(\.name).joined(separator: ", ")
+            return ControlConnection.Payload(line: ControlReply.error(.noOutput, "no output \(name ?? "at all"); outputs: \(names.isEmpty ? "none" : names)").line)
+        }
+        guard c.snapshotBytes == 0 else {
+            return ControlConnection.Payload(line: ControlReply.error(.busy, "the previous snapshot is still being sent").line)
+        }
+        let view = runtime.scene.pixels(output: index)
+        do {
+            let png = try PNGEncoder.encode(view)
+            let o = outputs[index]
+            return ControlConnection.Payload(line: ControlReply.ok("png \(png.count) \(o.name) \(view.width)x\(view.height)").line, trailer: png)
+        } catch {
+            return ControlConnection.Payload(line: ControlReply.error(.failed, "encoding the snapshot: \(error)").line)
+        }
+    }
+
+    private func broadcast(_ events: [HUDEvent]) {
+        for c in connections.values where c.subscribed && !c.closed {
+            for e in events { c.send(event: e.line) }
+            send(c)
+        }
+    }
+
+    // MARK: Output
+
+    /// Sends what the socket takes; watches for room when some is left; cuts off a client past
+    /// the bound; closes a finished client once it has everything.
+    private func send(_ c: ControlConnection) {
+        guard !c.closed else { return }
+        do { _ = try c.flush() } catch {
+            drop(c, reason: "\(error)")
+            return
+        }
+        if c.boundedOutput > outputLimit {
+            disconnectedForOutput += 1
+            drop(c, reason: "\(c.pendingOutput) bytes unread (more than \(outputLimit)): disconnected")
+            return
+        }
+        if c.peerFinished && c.isIdle {
+            drop(c, reason: nil)
+            return
+        }
+        updateInterest(c)
+    }
+
+    private func updateInterest(_ c: ControlConnection) {
+        var interest: LoopInterest = []
+        if !c.peerFinished { interest.insert(.read) }
+        if c.pendingOutput > 0 { interest.insert(.write) }
+        if interest.isEmpty && c.isIdle { return drop(c, reason: nil) }
+        do { try runtime.loop.setInterest(c.descriptor.rawValue, interest) } catch {
+            drop(c, reason: "\(error)")
+        }
+    }
+
+    private func drop(_ c: ControlConnection, reason: String?) {
+        guard !c.closed else { return }
+        if let reason { logger.warning("\(c.name): \(reason)") } else { logger.debug("\(c.name) closed") }
+        runtime.unwatch(c.descriptor.rawValue)
+        connections[c.descriptor.rawValue] = nil
+        c.close()
+    }
+}

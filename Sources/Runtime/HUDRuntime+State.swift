@@ -1,0 +1,28 @@
+// What the HUD is doing, for `state`, `wait` and the Swift API's `isVisible`.
+import HUD
+import HUDProtocol
+
+extension HUDRuntime {
+    /// The HUD now, with the outputs it is on.
+    public func state() -> HUDState {
+        let p = controller.presentation()
+        let mode: String
+        var progress: Double?
+        switch p.indicator {
+        case .none: mode = p.isHidden ? "hidden" : "text"
+        case .spinner: mode = "spinner"
+        case .activity: mode = "activity"
+        case .ring(let f): mode = "ring"; progress = f.double
+        case .pie(let f): mode = "pie"; progress = f.double
+        case .annular(let f): mode = "annular"; progress = f.double
+        case .bar(let f): mode = "bar"; progress = f.double
+        case .image: mode = "image"
+        }
+        let outputs = scene.outputs.map { HUDState.Output(name: $0.name, width: $0.frameWidth, height: $0.frameHeight) }
+        return HUDState(visible: controller.isVisible, mode: p.isHidden ? "hidden" : mode,
+                        progress: p.isHidden ? nil : progress.map { min(max($0, 0), 1) }, status: p.status, outputs: outputs)
+    }
+
+    /// Hidden for good: not visible, nothing left on screen (a fade-out has finished).
+    public var isHidden: Bool { !controller.isVisible && controller.presentation().isHidden }
+}

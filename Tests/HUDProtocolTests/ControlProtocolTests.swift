@@ -1,0 +1,54 @@
+// The control socket's lines: requests, replies, state and event lines, each read back exactly.
+import Raster
+import Testing
+@testable import HUDProtocol
+
+@Suite struct ControlProtocolTests {
+    @Test func controlVerbsAndTheCommandLanguage() throws {
+        #expect(try ControlRequest.parse("ping") == .ping)
+        #expect(try ControlRequest.parse(" state ") == .state)
+        #expect(try ControlRequest.parse("snapshot HDMI-A-1") == .snapshot(output: "HDMI-A-1"))
+        #expect(try ControlRequest.parse("snapshot") == .snapshot(output: nil))
+        #expect(try ControlRequest.parse("show \"Booting\"") == .request(.hud(.show(status: "Booting"))))
+        #expect(try ControlRequest.parse("QUIT") == .request(.dismissAndQuit))
+        #expect(try ControlRequest.parse("# a comment") == nil)
+        #expect(throws: CommandError(.tooManyArguments(command: "ping"), column: 6)) { try ControlRequest.parse("ping now") }
+        // Suggestions know the control verbs too.
+        #expect(throws: CommandError(.unknownVerb("stat", suggestion: "state"), column: 1)) { try ControlRequest.parse("stat") }
+        for r: ControlRequest in [.ping, .version, .state, .wait, .subscribe, .snapshot(output: "a b"), .snapshot(output: nil),
+                                  .request(.quit(retain: true))] {
+            #expect(try ControlRequest.parse(r.description) == r)
+        }
+    }
+
+    @Test func repliesReadBack() {
+        for r: ControlReply in [.ok(nil), .ok("pong"), .error(.syntax, "column 3: unknown verb"), .error(.noOutput, "x")] {
+            #expect(ControlReply(line: r.line) == r)
+        }
+        // One line, whatever the message holds.
+        #expect(ControlReply.error(.failed, "a\nb").line == "error failed a b")
+        #expect(ControlReply(line: "event 1.000 hidden") == nil)
+        #expect(ControlReply(line: "okay") == nil)
+    }
+
+    @Test func stateLinesReadBack() {
+        let s = HUDState(visible: true, mode: "ring", progress: 0.4, status: "Copying \"files\"",
+                         outputs: [.init(name: "Virtual-1", width: 1024, height: 768), .init(name: "HDMI-A-1", width: 1920, height: 1080)])
+        #expect(s.line == "visible yes mode ring progress 0.4 status \"Copying \\\"files\\\"\" outputs Virtual-1:1024x768,HDMI-A-1:1920x1080")
+        #expect(HUDState(line: s.line) == s)
+        let hidden = HUDState(visible: false, mode: "hidden", progress: nil, status: nil, outputs: [])
+        #expect(HUDState(line: hidden.line) == hidden)
+        // Unknown keys are skipped (later versions may add some).
+        #expect(HUDState(line: "visible no mode hidden colour red outputs none") == hidden)
+        #expect(HUDState(line: "visible") == nil)
+    }
+
+    @Test func eventLinesReadBack() {
+        let e = HUDEvent(time: .seconds(1.25), kind: .didAppear, status: "Starting \"x\"")
+        #expect(e.line == "event 1.250 did-appear \"Starting \\\"x\\\"\"")
+        #expect(HUDEvent(line: e.line) == e)
+        let bare = HUDEvent(time: .seconds(2), kind: .hidden, status: nil)
+        #expect(HUDEvent(line: bare.line) == bare)
+        #expect(HUDEvent(line: "ok") == nil)
+    }
+}
