@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "HUDProtocol", targets: ["HUDProtocol"]),
         .library(name: "HUD", targets: ["HUD"]),
         .executable(name: "splashhud", targets: ["splashhud"]),
+        .executable(name: "splashhudd", targets: ["splashhudd"]),
         .executable(name: "splashhud-bench", targets: ["splashhud-bench"]),
     ],
     dependencies: [
@@ -72,6 +73,15 @@ let package = Package(
             dependencies: [
                 "Gallery", "Board", "HUDProtocol", "HUD", "Assets", "Raster", "Display", "Runtime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+
+        // The daemon: the runtime, the control socket and the FIFOs on the best display.
+        .executableTarget(
+            name: "splashhudd",
+            dependencies: [
+                "Board", "HUDProtocol", "HUD", "Assets", "Raster", "Display", "Runtime", "LinuxSystem",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]),
 
         // The benchmark compares against cairo through a C helper that exists only here.

@@ -126,6 +126,8 @@ func system_groupID(_ name: String) -> (gid: UInt32?, error: CInt) {
     return (result == nil ? nil : UInt32(entry.gr_gid), 0)
 }
 
+func system_getenv(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+
 func system_geteuid() -> UInt32 { UInt32(geteuid()) }
 
 func system_getpid() -> Int32 { getpid() }

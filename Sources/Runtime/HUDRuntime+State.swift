@@ -20,7 +20,8 @@ extension HUDRuntime {
         }
         let outputs = scene.outputs.map { HUDState.Output(name: $0.name, width: $0.frameWidth, height: $0.frameHeight) }
         return HUDState(visible: controller.isVisible, mode: p.isHidden ? "hidden" : mode,
-                        progress: p.isHidden ? nil : progress.map { min(max($0, 0), 1) }, status: p.status, outputs: outputs)
+                        progress: p.isHidden ? nil : progress.map { min(max($0, 0), 1) }, status: p.isHidden ? nil : p.status,
+                        outputs: outputs)
     }
 
     /// Hidden for good: not visible, nothing left on screen (a fade-out has finished).

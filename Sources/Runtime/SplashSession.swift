@@ -25,13 +25,17 @@ public final class SplashSession {
     public let logger: Logger
     public let start: Int64
     public let retain: Bool
-    public private(set) var fifo: CommandFIFO?
+    /// The command FIFOs read (the first is `fifo`): ours, psplash's, fbsplash's.
+    public private(set) var fifos: [CommandFIFO] = []
+    public var fifo: CommandFIFO? { fifos.first }
     public private(set) var ending: Ending?
     /// Lines refused by the parser or the FIFO (for tests and the exit summary).
     public private(set) var refusedLines = 0
     /// Runs once the session has ended, before the runtime quits (the screen is still as it was):
     /// a recorder writes its files here.
     public var onFinish: ((Ending) -> Void)?
+    /// More of the same, run after `onFinish` in the order added (the control socket closes here).
+    private var finishSteps: [(Ending) -> Void] = []
 
     private let clock: () -> Int64
     private let script: [TimedCommand]
@@ -45,7 +49,14 @@ public final class SplashSession {
     /// Starts a session on `runtime`: the FIFO at `fifoPath` (nil: none) made with `fifoMode`, the
     /// `script` from now, an end after `duration` seconds (nil: none), SIGTERM/SIGINT caught when
     /// `catchSignals`. `retain` keeps the last frame on the screen at every ending.
-    public init(runtime: HUDRuntime, script: [TimedCommand], duration: Double?, fifoPath: String?, fifoMode: UInt32,
+    public convenience init(runtime: HUDRuntime, script: [TimedCommand], duration: Double?, fifoPath: String?, fifoMode: UInt32,
+                            retain: Bool, catchSignals: Bool = true, logger: Logger) throws {
+        try self.init(runtime: runtime, script: script, duration: duration, fifoPaths: fifoPath.map { [$0] } ?? [],
+                      fifoMode: fifoMode, retain: retain, catchSignals: catchSignals, logger: logger)
+    }
+
+    /// The same with every FIFO in `fifoPaths` read (each line from any of them is a request).
+    public init(runtime: HUDRuntime, script: [TimedCommand], duration: Double?, fifoPaths: [String], fifoMode: UInt32,
                 retain: Bool, catchSignals: Bool = true, logger: Logger) throws {
         self.runtime = runtime; self.script = script; self.retain = retain; self.logger = logger
         clock = runtime.loop.clock
@@ -57,17 +68,21 @@ public final class SplashSession {
         // retain honoured); it catches them on a real screen, and on memory when asked. Before
         // the FIFO exists: a writer may take the FIFO as the sign we are up and signal us at once.
         if catchSignals { try runtime.catchTerminationSignals() }
-        if let fifoPath {
-            let fifo = try CommandFIFO(path: fifoPath, mode: fifoMode) { [unowned self] in self.input($0) }
-            do {
-                try runtime.watch(fifo.descriptor.rawValue) { [unowned self] _ in
-                    do { try self.fifo?.drain() } catch { self.logger.error("\(error)") }
-                }
-            } catch {
-                fifo.close()
+        for fifoPath in fifoPaths {
+            let fifo: CommandFIFO
+            do { fifo = try CommandFIFO(path: fifoPath, mode: fifoMode) { [unowned self] in self.input($0) } } catch {
+                closeFIFOs()
                 throw error
             }
-            self.fifo = fifo
+            fifos.append(fifo)
+            do {
+                try runtime.watch(fifo.descriptor.rawValue) { [unowned self, unowned fifo] _ in
+                    do { try fifo.drain() } catch { self.logger.error("\(error)") }
+                }
+            } catch {
+                closeFIFOs()
+                throw error
+            }
             logger.info("reading commands from \(fifo.path)\(fifo.created ? "" : " (existing FIFO)")")
         }
         runtime.onTermination = { [unowned self] n in
@@ -106,10 +121,18 @@ public final class SplashSession {
         if ending == nil { ending = e }
     }
 
+    /// Runs `step` when the session ends, before the runtime quits (after `onFinish`).
+    public func addFinishStep(_ step: @escaping (Ending) -> Void) { finishSteps.append(step) }
+
+    private func closeFIFOs() {
+        for fifo in fifos { runtime.unwatch(fifo.descriptor.rawValue); fifo.close() }
+        fifos = []
+    }
+
     private func finish(_ end: Ending) {
         onFinish?(end)
-        if let fifo { runtime.unwatch(fifo.descriptor.rawValue); fifo.close() }
-        fifo = nil
+        for step in finishSteps { step(end) }
+        closeFIFOs()
         runtime.quit(retain: end.retain)
         logger.info("ended: \(end.reason) (\(runtime.frames.framesPresented) frames presented, \(runtime.frames.missedFrames) refresh boundaries missed)")
     }

@@ -1,7 +1,8 @@
 // The control socket on the runtime's loop: accepts clients, reads their request lines, queues the
 // HUD's requests with the runtime like every other transport, and answers each request once, in
 // order. `state`, `wait` and `snapshot` are answered at the end of the turn, after the turn's
-// requests were applied and its frame drawn, so they see what the requests before them did.
+// requests were applied and its frame drawn, so they see what the requests before them did (a
+// snapshot waits for the frame that draws them).
 // Events go to subscribers as the runtime hands them out. Nothing here blocks: sockets are
 // non-blocking, output waits in each connection (bounded) until the socket takes it.
 import Assets
@@ -184,7 +185,10 @@ public final class ControlServer {
             switch request {
             case .state: c.fill(slot, .ok(runtime.state().line))
             case .wait: waiters.append((c, slot))
-            case .snapshot(let output): c.fill(slot, snapshot(output, for: c))
+            case .snapshot(let output):
+                // What the requests before it changed is drawn at the next boundary: wait for it.
+                if runtime.frames.hasUndrawnChange { deferred.append((c, slot, request)); continue }
+                c.fill(slot, snapshot(output, for: c))
             default: break
             }
             send(c)

@@ -163,6 +163,9 @@ public final class FrameScheduler: LoopFrameSource {
     /// The scene changed: drawn in this turn, or at the next boundary while an animation runs.
     public func markDirty() { dirty = true }
 
+    /// A change is waiting for its frame (a snapshot taken now would not show it yet).
+    public var hasUndrawnChange: Bool { !isPaused && (dirty || forced) }
+
     /// Re-reads the display's outputs (after a hotplug notification); on a change the scene lays
     /// out for the new set and the next frame is drawn at once (a new output must show the HUD
     /// within a second, and may be waiting for its first picture).

@@ -1,0 +1,189 @@
+// `splashhudd`: the HUD manager. One event loop owns the HUD and every output; the control socket,
+// the FIFOs (ours, psplash's, fbsplash's), a timed script, signals and hotplug all reach it as
+// messages in its queue. Everything that can be wrong with the options, the profile or the socket
+// is reported before the screen is touched.
+import ArgumentParser
+import Board
+import Display
+import Foundation
+import HUD
+import HUDProtocol
+import LinuxSystem
+import Logging
+import Runtime
+
+@main
+struct Daemon: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "splashhudd",
+        abstract: "The SplashHUD daemon: the HUD on the best display, driven through its control socket and FIFOs.",
+        discussion: """
+            Clients talk to it with `splashhud VERB …` (or the Swift API) over the control socket; boot scripts may
+            also write psplash's `MSG`/`PROGRESS`/`QUIT` to --psplash-fifo and fbsplash's `NN`/`exit` to --fbsplash-fifo.
+            QUIT or exit dismisses the HUD and ends after its fade-out; `quit` ends at once, `quit --retain` keeps
+            the frame on the screen. Under systemd (Type=notify) it says READY=1 once the first frame is shown.
+            """,
+        version: ControlProtocol.softwareVersion)
+
+    @Option(help: "Display: auto (the profile's backends, else drm then fbdev, memory when no screen opens), drm[:CARD], fbdev[:DEVICE] or memory[:WxH].")
+    var display: DisplayChoice = .auto
+
+    @Option(help: "Board profile: a name in boards/ (e.g. rpi4, qemu-bochs) or a .conf file.")
+    var profile: String?
+
+    @Option(help: "The control socket (`none`: no socket). When its directory cannot be used, the abstract socket @PATH is used instead.")
+    var socket: String = ControlProtocol.defaultSocketPath
+
+    @Option(help: "The group that may use the control socket (mode 0660), a name or a number.")
+    var socketGroup: String?
+
+    @Option(help: "Also read psplash's FIFO here (MSG, PROGRESS, QUIT); without a value: \(Daemon.psplashDefault).")
+    var psplashFifo: String?
+
+    @Option(help: "Also read busybox fbsplash's FIFO here (NN, exit).")
+    var fbsplashFifo: String?
+
+    @Option(help: "Also read command-language lines from this FIFO (`echo 'progress 0.5' > FIFO`).")
+    var fifo: String?
+
+    @Option(help: "The FIFOs' mode when we create them: 600 (owner only, as psplash) or 620 (group may write).")
+    var fifoMode: String = "600"
+
+    @Option(help: "A timed script to play from the start (`@SECONDS COMMAND` lines, as `splashhud render` takes).")
+    var script: String?
+
+    @Flag(help: "Leave the last frame on the screen when ending (else what was there before is restored).")
+    var retain = false
+
+    @Option(help: "Also announce every status text on this console (e.g. /dev/ttyS0), besides the log.")
+    var announce: String?
+
+    @Option(help: "Memory display: write what was shown here (animated PNG with real timing, last frame, events).")
+    var out: String?
+
+    @Option(help: "Stop after this many seconds.")
+    var duration: Double?
+
+    @Option(help: "Log level on standard error: trace, debug, info, notice, warning, error, critical.")
+    var logLevel: String = "info"
+
+    @Option(help: "Virtual terminal: auto (stdin's VT, else the foreground one; none for the memory display), off, or a device such as /dev/tty1.")
+    var console: String = "auto"
+
+    static let psplashDefault = "/run/psplash_fifo"
+
+    /// `--psplash-fifo` may come without a value: it then names psplash's own FIFO.
+    static func main() {
+        var args = Array(CommandLine.arguments.dropFirst())
+        for (i, a) in args.enumerated() where a == "--psplash-fifo" {
+            let next = i + 1 < args.count ? args[i + 1] : nil
+            if next == nil || next!.hasPrefix("-") { args[i] = "--psplash-fifo=\(psplashDefault)" }
+        }
+        do {
+            var command = try parseAsRoot(args)
+            try command.run()
+        } catch {
+            exit(withError: error)
+        }
+    }
+
+    func validate() throws {
+        if let duration { guard duration > 0 && duration <= 1_000_000 else { throw ValidationError("--duration must be above 0 and at most 1000000 s") } }
+        guard Self.fifoModes[fifoMode] != nil else { throw ValidationError("--fifo-mode must be 600 or 620, got '\(fifoMode)'") }
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level: unknown level '\(logLevel)'") }
+        let fifos = [fifo, psplashFifo, fbsplashFifo].compactMap { $0 }
+        guard Set(fifos).count == fifos.count else { throw ValidationError("each FIFO needs its own path") }
+        guard socket == "none" || !socket.isEmpty else { throw ValidationError("--socket needs a path") }
+    }
+
+    static let fifoModes: [String: UInt32] = ["600": CommandFIFO.ownerOnly, "0600": CommandFIFO.ownerOnly,
+                                              "620": CommandFIFO.groupWritable, "0620": CommandFIFO.groupWritable]
+
+    func makeLogger() -> Logger {
+        var logger = Logger(label: "splashhudd") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        return logger
+    }
+
+    func run() throws {
+        let logger = makeLogger()
+        // Everything that can be refused, before the screen is touched.
+        let commands = try script.map(Self.loadScript) ?? []
+        let profile = display.apply(to: try self.profile.map(Self.loadProfile))
+        if let profile { do { _ = try profile.hudSettings() } catch { throw DaemonFailure("\(error)") } }
+        var control: ControlSocket?
+        if socket != "none" {
+            do { control = try ControlSocket.bind(path: socket, group: socketGroup) } catch { throw DaemonFailure("\(error)") }
+        }
+        var opener = DisplayOpener(profile: profile, logger: logger)
+        if let size = display.size { (opener.memoryWidth, opener.memoryHeight) = size }
+        let opened = opener.open()
+        func giveUp(_ message: String) -> DaemonFailure {
+            opened.display.close(.restore)
+            control?.close()
+            return DaemonFailure(message)
+        }
+        if let backend = display.backend, backend != .memory, opened.backend == .memory {
+            throw giveUp("--display \(backend.rawValue) could not be opened: \(opened.failures.joined(separator: "; "))")
+        }
+        let consoleMode: ConsoleMode = console == "auto" ? .automatic : console == "off" ? .off : .device(console)
+        let runtime: HUDRuntime
+        do { runtime = try HUDRuntime(display: opened.display, profile: profile, console: consoleMode, logger: logger) } catch {
+            throw giveUp("\(error)")
+        }
+        var recorder: ShowRecorder?
+        if let out {
+            if opened.display.presentCount(output: 0) != nil {
+                do { recorder = try ShowRecorder(directory: out, display: opened.display) } catch {
+                    runtime.quit(retain: false); control?.close()
+                    throw DaemonFailure("--out \(out): \(error)")
+                }
+            } else {
+                logger.warning("--out records the memory display only; \(opened.backend.rawValue) shows on a real screen")
+            }
+        }
+        let session: SplashSession
+        do {
+            session = try SplashSession(runtime: runtime, script: commands, duration: duration,
+                                        fifoPaths: [fifo, psplashFifo, fbsplashFifo].compactMap { $0 },
+                                        fifoMode: Self.fifoModes[fifoMode]!, retain: retain, logger: logger)
+        } catch {
+            runtime.quit(retain: false); control?.close()
+            throw DaemonFailure("\(error)")
+        }
+        var server: ControlServer?
+        if let control {
+            do { server = try ControlServer(socket: control, runtime: runtime) } catch {
+                runtime.quit(retain: false); control.close()
+                throw DaemonFailure("control socket: \(error)")
+            }
+        }
+        let notifier = ServiceNotifier(logger: logger)
+        notifier.sendReady(when: runtime, status: "showing on \(opened.backend.rawValue)")
+        let announcer = Announcer(runtime: runtime, consolePath: announce, logger: logger)
+        recorder?.follow(session)
+        session.addFinishStep { end in
+            notifier.notify(["STOPPING=1", "STATUS=ending: \(end.reason)"])
+            server?.close()
+        }
+        let ending = try withExtendedLifetime(announcer) { try session.run() }
+        if let signal = ending.signal { ConsoleSignals.die(of: signal) }
+    }
+
+    /// The profile `--profile` names; a lookup failure is a usage error (exit status 64).
+    static func loadProfile(_ nameOrPath: String) throws -> BoardProfile {
+        do { return try ProfileLocator.load(nameOrPath) } catch { throw ValidationError(error.message) }
+    }
+
+    static func loadScript(_ path: String) throws -> [TimedCommand] {
+        guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("--script: cannot read \(path)") }
+        do { return try CommandParser.parseScript(bytes: [UInt8](data)) } catch { throw ValidationError("--script \(path): \(error)") }
+    }
+}
+
+/// A failure the user reads as one line (exit status 1).
+struct DaemonFailure: Error, CustomStringConvertible {
+    let message: String
+    init(_ message: String) { self.message = "splashhudd: " + message }
+    var description: String { message }
+}
