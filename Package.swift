@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "Assets", targets: ["Assets"]),
         .library(name: "HUDProtocol", targets: ["HUDProtocol"]),
         .library(name: "HUD", targets: ["HUD"]),
+        // Talking to a running splashhudd: the protocol and the system layer only.
+        .library(name: "HUDClient", targets: ["HUDClient"]),
         .executable(name: "splashhud", targets: ["splashhud"]),
         .executable(name: "splashhudd", targets: ["splashhudd"]),
         .executable(name: "splashhud-bench", targets: ["splashhud-bench"]),
@@ -71,10 +73,13 @@ let package = Package(
         .executableTarget(
             name: "splashhud",
             dependencies: [
-                "Gallery", "Board", "HUDProtocol", "HUD", "Assets", "Raster", "Display", "Runtime",
+                "Gallery", "Board", "HUDProtocol", "HUDClient", "HUD", "Assets", "Raster", "Display", "Runtime", "LinuxSystem",
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
+        // The control socket's client side (the CLI's verbs, the Swift API's remote HUD).
+        .target(name: "HUDClient", dependencies: ["HUDProtocol", "LinuxSystem", .product(name: "SystemPackage", package: "swift-system")]),
         // The daemon: the runtime, the control socket and the FIFOs on the best display.
         .executableTarget(
             name: "splashhudd",

@@ -106,6 +106,14 @@ extension HUDSetting: CustomStringConvertible {
 }
 
 extension CommandParser {
+    /// `text` as one word of a line: as it is when the lexer reads it back so, else quoted.
+    public static func word(_ text: String) -> String {
+        let plain = !text.isEmpty && !text.hasPrefix("#") && text.unicodeScalars.allSatisfy {
+            !CommandLexer.isBlank($0) && !CommandLexer.isControl($0) && $0 != "\"" && $0 != "'" && $0 != "\\"
+        }
+        return plain ? text : quote(text)
+    }
+
     /// `text` in double quotes, escaping what the lexer would not read back literally.
     public static func quote(_ text: String) -> String {
         var out = "\""

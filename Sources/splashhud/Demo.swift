@@ -6,6 +6,7 @@
 // which display was used and why the others were not.
 import ArgumentParser
 import Assets
+import Board
 import Foundation
 import Gallery
 import HUD
@@ -51,6 +52,11 @@ struct Demo: ParsableCommand {
         (0.07, "1-fade-in"), (1.0, "2-spinner"), (2.8, "3-progress-40"), (4.2, "4-progress-100"), (4.8, "5-success"), (5.9, "6-fade-out"),
     ]
 
+    /// The profile `--profile` names; a lookup failure is a usage error (exit status 64).
+    static func loadProfile(_ nameOrPath: String) throws -> BoardProfile {
+        do { return try ProfileLocator.load(nameOrPath) } catch { throw ValidationError(error.message) }
+    }
+
     func run() throws {
         let parts = size.lowercased().split(separator: "x").compactMap { Int32($0) }
         guard parts.count == 2, parts.allSatisfy({ (64...8192).contains($0) }) else { throw ValidationError("--size must be WxH, got '\(size)'") }
@@ -81,7 +87,7 @@ struct Demo: ParsableCommand {
             print("Display: the memory framebuffer only (--no-screen: no real screen tried).")
             return
         }
-        let loaded = try profile.map(Show.loadProfile)
+        let loaded = try profile.map(Demo.loadProfile)
         print("Trying a real screen (DRM, then fbdev)…")
         let outcome = try DemoScreen.play(script: commands, duration: 6.2, profile: loaded)
         if let played = outcome.played {

@@ -1,0 +1,205 @@
+// A connection to `splashhudd`'s control socket, for the CLI and the Swift API's remote side. It
+// never waits past its deadline: connecting, sending and every reply are bounded by a timeout, so a
+// daemon that is absent, stopped (SIGSTOP) or wedged costs a boot script at most that long.
+// Links only the protocol and the system layer.
+import HUDProtocol
+import LinuxSystem
+import SystemPackage
+
+public final class ControlClient {
+    /// The socket we reached: the path, or its abstract fallback "@PATH".
+    public let socket: String
+    /// How long one request may take, in milliseconds.
+    public var timeoutMilliseconds: Int32
+    private let descriptor: FileDescriptor
+    private var input: [UInt8] = []
+    private var start = 0
+    /// Event lines read while waiting for a reply, oldest first.
+    private var events: [HUDEvent] = []
+    private var closed = false
+
+    /// `$SPLASHHUD_SOCKET`, else the daemon's default.
+    public static var defaultSocket: String { Environment.value("SPLASHHUD_SOCKET").flatMap { $0.isEmpty ? nil : $0 } ?? ControlProtocol.defaultSocketPath }
+
+    /// Connects to the daemon at `socket` (nil: `defaultSocket`), trying its abstract fallback
+    /// when nothing is at the path.
+    public init(socket: String? = nil, timeoutMilliseconds: Int32 = 500) throws(ControlClientError) {
+        let path = socket ?? Self.defaultSocket
+        self.timeoutMilliseconds = timeoutMilliseconds
+        var candidates = [path]
+        if !path.hasPrefix("@") { candidates.append(ControlProtocol.abstractFallback(for: path)) }
+        var failure: ControlClientError = .notRunning(socket: path, detail: "no socket")
+        for candidate in candidates {
+            do {
+                let fd = try UnixSocket.connect(to: candidate)
+                descriptor = fd
+                self.socket = candidate
+                return
+            } catch {
+                switch error.errno {
+                case .noSuchFileOrDirectory, .connectionRefused:
+                    // The path's absence is the news; the fallback's absence adds nothing.
+                    if candidate == path { failure = .notRunning(socket: path, detail: error.errno == .connectionRefused ? "a stale socket, nobody accepts" : "no socket") }
+                case .resourceTemporarilyUnavailable:
+                    // Its backlog is full: it is there but not accepting.
+                    throw .timedOut(socket: candidate, milliseconds: timeoutMilliseconds)
+                case .permissionDenied: throw .permissionDenied(socket: candidate)
+                default: throw .io("\(error)")
+                }
+            }
+        }
+        throw failure
+    }
+
+    deinit { close() }
+
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        Files.close(descriptor)
+    }
+
+    // MARK: Requests
+
+    /// Sends `line` (one request) and returns its reply's data; an `error` reply throws
+    /// `.rejected`. Events arriving meanwhile are kept for `nextEvent`.
+    @discardableResult
+    public func request(_ line: String, timeoutMilliseconds: Int32? = nil) throws(ControlClientError) -> String? {
+        let deadline = deadline(timeoutMilliseconds)
+        try send([line], deadline: deadline)
+        return try reply(deadline: deadline)
+    }
+
+    /// Sends every line at once, then reads their replies in order (a pipeline: one round trip).
+    /// Returns the first rejection's index and error, if any; every reply is read either way.
+    public func pipeline(_ lines: [String], timeoutMilliseconds: Int32? = nil) throws(ControlClientError) -> [Result<String?, ControlClientError>] {
+        let deadline = deadline(timeoutMilliseconds)
+        try send(lines, deadline: deadline)
+        var out: [Result<String?, ControlClientError>] = []
+        for _ in lines {
+            do { out.append(.success(try reply(deadline: deadline))) } catch {
+                if case .rejected = error { out.append(.failure(error)) } else { throw error }
+            }
+        }
+        return out
+    }
+
+    /// The next reply's data (the line after "ok "), skipping and keeping event lines.
+    public func reply(deadline: Int64) throws(ControlClientError) -> String? {
+        while true {
+            let line = try readLine(deadline: deadline)
+            if let event = HUDEvent(line: line) { events.append(event); continue }
+            guard let reply = ControlReply(line: line) else { throw .protocolError("unexpected line '\(line.prefix(80))'") }
+            switch reply {
+            case .ok(let data): return data
+            case .error(let code, let message): throw .rejected(code: code.rawValue, message: message)
+            }
+        }
+    }
+
+    /// `snapshot [OUTPUT]`: the PNG's bytes, the output's name and size.
+    public func snapshot(output: String? = nil, timeoutMilliseconds: Int32? = nil) throws(ControlClientError) -> (png: [UInt8], output: String, size: String) {
+        let deadline = deadline(timeoutMilliseconds)
+        try send([ControlRequest.snapshot(output: output).description], deadline: deadline)
+        let data = try reply(deadline: deadline) ?? ""
+        let words = data.split(separator: " ")
+        guard words.count == 4, words[0] == "png", let length = Int(words[1]), length >= 0, length <= 1 << 30 else {
+            throw .protocolError("unexpected snapshot reply 'ok \(data.prefix(80))'")
+        }
+        return (try readBytes(length, deadline: deadline), String(words[2]), String(words[3]))
+    }
+
+    /// The next event (after `subscribe`), waiting at most `timeoutMilliseconds` (nil: for ever);
+    /// nil on timeout. The connection closing throws `.protocolError`.
+    public func nextEvent(timeoutMilliseconds: Int32? = nil) throws(ControlClientError) -> HUDEvent? {
+        if !events.isEmpty { return events.removeFirst() }
+        let deadline = timeoutMilliseconds.map { MonotonicClock.nanoseconds() + Int64($0) * 1_000_000 } ?? .max
+        while true {
+            let line: String
+            do { line = try readLine(deadline: deadline) } catch {
+                if case .timedOut = error { return nil }
+                throw error
+            }
+            if let event = HUDEvent(line: line) { return event }
+            throw .protocolError("unexpected line '\(line.prefix(80))' among events")
+        }
+    }
+
+    // MARK: Bytes
+
+    private func deadline(_ ms: Int32?) -> Int64 {
+        MonotonicClock.nanoseconds() + Int64(ms ?? timeoutMilliseconds) * 1_000_000
+    }
+
+    private func wait(_ interest: Poll.Interest, until deadline: Int64) throws(ControlClientError) {
+        while true {
+            let left = deadline == .max ? -1 : (deadline - MonotonicClock.nanoseconds()) / 1_000_000
+            guard deadline == .max || left > 0 else { throw .timedOut(socket: socket, milliseconds: timeoutMilliseconds) }
+            do {
+                if try Poll.wait(descriptor, for: interest, timeoutMilliseconds: Int32(clamping: left), subject: socket) { return }
+            } catch { throw .io("\(error)") }
+        }
+    }
+
+    private func send(_ lines: [String], deadline: Int64) throws(ControlClientError) {
+        var bytes: [UInt8] = []
+        for line in lines {
+            let b = Array(line.utf8)
+            guard b.count <= ControlProtocol.maxLineBytes, !b.contains(0x0A), !b.contains(0) else {
+                throw .io("a request must be one line of at most \(ControlProtocol.maxLineBytes) bytes")
+            }
+            bytes += b + [0x0A]
+        }
+        var done = 0
+        while done < bytes.count {
+            let r = bytes.withUnsafeBytes { b in
+                Result { () throws(SystemError) in try UnixSocket.send(descriptor, UnsafeRawBufferPointer(rebasing: b[done...]), subject: socket) }
+            }
+            switch r {
+            case .success(let n?): done += n
+            case .success(nil): try wait(.write, until: deadline)
+            case .failure(let e) where e.errno == .brokenPipe || e.errno == .connectionReset:
+                throw .protocolError("the daemon closed the connection")
+            case .failure(let e): throw .io("\(e)")
+            }
+        }
+    }
+
+    /// Reads more into `input`; false at end of stream.
+    private func fill(deadline: Int64) throws(ControlClientError) -> Bool {
+        if start > 65536 { input.removeFirst(start); start = 0 }
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let r = chunk.withUnsafeMutableBytes { b in Result { () throws(SystemError) in try Files.read(descriptor, into: b, subject: socket) } }
+            switch r {
+            case .success(let n?):
+                if n == 0 { return false }
+                input += chunk[0..<n]
+                return true
+            case .success(nil): try wait(.read, until: deadline)
+            case .failure(let e) where e.errno == .connectionReset: return false
+            case .failure(let e): throw .io("\(e)")
+            }
+        }
+    }
+
+    private func readLine(deadline: Int64) throws(ControlClientError) -> String {
+        while true {
+            if let nl = input[start...].firstIndex(of: 0x0A) {
+                let line = String(decoding: input[start..<nl], as: UTF8.self)
+                start = nl + 1
+                return line
+            }
+            guard try fill(deadline: deadline) else { throw .protocolError("the daemon closed the connection") }
+        }
+    }
+
+    private func readBytes(_ count: Int, deadline: Int64) throws(ControlClientError) -> [UInt8] {
+        while input.count - start < count {
+            guard try fill(deadline: deadline) else { throw .protocolError("the connection closed in the middle of a snapshot") }
+        }
+        let out = Array(input[start..<(start + count)])
+        start += count
+        return out
+    }
+}
