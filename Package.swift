@@ -130,7 +130,8 @@ let package = Package(
             ],
             path: "Tests/QEMUTests"),
         .testTarget(name: "RuntimeTests", dependencies: ["LinuxSystem", "Board", "HUDProtocol", "Runtime", "HUD", "Display", "Raster", "Assets", "GoldenSupport"]),
-        .testTarget(name: "splashhudTests", dependencies: ["Board", "HUDProtocol", "splashhud", "HUD", "Assets", "Raster", "Display"]),
+        .testTarget(name: "splashhudTests", dependencies: ["Board", "HUDProtocol", "HUDClient", "splashhud", "splashhudd", "HUD", "Assets", "Raster", "Display", "Runtime", "LinuxSystem",
+                                                       .product(name: "ArgumentParser", package: "swift-argument-parser")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -9,6 +9,7 @@ public enum UnixSocket {
         public var pid: Int32
         public var uid: UInt32
         public var gid: UInt32
+        public init(pid: Int32, uid: UInt32, gid: UInt32) { self.pid = pid; self.uid = uid; self.gid = gid }
     }
 
     /// The bytes of a socket address: a filesystem path, or "@name" for the abstract namespace.

@@ -9,7 +9,7 @@ extension HUDRuntime {
         let mode: String
         var progress: Double?
         switch p.indicator {
-        case .none: mode = p.isHidden ? "hidden" : "text"
+        case .none: mode = "text"
         case .spinner: mode = "spinner"
         case .activity: mode = "activity"
         case .ring(let f): mode = "ring"; progress = f.double
@@ -19,8 +19,10 @@ extension HUDRuntime {
         case .image: mode = "image"
         }
         let outputs = scene.outputs.map { HUDState.Output(name: $0.name, width: $0.frameWidth, height: $0.frameHeight) }
-        return HUDState(visible: controller.isVisible, mode: p.isHidden ? "hidden" : mode,
-                        progress: p.isHidden ? nil : progress.map { min(max($0, 0), 1) }, status: p.isHidden ? nil : p.status,
+        // Hidden only once nothing is left on screen; an appearing HUD (alpha still 0) is not.
+        let hidden = !controller.isVisible && p.isHidden
+        return HUDState(visible: controller.isVisible, mode: hidden ? "hidden" : mode,
+                        progress: hidden ? nil : progress.map { min(max($0, 0), 1) }, status: hidden ? nil : p.status,
                         outputs: outputs)
     }
 

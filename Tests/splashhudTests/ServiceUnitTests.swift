@@ -1,17 +1,19 @@
-// The systemd units in udev/: every ExecStart/ExecStop command line is one the real CLI accepts
-// (SplashHUDCommand.parseAsRoot, so every option exists and every sent line is valid), the boot
+// The systemd units in udev/: every ExecStart/ExecStop command line is one the real daemon or client
+// accepts (Daemon/SplashHUDCommand.parseAsRoot, so every option exists and every line is valid), the boot
 // rules the units promise hold (never holding boot), and `systemd-analyze verify` finds nothing
 // to say about them (a skipped test where it is not installed).
+import ArgumentParser
 import Foundation
 import HUDProtocol
 import Testing
 @testable import splashhud
+@testable import splashhudd
 
 @Suite("udev/ systemd units")
 struct ServiceUnitTests {
     static let udev = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("udev").path
-    static let units = ["splashhud.service", "splashhud-quit.service"]
+    static let units = ["splashhud.service", "splashhud-quit.service", "splashhud-update-example.service"]
 
     /// `key=value` lines by section, in order (systemd.syntax(7): comments with # or ;, no continuation used here).
     static func entries(_ unit: String) throws -> [(section: String, key: String, value: String)] {
@@ -54,21 +56,31 @@ struct ServiceUnitTests {
             var argv = Self.words(e.value)
             // Prefixes: "-" ignores failure, "@", "+", "!", ":" change how it runs; none changes the words.
             while let first = argv.first?.first, "-@+!:".contains(first) { argv[0].removeFirst() }
-            #expect(argv.first == "/usr/bin/splashhud", "\(unit) \(e.key) runs \(argv.first ?? "nothing")")
-            let parsed: Any
-            do { parsed = try SplashHUDCommand.parseAsRoot(Array(argv.dropFirst())) } catch {
-                Issue.record("\(unit) \(e.key): `\(e.value)` is refused by the CLI: \(SplashHUDCommand.message(for: error))")
+            if argv.first == "/bin/sh" {
+                // A shell line (the example's agent loop): it reports through the client.
+                #expect(e.value.contains("/usr/bin/splashhud progress"), "\(unit) \(e.key)")
                 continue
             }
-            if e.key == "ExecStart" && unit == "splashhud.service" {
-                let show = try #require(parsed as? Show)
-                #expect(show.fifo == "/run/splashhud.fifo")
-            } else {
-                let send = try #require(parsed as? Send, "\(unit) \(e.key) must be `splashhud send`")
-                #expect(send.fifo == "/run/splashhud.fifo")
-                #expect(send.timeout <= 1000, "a quit must never wait long")
-                #expect(e.value.hasPrefix("-"), "a missing splash must not fail the unit")
+            #expect(e.value.hasPrefix("-") || e.key == "ExecStart", "\(unit) \(e.key): a missing splash must not fail the unit")
+            if argv.first == "/usr/bin/splashhudd" {
+                #expect(unit == "splashhud.service" && e.key == "ExecStart")
+                let daemon: Daemon
+                do { daemon = try Daemon.parseAsRoot(Array(argv.dropFirst())) as! Daemon } catch {
+                    Issue.record("\(unit) \(e.key): `\(e.value)` is refused by splashhudd: \(Daemon.message(for: error))")
+                    continue
+                }
+                #expect(daemon.socket == "/run/splashhud/control")
+                #expect(daemon.psplashFifo == "/run/psplash_fifo")
+                continue
             }
+            #expect(argv.first == "/usr/bin/splashhud", "\(unit) \(e.key) runs \(argv.first ?? "nothing")")
+            let parsed: ParsableCommand
+            do { parsed = try SplashHUDCommand.parseAsRoot(Array(argv.dropFirst())) } catch {
+                Issue.record("\(unit) \(e.key): `\(e.value)` is refused by the client: \(SplashHUDCommand.message(for: error))")
+                continue
+            }
+            let timeout = (parsed as? any ClientVerb)?.connection.timeout
+            #expect((timeout ?? 9999) <= 1000, "\(unit) \(e.key): a client call must never wait long")
         }
     }
 
@@ -76,7 +88,8 @@ struct ServiceUnitTests {
         let e = try Self.entries("splashhud.service")
         func value(_ key: String) -> String? { e.last { $0.key == key }?.value }
         #expect(value("DefaultDependencies") == "no")
-        #expect(["simple", "notify"].contains(value("Type") ?? ""))
+        #expect(value("Type") == "notify")
+        #expect(value("NotifyAccess") == "main")
         #expect(value("Restart") == "no")
         #expect(value("KillMode") == "mixed")
         #expect((Double(value("TimeoutStopSec") ?? "") ?? 99) <= 5)

@@ -10,6 +10,7 @@ import Raster
 import Runtime
 import Testing
 @testable import splashhud
+@testable import splashhudd
 
 @Suite("splashhud show and send", .serialized)
 struct ShowSessionTests {

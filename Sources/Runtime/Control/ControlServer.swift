@@ -16,8 +16,9 @@ public final class ControlServer {
     public let runtime: HUDRuntime
     /// Output a client may leave unread before it is disconnected (snapshots excepted).
     public var outputLimit = 1 << 20
-    /// Requests a client may have waiting for replies (pending `wait`s) before it is disconnected.
-    public var owedLimit = 256
+    /// Replies a client may be owed (requests behind a pending `wait`, a pipeline not yet applied)
+    /// before we stop reading from it until they are answered: its requests wait in its socket.
+    public var owedLimit = 4096
     /// Clients connected at once; more are refused (closed at once, logged).
     public var connectionLimit = 64
     /// Bytes read from one client in one turn, so one cannot starve the others or the frames.
@@ -100,8 +101,8 @@ public final class ControlServer {
     }
 
     private func handle(_ c: ControlConnection, _ r: LoopReadiness) {
-        // Not reading any more, so this is EPOLLHUP (closed both ways) or an error: it is gone.
-        if c.peerFinished && (r.hangup || r.error) { return drop(c, reason: nil) }
+        // Not watched for reading, so this is EPOLLHUP (closed both ways) or an error: it is gone.
+        if !isReading(c) && (r.hangup || r.error) { return drop(c, reason: nil) }
         if r.readable || r.hangup || r.error { read(c) }
         guard !c.closed else { return }
         if r.writable || c.pendingOutput > 0 { send(c) }
@@ -110,7 +111,7 @@ public final class ControlServer {
     private func read(_ c: ControlConnection) {
         var chunk = [UInt8](repeating: 0, count: 4096)
         var total = 0
-        while total < readBudget && !c.closed && !c.peerFinished {
+        while total < readBudget && !c.closed && !c.peerFinished && c.owedReplies < owedLimit {
             let n: Int?
             do { n = try chunk.withUnsafeMutableBytes { try Files.read(c.descriptor, into: $0, subject: c.name) } } catch {
                 drop(c, reason: "\(error)")
@@ -132,10 +133,6 @@ public final class ControlServer {
 
     private func take(_ line: Result<String, CommandFIFOError>, from c: ControlConnection) {
         let slot = c.openSlot()
-        if c.owedReplies > owedLimit {
-            drop(c, reason: "more than \(owedLimit) requests wait for replies")
-            return
-        }
         let request: ControlRequest?
         switch line {
         case .failure(let e):
@@ -251,11 +248,14 @@ public final class ControlServer {
         updateInterest(c)
     }
 
+    /// Whether `c` is watched for reading: not finished, and not owed too many replies.
+    private func isReading(_ c: ControlConnection) -> Bool { !c.peerFinished && c.owedReplies < owedLimit }
+
     private func updateInterest(_ c: ControlConnection) {
         var interest: LoopInterest = []
-        if !c.peerFinished { interest.insert(.read) }
+        if isReading(c) { interest.insert(.read) }
         if c.pendingOutput > 0 { interest.insert(.write) }
-        if interest.isEmpty && c.isIdle { return drop(c, reason: nil) }
+        if interest.isEmpty && c.isIdle && c.peerFinished { return drop(c, reason: nil) }
         do { try runtime.loop.setInterest(c.descriptor.rawValue, interest) } catch {
             drop(c, reason: "\(error)")
         }

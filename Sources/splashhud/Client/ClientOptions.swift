@@ -22,6 +22,11 @@ struct ClientOptions: ParsableArguments {
     }
 }
 
+/// A subcommand that talks to the daemon.
+protocol ClientVerb {
+    var connection: ClientOptions { get }
+}
+
 /// A failed request, printed as one line on standard error, with its sysexits status.
 struct ClientFailure: Error, CustomStringConvertible {
     let error: ControlClientError

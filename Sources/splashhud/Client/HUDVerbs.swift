@@ -7,8 +7,7 @@ import HUDClient
 import HUDProtocol
 
 /// A client verb that sends one line and expects `ok`.
-protocol LineVerb: ParsableCommand {
-    var connection: ClientOptions { get }
+protocol LineVerb: ParsableCommand, ClientVerb {
     /// The request line to send.
     func line() -> String
 }

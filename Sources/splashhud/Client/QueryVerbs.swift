@@ -7,7 +7,7 @@ import LinuxSystem
 import Runtime
 import SystemPackage
 
-struct VersionVerb: ParsableCommand {
+struct VersionVerb: ParsableCommand, ClientVerb {
     static let configuration = CommandConfiguration(commandName: "version", abstract: "Print the daemon's protocol and version.")
     @OptionGroup var connection: ClientOptions
     func run() throws {
@@ -18,7 +18,7 @@ struct VersionVerb: ParsableCommand {
     }
 }
 
-struct StateVerb: ParsableCommand {
+struct StateVerb: ParsableCommand, ClientVerb {
     static let configuration = CommandConfiguration(
         commandName: "state", abstract: "Print the HUD's state: visible, mode, progress, status, outputs.",
         discussion: "One line of key/value words; with --field, only that value (`splashhud state --field visible` prints yes or no).")
@@ -50,7 +50,7 @@ struct StateVerb: ParsableCommand {
     }
 }
 
-struct WaitVerb: ParsableCommand {
+struct WaitVerb: ParsableCommand, ClientVerb {
     static let configuration = CommandConfiguration(
         commandName: "wait", abstract: "Wait until the HUD is hidden (its fade-out done); exit 75 after --max seconds.",
         discussion: "The daemon must answer a ping within --timeout first, so a stopped daemon is noticed at once.")
@@ -70,7 +70,7 @@ struct WaitVerb: ParsableCommand {
     }
 }
 
-struct SubscribeVerb: ParsableCommand {
+struct SubscribeVerb: ParsableCommand, ClientVerb {
     static let configuration = CommandConfiguration(
         commandName: "subscribe", abstract: "Print the HUD's events as they happen, one `event T KIND \"STATUS\"` line each.",
         discussion: "Runs until the daemon ends (exit 0), or until --until's event or --count events.")
@@ -102,7 +102,7 @@ struct SubscribeVerb: ParsableCommand {
     }
 }
 
-struct SnapshotVerb: ParsableCommand {
+struct SnapshotVerb: ParsableCommand, ClientVerb {
     static let configuration = CommandConfiguration(
         commandName: "snapshot", abstract: "Save what an output shows now as a PNG (the daemon sends it over the socket).")
     @OptionGroup var connection: ClientOptions
@@ -138,7 +138,7 @@ struct SnapshotVerb: ParsableCommand {
     }
 }
 
-struct SendVerb: ParsableCommand {
+struct SendVerb: ParsableCommand, ClientVerb {
     static let configuration = CommandConfiguration(
         commandName: "send", abstract: "Send command lines as they are (one per argument), to the daemon or to a FIFO.",
         discussion: """
