@@ -3,19 +3,19 @@
 import Foundation
 
 enum SplashBinary {
-    /// The `splashhud` executable of this build (the test target depends on it, so it is built).
-    static func path() throws -> String {
+    /// The `splashhud` (or `name`) executable of this build (the test target depends on it, so it is built).
+    static func path(_ name: String = "splashhud") throws -> String {
         var dir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
         for _ in 0..<4 {
-            let candidate = dir.appendingPathComponent("splashhud").path
+            let candidate = dir.appendingPathComponent(name).path
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
             dir = dir.deletingLastPathComponent()
         }
         for b in Bundle.allBundles {
-            let candidate = b.bundleURL.deletingLastPathComponent().appendingPathComponent("splashhud").path
+            let candidate = b.bundleURL.deletingLastPathComponent().appendingPathComponent(name).path
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         }
-        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "splashhud executable near \(CommandLine.arguments[0])"])
+        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "\(name) executable near \(CommandLine.arguments[0])"])
     }
 
     /// Runs `program` with `arguments`; returns its exit status and standard output + error.

@@ -1,0 +1,211 @@
+// The real `splashhudd` and `splashhud` executables as a boot uses them: the daemon in the
+// background on the memory display, client verbs from other processes, psplash's and fbsplash's
+// exact bytes in their FIFOs, and every way it ends; the client's exit statuses against a daemon
+// that answers, refuses, is absent, or is stopped (SIGSTOP).
+import Board
+import Display
+import Foundation
+import HUDProtocol
+import Testing
+@testable import splashhud
+
+@Suite("splashhudd and the client as processes", .serialized)
+struct DaemonProcessTests {
+    final class Running: @unchecked Sendable {
+        let dir: String
+        let process: Process
+        var socket: String { "\(dir)/control" }
+
+        /// Starts splashhudd on the memory display and waits until its socket answers a ping.
+        init(extra: [String] = [], dir: String? = nil) throws {
+            self.dir = try dir ?? temporaryDirectory("daemon")
+            process = Process()
+            process.executableURL = URL(fileURLWithPath: try SplashBinary.path("splashhudd"))
+            process.arguments = ["--display", "memory:200x120", "--socket", "\(self.dir)/control", "--out", "\(self.dir)/out",
+                                 "--duration", "30", "--log-level", "info"] + extra
+            process.standardError = FileHandle(forWritingAtPath: "\(self.dir)/log") ?? {
+                FileManager.default.createFile(atPath: "\(self.dir)/log", contents: nil)
+                return FileHandle(forWritingAtPath: "\(self.dir)/log")!
+            }()
+            try process.run()
+            let deadline = ContinuousClock.now + .seconds(15)
+            while ContinuousClock.now < deadline {
+                if (try? client(["ping"]).0) == 0 { return }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            Issue.record("splashhudd did not answer within 15 s: \(log)")
+        }
+
+        var log: String { (try? String(contentsOfFile: "\(dir)/log", encoding: .utf8)) ?? "" }
+
+        /// `splashhud ARGS --socket SOCKET`: exit status and output.
+        func client(_ args: [String]) throws -> (Int32, String) {
+            try SplashBinary.run(try SplashBinary.path(), args + ["--socket", socket])
+        }
+
+        func end() {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+        }
+    }
+
+    /// Writes `bytes` to the FIFO at `path` as one write (what psplash-write and `echo >` do).
+    func write(_ bytes: [UInt8], to path: String) {
+        let fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+        #expect(fd >= 0, "open \(path)")
+        guard fd >= 0 else { return }
+        #expect(bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } == bytes.count)
+        close(fd)
+    }
+
+    @Test func clientVerbsAndpsplashBytesDriveTheHUDAndQUITEndsIt() throws {
+        let d = try Running()
+        defer { d.end() }
+        #expect(try d.client(["show", "Starting", "services"]).0 == 0)
+        #expect(try d.client(["state", "--field", "status"]) == (0, "Starting services\n"))
+        #expect(try d.client(["progress", "0.25", "Copying"]).0 == 0)
+        #expect(try d.client(["state", "--field", "progress"]) == (0, "0.25\n"))
+        // Refused by the daemon: exit 65 and the daemon's reason; the HUD keeps what it had.
+        let (status, output) = try d.client(["image", "/nonexistent.png", "x"])
+        #expect(status == 65 && output.contains("refused (refused): image /nonexistent.png cannot be shown"), "\(output)")
+        #expect(try d.client(["state", "--field", "mode"]) == (0, "ring\n"))
+        // Bad arguments never reach it: exit 64.
+        #expect(try d.client(["progress", "lots"]).0 == 64)
+        #expect(try d.client(["set", "no-such-key", "1"]).0 == 64)
+        let shot = "\(d.dir)/shot.png"
+        let (s2, o2) = try d.client(["snapshot", shot])
+        #expect(s2 == 0 && o2 == "\(shot): memory 200x120\n", "\(o2)")
+        #expect(FileManager.default.contents(atPath: shot)?.prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
+        d.end()
+    }
+
+    @Test func psplashAndFbsplashBytesWorkUnchanged() throws {
+        let dir = try temporaryDirectory("daemon")
+        let d = try Running(extra: ["--psplash-fifo", "\(dir)/psplash_fifo", "--fbsplash-fifo", "\(dir)/fbsplash.fifo"], dir: dir)
+        defer { d.end() }
+        // psplash-write writes its argument with the terminating NUL and no newline.
+        write(Array("MSG Loading modules".utf8) + [0], to: "\(dir)/psplash_fifo")
+        write(Array("PROGRESS 40".utf8) + [0], to: "\(dir)/psplash_fifo")
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(try d.client(["state"]).1.hasPrefix("visible yes mode ring progress 0.4 status \"Loading modules\""), "psplash keeps its message")
+        // busybox fbsplash's FIFO: `echo 60 > fifo`.
+        write(Array("60\n".utf8), to: "\(dir)/fbsplash.fifo")
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(try d.client(["state", "--field", "progress"]) == (0, "0.6\n"))
+        write(Array("QUIT".utf8) + [0], to: "\(dir)/psplash_fifo")
+        let start = ContinuousClock.now
+        d.process.waitUntilExit()
+        #expect(ContinuousClock.now - start < .seconds(10))
+        #expect(d.process.terminationReason == .exit && d.process.terminationStatus == 0, "\(d.log)")
+        let events = try String(contentsOfFile: "\(dir)/out/events.txt", encoding: .utf8)
+        #expect(events.contains("did-appear Loading modules") && events.contains("did-disappear"), "\(events)")
+        #expect(d.log.contains("HUD: Loading modules"), "status texts are announced in the log")
+        for gone in ["control", "psplash_fifo", "fbsplash.fifo"] {
+            #expect(!FileManager.default.fileExists(atPath: "\(dir)/\(gone)"), "\(gone) is removed")
+        }
+        // Nobody answers any more: exit 69 at once.
+        let (status, output) = try d.client(["ping"])
+        #expect(status == 69 && output.contains("no splashhudd answers"), "\(output)")
+    }
+
+    @Test func waitAndSubscribeFollowTheHUD() throws {
+        let d = try Running()
+        defer { d.end() }
+        #expect(try d.client(["show", "Working"]).0 == 0)
+        let subscriber = Process()
+        subscriber.executableURL = URL(fileURLWithPath: try SplashBinary.path())
+        subscriber.arguments = ["subscribe", "--until", "did-disappear", "--socket", d.socket]
+        let pipe = Pipe()
+        subscriber.standardOutput = pipe
+        try subscriber.run()
+        Thread.sleep(forTimeInterval: 0.3)
+        // `wait` returns only after the HUD has gone.
+        Thread.detachNewThread { Thread.sleep(forTimeInterval: 0.5); _ = try? d.client(["dismiss"]) }
+        let start = ContinuousClock.now
+        #expect(try d.client(["wait", "--max", "10"]).0 == 0)
+        #expect(ContinuousClock.now - start >= .milliseconds(400))
+        #expect(try d.client(["state", "--field", "visible"]) == (0, "no\n"))
+        subscriber.waitUntilExit()
+        let lines = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
+        // did-appear may come first (the fade-in can end after the subscriber connects).
+        let last = Array(lines.suffix(2))
+        #expect(last.count == 2 && last[0].contains("will-disappear \"Working\"") && last[1].contains("did-disappear"), "\(lines)")
+        #expect(lines.count <= 3 && lines.allSatisfy { $0.hasPrefix("event ") }, "\(lines)")
+    }
+
+    @Test func theClientNeverWaitsLongForAnAbsentOrStoppedDaemon() throws {
+        let dir = try temporaryDirectory("daemon")
+        // No daemon: exit 69 at once.
+        var start = ContinuousClock.now
+        var (status, output) = try SplashBinary.run(try SplashBinary.path(), ["ping", "--socket", "\(dir)/none"])
+        #expect(status == 69 && ContinuousClock.now - start < .seconds(2), "\(output)")
+        // A stopped daemon: exit 75 after the timeout, not later.
+        let d = try Running(dir: dir)
+        defer { kill(d.process.processIdentifier, SIGCONT); d.end() }
+        #expect(kill(d.process.processIdentifier, SIGSTOP) == 0)
+        start = ContinuousClock.now
+        (status, output) = try d.client(["show", "x", "--timeout", "300"])
+        let took = ContinuousClock.now - start
+        #expect(status == 75 && output.contains("did not answer within 300 ms"), "\(output)")
+        #expect(took >= .milliseconds(300) && took < .seconds(3), "\(took)")
+        // It goes on once continued, and the request that timed out was still applied.
+        #expect(kill(d.process.processIdentifier, SIGCONT) == 0)
+        #expect(try d.client(["state", "--field", "status", "--timeout", "2000"]) == (0, "x\n"))
+    }
+
+    @Test func aSecondDaemonRefusesAndAStaleSocketIsTakenOver() throws {
+        let d = try Running()
+        defer { d.end() }
+        let (status, output) = try SplashBinary.run(try SplashBinary.path("splashhudd"),
+            ["--display", "memory", "--socket", d.socket, "--duration", "1", "--log-level", "critical"])
+        #expect(status == 1 && output.contains("another splashhudd already answers at \(d.socket)"), "\(output)")
+        #expect(try d.client(["ping"]).0 == 0, "the first one still runs")
+        // Killed without cleaning up: its socket stays, and the next daemon takes it over.
+        kill(d.process.processIdentifier, SIGKILL)
+        d.process.waitUntilExit()
+        #expect(FileManager.default.fileExists(atPath: d.socket))
+        let next = try Running(dir: d.dir)
+        defer { next.end() }
+        #expect(try next.client(["ping"]).0 == 0)
+        #expect(next.log.contains("took over a stale socket"), "\(next.log)")
+    }
+
+    @Test func sigtermCleansUpAndDiesOfTheSignal() throws {
+        let dir = try temporaryDirectory("daemon")
+        let d = try Running(extra: ["--fifo", "\(dir)/fifo"], dir: dir)
+        #expect(try d.client(["show", "Spinning"]).0 == 0)
+        Thread.sleep(forTimeInterval: 0.4)
+        d.process.terminate()  // SIGTERM
+        d.process.waitUntilExit()
+        #expect(d.process.terminationReason == .uncaughtSignal && d.process.terminationStatus == SIGTERM)
+        // It cleaned up before dying: the socket and the FIFO are gone, what was shown is written.
+        #expect(!FileManager.default.fileExists(atPath: d.socket))
+        #expect(!FileManager.default.fileExists(atPath: "\(dir)/fifo"))
+        #expect(FileManager.default.fileExists(atPath: "\(dir)/out/shown.apng.png"))
+        let events = try String(contentsOfFile: "\(dir)/out/events.txt", encoding: .utf8)
+        #expect(events.contains("will-appear Spinning"))
+    }
+
+    @Test func badOptionsAreRefusedBeforeTheScreen() throws {
+        let daemon = try SplashBinary.path("splashhudd")
+        var (status, output) = try SplashBinary.run(daemon, ["--display", "vga"])
+        #expect(status == 64, "\(output)")
+        (status, output) = try SplashBinary.run(daemon, ["--profile", "no-such-board", "--socket", "none"])
+        #expect(status == 64 && output.contains("no-such-board"), "\(output)")
+        let dir = try temporaryDirectory("daemon")
+        (status, output) = try SplashBinary.run(daemon, ["--display", "drm:\(dir)/card9", "--socket", "none", "--duration", "1", "--log-level", "critical"])
+        #expect(status == 1 && output.contains("--display drm could not be opened: drm: "), "\(output)")
+    }
+
+    @Test func demoSaysWhyNoRealScreenWasUsed() throws {
+        let dir = try temporaryDirectory("proc")
+        var p = BoardProfile(file: "test")
+        p.card = .path("\(dir)/card9")
+        p.fbdevPath = "\(dir)/fb9"
+        let outcome = try DemoScreen.play(script: [], duration: 0.1, profile: p, logLevel: .critical)
+        #expect(outcome.played == nil)
+        #expect(outcome.notUsed.count == 2)
+        #expect(outcome.notUsed.first?.hasPrefix("drm: ") == true, "\(outcome.notUsed)")
+        #expect(outcome.notUsed.last?.hasPrefix("fbdev:") == true && outcome.notUsed.last?.contains("fb9") == true, "\(outcome.notUsed)")
+    }
+}
