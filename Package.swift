@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "HUD", targets: ["HUD"]),
         // Talking to a running splashhudd: the protocol and the system layer only.
         .library(name: "HUDClient", targets: ["HUDClient"]),
+        // The Swift API with a HUD the program owns too (the runtime, on a display it opens).
+        .library(name: "SplashHUDKit", targets: ["SplashHUDKit", "HUDClient"]),
         .executable(name: "splashhud", targets: ["splashhud"]),
         .executable(name: "splashhudd", targets: ["splashhudd"]),
         .executable(name: "splashhud-bench", targets: ["splashhud-bench"]),
@@ -80,6 +82,11 @@ let package = Package(
 
         // The control socket's client side (the CLI's verbs, the Swift API's remote HUD).
         .target(name: "HUDClient", dependencies: ["HUDProtocol", "LinuxSystem", .product(name: "SystemPackage", package: "swift-system")]),
+        .target(
+            name: "SplashHUDKit",
+            dependencies: ["HUDClient", "HUDProtocol", "Runtime", "Board", "Display", "LinuxSystem", .product(name: "Logging", package: "swift-log")]),
+        // An example program using the Swift API (the README's), built and run by the tests.
+        .executableTarget(name: "splashhud-example", dependencies: ["SplashHUDKit", "HUDClient", "HUDProtocol"], path: "Examples/HUDExample"),
         // The daemon: the runtime, the control socket and the FIFOs on the best display.
         .executableTarget(
             name: "splashhudd",
@@ -130,7 +137,7 @@ let package = Package(
             ],
             path: "Tests/QEMUTests"),
         .testTarget(name: "RuntimeTests", dependencies: ["LinuxSystem", "Board", "HUDProtocol", "Runtime", "HUD", "Display", "Raster", "Assets", "GoldenSupport"]),
-        .testTarget(name: "splashhudTests", dependencies: ["Board", "HUDProtocol", "HUDClient", "splashhud", "splashhudd", "HUD", "Assets", "Raster", "Display", "Runtime", "LinuxSystem",
+        .testTarget(name: "splashhudTests", dependencies: ["Board", "HUDProtocol", "HUDClient", "splashhud", "splashhudd", "splashhud-example", "SplashHUDKit", "HUD", "Assets", "Raster", "Display", "Runtime", "LinuxSystem",
                                                        .product(name: "ArgumentParser", package: "swift-argument-parser")]),
     ],
     swiftLanguageModes: [.v6]

@@ -8,6 +8,8 @@ public struct HUDEvent: Equatable, Sendable, CustomStringConvertible {
         case didDisappear = "did-disappear"
         /// MB's completion block and `hudWasHidden:` (always called from `done`).
         case hidden
+        /// MB's button was pressed (its action runs); the status is the button's title.
+        case buttonPressed = "button"
     }
     public var time: Instant
     public var kind: Kind

@@ -20,11 +20,14 @@ public enum Request: Equatable, Sendable {
     /// `fraction` over `seconds` (Android recovery's `show_progress`), until another progress,
     /// show, image or dismiss arrives.
     case progressOver(fraction: Fixed16_16, seconds: Interval)
+    /// `press`: MB's button is pressed (a `button` event goes to subscribers, whose action runs);
+    /// refused when no button is shown. Input devices press it the same way.
+    case pressButton
 }
 
 extension CommandParser {
     /// The verbs beyond the HUD's: ending the splash, and the self-moving progress.
-    public static let serviceVerbs = ["quit", "progress-over"]
+    public static let serviceVerbs = ["quit", "progress-over", "press"]
 
     /// The request on `line`, or nil for a blank or comment line. A malformed line throws and
     /// yields nothing, so the caller changes nothing.
@@ -52,6 +55,9 @@ extension CommandParser {
         case "QUIT", "exit":
             try end(rest, for: verb.text)
             return .dismissAndQuit
+        case "press":
+            try end(rest, for: verb.text)
+            return .pressButton
         case "progress-over":
             let f = try required(rest, for: verb.text, expected: "a fraction")
             let s = try required(rest.dropFirst(), for: verb.text, expected: "seconds")
@@ -77,6 +83,7 @@ extension Request: CustomStringConvertible {
         case .dismissAndQuit: return "QUIT"
         case .progressKeepingStatus(let f): return "PROGRESS \(CommandParser.format(f * Fixed16_16(100)))"
         case .progressOver(let f, let s): return "progress-over \(CommandParser.format(f)) \(CommandParser.format(s))"
+        case .pressButton: return "press"
         }
     }
 }

@@ -237,6 +237,21 @@ func system_raise(_ signal: CInt) -> CInt { raise(signal) }
 
 func system_exit(_ status: CInt) -> Never { _exit(status) }
 
+/// pthread_create(3) of a detached thread running `body`; false when no thread could be made.
+func system_detachThread(_ body: @escaping @Sendable () -> Void) -> Bool {
+    final class Box { let body: @Sendable () -> Void; init(_ b: @escaping @Sendable () -> Void) { body = b } }
+    let box = Unmanaged.passRetained(Box(body)).toOpaque()
+    var thread = pthread_t()
+    let r = pthread_create(&thread, nil, { raw in
+        let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+        box.body()
+        return nil
+    }, box)
+    guard r == 0 else { Unmanaged<Box>.fromOpaque(box).release(); return false }
+    pthread_detach(thread)
+    return true
+}
+
 func system_socket(_ domain: CInt, _ type: CInt, _ proto: CInt) -> CInt {
     if let r = mocked("socket") { return r }
     return socket(domain, type | CInt(SOCK_CLOEXEC.rawValue) | CInt(SOCK_NONBLOCK.rawValue), proto)

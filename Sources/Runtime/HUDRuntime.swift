@@ -62,6 +62,8 @@ public final class HUDRuntime {
     /// `progress-over`'s self-moving progress, and the timer of its next step.
     private var ramp: ProgressRamp?
     private var rampTimer: LoopTimer?
+    /// Events the runtime makes itself (a button press), handed out with the controller's.
+    private var ownEvents: [HUDEvent] = []
     /// What the runtime does with a service verb (`quit`, psplash's `QUIT`); the session sets it.
     /// Without one, `quit [--retain]` quits at once and `QUIT` dismisses the HUD.
     public var onServiceRequest: ((Request) -> Void)?
@@ -176,6 +178,13 @@ public final class HUDRuntime {
             let from = min(max(currentProgress ?? 0, 0), 1)
             ramp = ProgressRamp(start: now, duration: max(seconds.nanoseconds, 0), from: from, to: min(from + fraction.double, 1))
             return stepRamp()
+        case .pressButton:
+            scene.advance(to: clock())
+            guard controller.isVisible, let title = controller.presentation().button, !title.isEmpty else {
+                return .refused("no button is shown (set a mode and a button title first)")
+            }
+            ownEvents.append(HUDEvent(time: scene.clock.now, kind: .buttonPressed, status: title))
+            frames.markDirty()
         case .quit(let retain) where onServiceRequest == nil:
             quit(retain: retain)
         case .dismissAndQuit where onServiceRequest == nil:
@@ -232,7 +241,8 @@ public final class HUDRuntime {
 
     /// Hands the turn's events out; with no listener they are dropped, never kept.
     private func handOutEvents() {
-        let events = controller.drainEvents()
+        let events = controller.drainEvents() + ownEvents
+        ownEvents = []
         guard !events.isEmpty else { return }
         for listener in eventListeners { listener(events) }
     }

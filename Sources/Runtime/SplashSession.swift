@@ -169,7 +169,7 @@ public final class SplashSession {
             let deadline = clock() + Self.quitGraceNanoseconds
             quitDeadline = deadline
             runtime.loop.schedule(at: deadline) { [unowned self] in checkFadeOut() }
-        case .hud, .progressKeepingStatus, .progressOver:
+        case .hud, .progressKeepingStatus, .progressOver, .pressButton:
             runtime.apply(request)
         }
     }

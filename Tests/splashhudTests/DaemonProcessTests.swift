@@ -23,10 +23,8 @@ struct DaemonProcessTests {
             process.executableURL = URL(fileURLWithPath: try SplashBinary.path("splashhudd"))
             process.arguments = ["--display", "memory:200x120", "--socket", "\(self.dir)/control", "--out", "\(self.dir)/out",
                                  "--duration", "30", "--log-level", "info"] + extra
-            process.standardError = FileHandle(forWritingAtPath: "\(self.dir)/log") ?? {
-                FileManager.default.createFile(atPath: "\(self.dir)/log", contents: nil)
-                return FileHandle(forWritingAtPath: "\(self.dir)/log")!
-            }()
+            _ = FileManager.default.createFile(atPath: "\(self.dir)/log", contents: nil)
+            process.standardError = FileHandle(forWritingAtPath: "\(self.dir)/log")
             try process.run()
             let deadline = ContinuousClock.now + .seconds(15)
             while ContinuousClock.now < deadline {

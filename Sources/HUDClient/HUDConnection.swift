@@ -1,0 +1,29 @@
+// Where the Swift API's HUD lives: a running daemon over its socket (`RemoteHUD`, here) or a HUD on
+// a display the program owns (`LocalHUD`, in SplashHUDKit). Both take requests from any thread
+// without blocking, in the order each thread posts them, and say what became of each.
+import HUDProtocol
+
+public protocol HUDConnection: AnyObject, Sendable {
+    /// Queues `request`; never blocks. `completion` (on another thread) hears whether it was applied.
+    func post(_ request: Request, completion: (@Sendable (Result<Void, ControlClientError>) -> Void)?)
+    /// The HUD now; blocks at most the connection's timeout.
+    func state() throws(ControlClientError) -> HUDState
+    /// Calls `completion` (on another thread) once the HUD is hidden, its fade-out done.
+    func whenHidden(_ completion: @escaping @Sendable () -> Void)
+    /// The HUD's events from now on, until the connection ends or the stream is dropped.
+    func events() -> AsyncStream<HUDEvent>
+}
+
+extension HUDConnection {
+    /// Applies `request`, throwing when it is refused or the HUD cannot be reached.
+    public func send(_ request: Request) async throws {
+        try await withCheckedThrowingContinuation { (k: CheckedContinuation<Void, any Error>) in
+            post(request) { result in k.resume(with: result.mapError { $0 as any Error }) }
+        }
+    }
+
+    /// Waits until the HUD is hidden.
+    public func waitUntilHidden() async {
+        await withCheckedContinuation { (k: CheckedContinuation<Void, Never>) in whenHidden { k.resume() } }
+    }
+}

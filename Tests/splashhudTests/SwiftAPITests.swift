@@ -1,0 +1,71 @@
+// The Swift API: the README's example program run against a HUD it owns (LocalHUD on a memory
+// display) and against a running splashhudd (RemoteHUD), and LocalHUD's answers directly.
+import Foundation
+import HUDClient
+import HUDProtocol
+import SplashHUDKit
+import Testing
+
+@Suite("The Swift API", .serialized)
+struct SwiftAPITests {
+    static func checkExampleOutput(_ output: String) {
+        for line in ["event", "will-appear \"Preparing\"", "will-disappear \"Installed\"", "button \"Cancel\"", "cancel pressed",
+                     "state: visible no mode hidden"] {
+            #expect(output.contains(line), "missing \(line) in:\n\(output)")
+        }
+        #expect(!output.contains("error:"), "\(output)")
+    }
+
+    @Test func theExampleDrivesALocalHUD() throws {
+        let (status, output) = try SplashBinary.run(try SplashBinary.path("splashhud-example"), ["--local"])
+        #expect(status == 0, "\(output)")
+        Self.checkExampleOutput(output)
+    }
+
+    @Test func theExampleDrivesTheDaemon() throws {
+        let dir = try temporaryDirectory("api")
+        let daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: try SplashBinary.path("splashhudd"))
+        daemon.arguments = ["--display", "memory:320x200", "--socket", "\(dir)/control", "--duration", "30", "--log-level", "error"]
+        try daemon.run()
+        defer { daemon.terminate(); daemon.waitUntilExit() }
+        let deadline = ContinuousClock.now + .seconds(15)
+        while ContinuousClock.now < deadline, (try? SplashBinary.run(try SplashBinary.path(), ["ping", "--socket", "\(dir)/control"]).0) != 0 {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        let (status, output) = try SplashBinary.run(try SplashBinary.path("splashhud-example"), ["--socket", "\(dir)/control"])
+        #expect(status == 0, "\(output)")
+        Self.checkExampleOutput(output)
+    }
+
+    @Test func aLocalHUDAnswersEveryRequest() async throws {
+        let hud = try LocalHUD(display: .memory(width: 160, height: 120))
+        defer { hud.quit() }
+        try await hud.send(.hud(.show(status: "Working")))
+        await #expect(throws: ControlClientError.self) { try await hud.send(.hud(.image(.custom(path: "/nonexistent.png"), status: nil))) }
+        await #expect(throws: ControlClientError.self) { try await hud.send(.pressButton) }
+        // Requests posted from many threads all arrive, each answered once.
+        let answered = Counter()
+        await withTaskGroup(of: Void.self) { group in
+            for t in 0..<4 {
+                group.addTask {
+                    for i in 1...50 { try? await hud.send(.hud(.progress(fraction: .init(Double(i) / 50), status: "thread \(t)"))); answered.add() }
+                }
+            }
+        }
+        #expect(answered.value == 200)
+        try await Task.sleep(nanoseconds: 50_000_000)
+        let state = try hud.state()
+        #expect(state.visible && state.mode == "ring" && state.progress == 1, "\(state.line)")
+        try await hud.send(.hud(.dismiss(delay: .zero)))
+        await hud.waitUntilHidden()
+        #expect(try hud.state().mode == "hidden")
+    }
+
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var n = 0
+        func add() { lock.lock(); n += 1; lock.unlock() }
+        var value: Int { lock.lock(); defer { lock.unlock() }; return n }
+    }
+}
