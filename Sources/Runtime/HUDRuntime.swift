@@ -67,6 +67,8 @@ public final class HUDRuntime {
     /// What the runtime does with a service verb (`quit`, psplash's `QUIT`); the session sets it.
     /// Without one, `quit [--retain]` quits at once and `QUIT` dismisses the HUD.
     public var onServiceRequest: ((Request) -> Void)?
+    /// Told of every request applied (the boot estimate stops when a client sends progress).
+    public var onApplied: ((Request) -> Void)?
 
     /// Starts the HUD on `display`, configured by `profile` (scale, theme, logo, `[hud]` defaults,
     /// pacing; the profile's device keys are `DisplayOpener`'s). `poller` nil waits for real (timerfd,
@@ -162,6 +164,7 @@ public final class HUDRuntime {
     /// goes to `onServiceRequest`. Returns whether it was applied.
     @discardableResult
     public func apply(_ request: Request) -> RequestOutcome {
+        onApplied?(request)
         switch request {
         case .hud(let command):
             switch command {

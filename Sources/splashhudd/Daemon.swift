@@ -58,6 +58,12 @@ struct Daemon: ParsableCommand {
     @Option(help: "Also announce every status text on this console (e.g. /dev/ttyS0), besides the log.")
     var announce: String?
 
+    @Flag(help: "Show the boot's progress estimated from the previous boot (Plymouth's boot-duration), until a client sends progress itself.")
+    var bootEstimate = false
+
+    @Option(help: "Where the boot estimate is remembered between boots.")
+    var stateDir: String = "/var/lib/splashhud"
+
     @Option(help: "Memory display: write what was shown here (animated PNG with real timing, last frame, events).")
     var out: String?
 
@@ -161,8 +167,11 @@ struct Daemon: ParsableCommand {
         let notifier = ServiceNotifier(logger: logger)
         notifier.sendReady(when: runtime, status: "showing on \(opened.backend.rawValue)")
         let announcer = Announcer(runtime: runtime, consolePath: announce, logger: logger)
+        let estimate = bootEstimate ? BootEstimate(runtime: runtime, stateDirectory: stateDir, logger: logger) : nil
         recorder?.follow(session)
         session.addFinishStep { end in
+            // Only a boot that reached its end is worth remembering (not one killed by a signal).
+            if end.signal == nil { estimate?.save(end: runtime.loop.clock()) }
             notifier.notify(["STOPPING=1", "STATUS=ending: \(end.reason)"])
             server?.close()
         }

@@ -25,7 +25,7 @@ struct ServiceEndToEndTests {
         mkdir -p /run
         "$D" --psplash-fifo --log-level info & pid=$!
         up
-        printf 'PROGRESS 50\0' > /run/psplash_fifo; echo "RESULT psplash $?"
+        printf 'PROGRESS 50\\0' > /run/psplash_fifo; echo "RESULT psplash $?"
         "$S" status Booting; echo "RESULT send $?"
         sleep 6   # a debug build under TCG: startup, fade-in and the frames after it
         "$S" state; echo "RESULT state $?"
@@ -40,7 +40,7 @@ struct ServiceEndToEndTests {
             sleep 8
             ctl "SHOT plugged settled device=gpu1"
         fi
-        printf 'QUIT\0' > /run/psplash_fifo; echo "RESULT quit $?"
+        printf 'QUIT\\0' > /run/psplash_fifo; echo "RESULT quit $?"
         wait $pid; echo "RESULT daemon $?"
         ctl "SHOT after stable"
         "$S" ping; echo "RESULT late $?"

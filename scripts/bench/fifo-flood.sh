@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Floods a running `splashhud show` on the memory display with N command lines through its FIFO
+# Floods a running `splashhudd` on the memory display with N command lines through its FIFO
 # (default 200000: shows, progress, 900000 s dismissals and images that do not exist, in turn) and
 # prints how long the splash took to read and apply them all (until it answers the `quit` written
 # after them) and its peak RSS before and after. Not a CI step: run it and quote its figures.
@@ -7,8 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 n="${1:-200000}"
-swift build -c release --product splashhud >/dev/null
-bin="$(swift build -c release --show-bin-path)/splashhud"
+swift build -c release --product splashhudd >/dev/null
+bin="$(swift build -c release --show-bin-path)/splashhudd"
 dir="$(mktemp -d)"
 trap 'rm -rf "$dir"' EXIT
 python3 - "$n" > "$dir/lines" <<'PY'
@@ -18,7 +18,7 @@ kinds = ['show "Step {i}"', 'dismiss 900000', 'image /nonexistent/missing-{i}.pn
 for i in range(n):
     print(kinds[i % len(kinds)].format(i=i))
 PY
-"$bin" show --display memory --size 800x480 --fifo "$dir/fifo" --duration 600 --console off 2>"$dir/log" &
+"$bin" --display memory:800x480 --socket none --fifo "$dir/fifo" --duration 600 --console off 2>"$dir/log" &
 pid=$!
 for _ in $(seq 200); do [ -p "$dir/fifo" ] && break; sleep 0.05; done
 sleep 0.5
