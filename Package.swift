@@ -107,6 +107,10 @@ let package = Package(
             ],
             path: "Benchmarks/splashhud-bench"),
 
+        // The control socket's round trip and throughput against a bare socket echo (not a test).
+        .executableTarget(name: "splashhud-control-bench", dependencies: ["HUDClient", "LinuxSystem", .product(name: "SystemPackage", package: "swift-system")],
+                          path: "Benchmarks/splashhud-control-bench"),
+
         .target(name: "GoldenSupport", dependencies: ["Raster", "Assets"], path: "Tests/GoldenSupport"),
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem", .product(name: "SystemPackage", package: "swift-system")]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "GoldenSupport"], exclude: ["Golden"]),
