@@ -43,8 +43,9 @@ Threads.detach {
     var buffer = [UInt8](repeating: 0, count: 65536)
     let reply = Array("ok pong\n".utf8)
     while true {
-        guard (try? Poll.wait(fd, for: .read, timeoutMilliseconds: -1, subject: "echo")) == true,
-              let n = try? buffer.withUnsafeMutableBytes({ try Files.read(fd, into: $0, subject: "echo") }), let count = n, count > 0 else { return }
+        guard (try? Poll.wait(fd, for: .read, timeoutMilliseconds: -1, subject: "echo")) == true else { return }
+        let count = (try? buffer.withUnsafeMutableBytes { try Files.read(fd, into: $0, subject: "echo") }) ?? 0
+        guard count > 0 else { return }
         let lines = buffer[..<count].filter { $0 == 0x0A }.count
         for _ in 0..<lines { _ = reply.withUnsafeBytes { try? UnixSocket.send(fd, $0, subject: "echo") } }
     }
