@@ -207,3 +207,16 @@ struct DaemonProcessTests {
         #expect(outcome.notUsed.last?.hasPrefix("fbdev:") == true && outcome.notUsed.last?.contains("fb9") == true, "\(outcome.notUsed)")
     }
 }
+
+/// Shell completions come from ArgumentParser and know every verb and the daemon's options.
+@Suite struct CompletionTests {
+    @Test(arguments: ["bash", "zsh", "fish"])
+    func completionsKnowTheVerbs(shell: String) throws {
+        let (status, client) = try SplashBinary.run(try SplashBinary.path(), ["--generate-completion-script", shell])
+        #expect(status == 0)
+        for verb in ["progress-over", "snapshot", "subscribe", "wait", "state", "quit"] { #expect(client.contains(verb), "\(shell): \(verb)") }
+        let (dstatus, daemon) = try SplashBinary.run(try SplashBinary.path("splashhudd"), ["--generate-completion-script", shell])
+        #expect(dstatus == 0)
+        for option in ["psplash-fifo", "fbsplash-fifo", "socket-group", "boot-estimate"] { #expect(daemon.contains(option), "\(shell): \(option)") }
+    }
+}
