@@ -22,7 +22,7 @@ func percentile(_ samples: [Int64], _ p: Double) -> Double {
     return Double(sorted[min(Int(Double(sorted.count - 1) * p), sorted.count - 1)]) / 1000
 }
 
-/// Round trips of `line` through `client`, in ns.
+/// Round trips of `line` through `client`, in ns (sequential: one request in flight).
 func roundTrips(_ client: ControlClient, _ line: (Int) -> String, count: Int) throws -> [Int64] {
     var out: [Int64] = []
     out.reserveCapacity(count)
@@ -77,12 +77,13 @@ _ = try roundTrips(hud, { _ in "ping" }, count: 200)
 let pings = try roundTrips(hud, { _ in "ping" }, count: requests)
 let progress = try roundTrips(hud, { "progress \(Double($0 % 1000) / 1000 + 0.0005) \"Copying\"" }, count: requests)
 
-// Sustained: batches of 100 pipelined progress updates for `seconds`, the spinner... now the ring.
+// Sustained: batches of 100 pipelined status changes for `seconds`, the spinner animating.
+try hud.request("show \"Spinning\"")
 var sent = 0
 let end = MonotonicClock.nanoseconds() + Int64(seconds) * 1_000_000_000
 let t0 = MonotonicClock.nanoseconds()
 while MonotonicClock.nanoseconds() < end {
-    let batch = (0..<100).map { "progress \(Double(($0 + sent) % 1000) / 1000 + 0.0005) \"Copying\"" }
+    let batch = (0..<100).map { "status \"Step \($0 + sent)\"" }
     _ = try hud.pipeline(batch, timeoutMilliseconds: 5000)
     sent += batch.count
 }
@@ -90,14 +91,15 @@ let rate = Double(sent) / (Double(MonotonicClock.nanoseconds() - t0) / 1e9)
 let state = try hud.request("state") ?? ""
 
 func show(_ name: String, _ s: [Int64]) {
-    print(String(format: "%-34@ median %7.1f µs   p99 %7.1f µs", name as NSString, percentile(s, 0.5), percentile(s, 0.99)))
+    print(name.padding(toLength: 36, withPad: " ", startingAt: 0)
+          + String(format: "median %7.1f µs   p99 %7.1f µs", percentile(s, 0.5), percentile(s, 0.99)))
 }
-print("control socket round trips, \(requests) each (release build, memory display 1280x720, spinner animating):")
+print("control socket round trips, \(requests) each (release build, memory display 1280x720; pings with the spinner animating):")
 show("bare Unix-socket echo (the floor)", floor)
 show("splashhudd ping", pings)
 show("splashhudd progress (applied)", progress)
 print(String(format: "ratio to the floor: ping %.2fx, progress %.2fx (median)", percentile(pings, 0.5) / percentile(floor, 0.5),
              percentile(progress, 0.5) / percentile(floor, 0.5)))
-print(String(format: "sustained: %.0f progress requests/s pipelined in batches of 100 for %d s (each answered)", rate, seconds))
+print(String(format: "sustained: %.0f status changes/s pipelined in batches of 100 for %d s, the spinner animating (each answered)", rate, seconds))
 print("daemon peak RSS: \(rssStart) after start, \(rssKB()) at the end")
 print("state at the end: \(state)")

@@ -11,7 +11,7 @@
 import SystemPackage
 
 public final class CommandFIFO {
-    /// Where `splashhud show` and `splashhud send` meet unless told otherwise (psplash uses
+    /// A FIFO path for `splashhudd --fifo` and `splashhud send --fifo` (psplash uses
     /// /run/psplash_fifo: /run is a tmpfs, so a read-only root does not matter).
     public static let defaultPath = "/run/splashhud.fifo"
     /// psplash's mode: only the owner (root) writes.

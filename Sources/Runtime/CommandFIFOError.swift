@@ -37,7 +37,7 @@ public enum CommandFIFOError: Error, Equatable, CustomStringConvertible {
             return "\(path) is a FIFO owned by uid \(owner) with mode \(Self.octal(mode)): the splash reads only a FIFO owned by "
                 + "uid \(expected) that others cannot write\(removed) - remove it or choose another --fifo path"
         case .missing(let path):
-            return "no FIFO at \(path): is the splash running (splashhud show --fifo \(path))?"
+            return "no FIFO at \(path): is the splash running (splashhudd --fifo \(path))?"
         case .noReader(let path):
             return "nobody reads \(path) (ENXIO): the splash is not running"
         case .readerGone(let path):

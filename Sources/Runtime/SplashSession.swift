@@ -1,4 +1,4 @@
-// One run of the HUD as a splash (`splashhud show`, the demo on a real screen): a HUDRuntime plus
+// One run of the HUD as a splash (`splashhudd`, the demo on a real screen): a HUDRuntime plus
 // what feeds it - the command FIFO, a timed script, a duration - and how it ends: psplash's QUIT /
 // fbsplash's exit (the HUD's fade-out plays first), `quit [--retain]`, SIGTERM/SIGINT, the end of
 // the duration. Everything runs on the runtime's loop: the FIFO and the signal pipe are descriptors

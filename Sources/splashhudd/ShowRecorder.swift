@@ -1,4 +1,4 @@
-// What `splashhud show --out DIR` writes for a memory display: every output's presented frames as
+// What `splashhudd --out DIR` writes for a memory display: every output's presented frames as
 // an animated PNG with their real timing (at most `maxFPS` frames a second, so encoding does not
 // starve the frame loop), its last frame as a PNG, and the HUD's event log, appended as the
 // runtime hands events out at the end of each loop turn.

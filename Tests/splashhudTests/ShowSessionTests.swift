@@ -12,7 +12,7 @@ import Testing
 @testable import splashhud
 @testable import splashhudd
 
-@Suite("splashhud show and send", .serialized)
+@Suite("The splash session and send --fifo", .serialized)
 struct ShowSessionTests {
     func session(_ display: MemoryDisplay, dir: String, script: [TimedCommand] = [], duration: Double? = nil,
                  retain: Bool = false, record: Bool = false) throws -> SplashSession {
