@@ -94,6 +94,7 @@ let package = Package(
                 "Board", "HUDProtocol", "HUD", "Assets", "Raster", "Display", "Runtime", "LinuxSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]),
 
         // The benchmark compares against cairo through a C helper that exists only here.

@@ -29,6 +29,9 @@ if [[ " $* " == *" --tests "* ]]; then
     # modules, QEMU (TCG), busybox for the guest initramfs, python3 for the harness.
     # linux-image-amd64 is only booted inside QEMU; it is never the host's kernel.
     qemu-system-x86 linux-image-amd64 busybox-static python3
+    # Plymouth's own client (`plymouth`), for the drop-in tests against splashhudd --plymouth;
+    # its daemon is never started on the host.
+    plymouth
   )
 fi
 

@@ -90,6 +90,20 @@ public final class BootEstimate {
         return min(max(value, shown), 0.99)
     }
 
+    /// Plymouth's progress pause (`plymouth pause-progress`): the estimate holds still.
+    public var paused = false
+
+    /// A status that is not the HUD's text (systemd's unit names through Plymouth's `--update`):
+    /// remembered like a text, and it moves the estimate.
+    public func note(_ status: String) {
+        guard let runtime, !status.isEmpty else { return }
+        if !marks.contains(where: { $0.text == status }) { marks.append((status, runtime.loop.clock())) }
+        noted = status
+        update()
+    }
+
+    private var noted: String?
+
     private func observe(_ request: Request) {
         guard !applying, active else { return }
         switch request {
@@ -120,8 +134,9 @@ public final class BootEstimate {
 
     /// Shows the estimate (while active and the HUD is up), never going backwards.
     private func update() {
-        guard let runtime, active, previous != nil, runtime.controller.isVisible else { return }
-        let value = estimate(at: runtime.loop.clock(), status: runtime.controller.presentation().status)
+        guard let runtime, active, !paused, previous != nil, runtime.controller.isVisible else { return }
+        let byText = estimate(at: runtime.loop.clock(), status: runtime.controller.presentation().status)
+        let value = max(byText, estimate(at: runtime.loop.clock(), status: noted))
         guard value > shown + 0.001 else { return }
         shown = value
         applying = true

@@ -339,6 +339,19 @@ public final class HUDRuntime {
         logger.info("quit (\(retain ? "retaining the last frame" : "restoring the screen"))")
     }
 
+    /// Plymouth's deactivate: stop drawing and give the display up (DRM master) so another
+    /// program may take it; `reactivate` takes it back and redraws everything.
+    public func deactivate() {
+        frames.isPaused = true
+        do { try display.releaseMaster() } catch { logger.warning("releasing DRM master: \(error)") }
+    }
+
+    public func reactivate() {
+        scene.redrawAll()
+        frames.isPaused = false
+        frames.markDirty()
+    }
+
     // MARK: Console
 
     /// Takes the VT (graphics mode, VT switches by signal) and, for any real screen, catches

@@ -11,6 +11,7 @@ import HUDProtocol
 import LinuxSystem
 import Logging
 import Runtime
+import SystemPackage
 
 @main
 struct Daemon: ParsableCommand {
@@ -36,6 +37,9 @@ struct Daemon: ParsableCommand {
 
     @Option(help: "The group that may use the control socket (mode 0660), a name or a number.")
     var socketGroup: String?
+
+    @Option(help: "Also answer Plymouth's protocol on its socket (@/org/freedesktop/plymouthd), so `plymouth`, boot scripts and systemd drive the HUD: on (also a bare --plymouth), off, or auto (on unless Plymouth is installed).")
+    var plymouth: PlymouthMode = .off
 
     @Option(help: "Also read psplash's FIFO here (MSG, PROGRESS, QUIT); without a value: \(Daemon.psplashDefault).")
     var psplashFifo: String?
@@ -81,9 +85,10 @@ struct Daemon: ParsableCommand {
     /// `--psplash-fifo` may come without a value: it then names psplash's own FIFO.
     static func main() {
         var args = Array(CommandLine.arguments.dropFirst())
-        for (i, a) in args.enumerated() where a == "--psplash-fifo" {
+        for (i, a) in args.enumerated() where a == "--psplash-fifo" || a == "--plymouth" {
             let next = i + 1 < args.count ? args[i + 1] : nil
-            if next == nil || next!.hasPrefix("-") { args[i] = "--psplash-fifo=\(psplashDefault)" }
+            guard next == nil || next!.hasPrefix("-") else { continue }
+            args[i] = a == "--plymouth" ? "--plymouth=on" : "--psplash-fifo=\(psplashDefault)"
         }
         do {
             var command = try parseAsRoot(args)
@@ -121,12 +126,21 @@ struct Daemon: ParsableCommand {
         if socket != "none" {
             do { control = try ControlSocket.bind(path: socket, group: socketGroup) } catch { throw DaemonFailure("\(error)") }
         }
+        var plymouthListener: FileDescriptor?
+        if plymouth.isOn(logger: logger) {
+            do { plymouthListener = try PlymouthServer.bind() } catch {
+                control?.close()
+                throw DaemonFailure(error == .alreadyRunning(path: PlymouthProtocol.socketName)
+                    ? "Plymouth's socket \(PlymouthProtocol.socketName) is taken: plymouthd (or another splashhudd --plymouth) runs" : "\(error)")
+            }
+        }
         var opener = DisplayOpener(profile: profile, logger: logger)
         if let size = display.size { (opener.memoryWidth, opener.memoryHeight) = size }
         let opened = opener.open()
         func giveUp(_ message: String) -> DaemonFailure {
             opened.display.close(.restore)
             control?.close()
+            if let plymouthListener { Files.close(plymouthListener) }
             return DaemonFailure(message)
         }
         if let backend = display.backend, backend != .memory, opened.backend == .memory {
@@ -164,16 +178,25 @@ struct Daemon: ParsableCommand {
                 throw DaemonFailure("control socket: \(error)")
             }
         }
+        var plymouthServer: PlymouthServer?
+        if let plymouthListener {
+            do { plymouthServer = try PlymouthServer(runtime: runtime, listener: plymouthListener) } catch {
+                runtime.quit(retain: false); control?.close()
+                throw DaemonFailure("Plymouth's socket: \(error)")
+            }
+        }
         let notifier = ServiceNotifier(logger: logger)
         notifier.sendReady(when: runtime, status: "showing on \(opened.backend.rawValue)")
         let announcer = Announcer(runtime: runtime, consolePath: announce, logger: logger)
         let estimate = bootEstimate ? BootEstimate(runtime: runtime, stateDirectory: stateDir, logger: logger) : nil
+        plymouthServer?.bootEstimate = estimate
         recorder?.follow(session)
         session.addFinishStep { end in
             // Only a boot that reached its end is worth remembering (not one killed by a signal).
             if end.signal == nil { estimate?.save(end: runtime.loop.clock()) }
             notifier.notify(["STOPPING=1", "STATUS=ending: \(end.reason)"])
             server?.close()
+            plymouthServer?.close()
         }
         let ending = try withExtendedLifetime(announcer) { try session.run() }
         if let signal = ending.signal { ConsoleSignals.die(of: signal) }
@@ -187,6 +210,26 @@ struct Daemon: ParsableCommand {
     static func loadScript(_ path: String) throws -> [TimedCommand] {
         guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("--script: cannot read \(path)") }
         do { return try CommandParser.parseScript(bytes: [UInt8](data)) } catch { throw ValidationError("--script \(path): \(error)") }
+    }
+}
+
+/// `--plymouth on|off|auto`.
+enum PlymouthMode: String, ExpressibleByArgument, CaseIterable {
+    case on, off, auto
+
+    /// Where Plymouth's daemon is installed, when it is.
+    static let daemons = ["/usr/sbin/plymouthd", "/sbin/plymouthd", "/usr/bin/plymouthd"]
+
+    /// auto: on unless plymouthd is installed (then Plymouth itself answers there).
+    func isOn(logger: Logger) -> Bool {
+        switch self {
+        case .on: return true
+        case .off: return false
+        case .auto:
+            guard let installed = Self.daemons.first(where: { (try? Files.status(atPath: $0)) != nil }) else { return true }
+            logger.info("--plymouth=auto: Plymouth is installed (\(installed)); leaving its socket to it")
+            return false
+        }
     }
 }
 

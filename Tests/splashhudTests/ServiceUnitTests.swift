@@ -71,6 +71,7 @@ struct ServiceUnitTests {
                 }
                 #expect(daemon.socket == "/run/splashhud/control")
                 #expect(daemon.psplashFifo == "/run/psplash_fifo")
+                #expect(daemon.plymouth == .auto)
                 continue
             }
             #expect(argv.first == "/usr/bin/splashhud", "\(unit) \(e.key) runs \(argv.first ?? "nothing")")

@@ -18,18 +18,24 @@ enum SplashBinary {
         throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "\(name) executable near \(CommandLine.arguments[0])"])
     }
 
-    /// Runs `program` with `arguments`; returns its exit status and standard output + error.
-    static func run(_ program: String, _ arguments: [String]) throws -> (Int32, String) {
+    /// Runs `program` with `arguments` (standard input empty); returns its exit status and standard
+    /// output + error. One still running after `timeout` seconds is killed (status -9).
+    static func run(_ program: String, _ arguments: [String], timeout: Double = 120) throws -> (Int32, String) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: program)
         p.arguments = arguments
         let pipe = Pipe()
         p.standardOutput = pipe
         p.standardError = pipe
+        p.standardInput = FileHandle(forReadingAtPath: "/dev/null")
         try p.run()
+        let pid = p.processIdentifier
+        let killer = DispatchWorkItem { kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        killer.cancel()
+        return (p.terminationReason == .uncaughtSignal ? -p.terminationStatus : p.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }
 

@@ -22,6 +22,8 @@ final class ControlConnection {
     var subscribed = false
     /// The peer shut its sending side: answer what it asked, then close.
     var peerFinished = false
+    /// May drive the HUD (the Plymouth listener's root check).
+    var trusted = false
     private(set) var closed = false
 
     private var slots: [Payload?] = []
@@ -71,6 +73,12 @@ final class ControlConnection {
     func send(event line: String) {
         guard !closed else { return }
         append(Array((line + "\n").utf8))
+    }
+
+    /// Raw bytes (a Plymouth reply), after whatever is queued.
+    func send(raw bytes: [UInt8]) {
+        guard !closed else { return }
+        append(bytes)
     }
 
     /// Output counted against the bound (snapshots excepted).

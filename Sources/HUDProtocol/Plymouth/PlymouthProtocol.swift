@@ -1,0 +1,123 @@
+// Plymouth's boot protocol (ply-boot-protocol.h, as Debian's plymouth 22.02 client writes it), so
+// `plymouth`, distribution scripts and systemd itself drive SplashHUD unchanged. A request is a
+// command byte, then either NUL (no argument) or 0x02, one length byte and that many bytes of
+// argument (NUL-terminated; the length counts the NUL). Replies: ACK 0x06, NAK 0x15, or 0x02 + a
+// 32-bit length + the answer (NO_ANSWER 0x05 when there is none).
+
+public enum PlymouthProtocol {
+    /// plymouthd's abstract socket name ("\0/org/freedesktop/plymouthd").
+    public static let socketName = "@/org/freedesktop/plymouthd"
+    public static let ack: UInt8 = 0x06
+    public static let nak: UInt8 = 0x15
+}
+
+/// One request, by its command byte.
+public enum PlymouthRequest: Equatable, Sendable {
+    case ping
+    /// `--update=STATUS` (systemd writes unit names here).
+    case update(String)
+    case systemInitialized
+    case deactivate
+    case reactivate
+    /// `quit [--retain-splash]`.
+    case quit(retainSplash: Bool)
+    case showSplash
+    case hideSplash
+    case displayMessage(String)
+    case hideMessage(String)
+    /// `system-update --progress=N` (percent).
+    case systemUpdate(Int)
+    /// `change-mode --boot-up|--shutdown|--reboot|--updates|--system-upgrade|--firmware-upgrade`.
+    case changeMode(String)
+    case pauseProgress
+    case unpauseProgress
+    case newRoot(String)
+    case hasActiveVT
+    case error
+    /// Requests SplashHUD answers with NAK (password, cached password, question, keystroke watch
+    /// and its removal): the command byte, so the log can name it.
+    case refused(UInt8, String)
+    /// A command byte plymouthd does not know either.
+    case unknown(UInt8)
+
+    /// The request for `command` with `argument` (nil: none).
+    public init(command: UInt8, argument: String?) {
+        let a = argument ?? ""
+        switch command {
+        case UInt8(ascii: "P"): self = .ping
+        case UInt8(ascii: "U"): self = .update(a)
+        case UInt8(ascii: "S"): self = .systemInitialized
+        case UInt8(ascii: "D"): self = .deactivate
+        case UInt8(ascii: "r"): self = .reactivate
+        case UInt8(ascii: "Q"): self = .quit(retainSplash: (argument?.utf8.first ?? 0) != 0)
+        case UInt8(ascii: "$"): self = .showSplash
+        case UInt8(ascii: "H"): self = .hideSplash
+        case UInt8(ascii: "M"): self = .displayMessage(a)
+        case UInt8(ascii: "m"): self = .hideMessage(a)
+        case UInt8(ascii: "u"): self = Int(a).map { .systemUpdate(min(max($0, 0), 100)) } ?? .unknown(command)
+        case UInt8(ascii: "C"): self = .changeMode(a)
+        case UInt8(ascii: "A"): self = .pauseProgress
+        case UInt8(ascii: "a"): self = .unpauseProgress
+        case UInt8(ascii: "R"): self = .newRoot(a)
+        case UInt8(ascii: "V"): self = .hasActiveVT
+        case UInt8(ascii: "!"): self = .error
+        case UInt8(ascii: "*"): self = .refused(command, "ask-for-password")
+        case UInt8(ascii: "c"): self = .refused(command, "cached password")
+        case UInt8(ascii: "W"): self = .refused(command, "ask-question")
+        case UInt8(ascii: "K"): self = .refused(command, "watch-keystroke")
+        case UInt8(ascii: "L"): self = .refused(command, "ignore-keystroke")
+        default: self = .unknown(command)
+        }
+    }
+}
+
+/// Splits a connection's bytes into requests. A request may arrive in pieces; what is held back is
+/// at most one request (2 + 1 + 255 bytes). A second byte other than NUL or 0x02 is malformed: the
+/// stream cannot be resynchronised, so the caller closes the connection.
+public struct PlymouthDecoder {
+    public enum Failure: Error, Equatable, CustomStringConvertible {
+        case malformed(command: UInt8, second: UInt8)
+        public var description: String {
+            "malformed Plymouth request: command 0x\(String(command, radix: 16)) followed by 0x\(String(second, radix: 16)), not NUL or 0x02"
+        }
+        var command: UInt8 { if case .malformed(let c, _) = self { return c } else { return 0 } }
+        var second: UInt8 { if case .malformed(_, let s) = self { return s } else { return 0 } }
+    }
+
+    private var pending: [UInt8] = []
+
+    public init() {}
+
+    /// Bytes held back waiting for the rest of a request.
+    public var pendingCount: Int { pending.count }
+
+    /// Feeds `bytes`; returns every request they complete, in order (a malformed one last).
+    public mutating func feed<C: Collection>(_ bytes: C) -> [Result<PlymouthRequest, Failure>] where C.Element == UInt8 {
+        pending += bytes
+        var out: [Result<PlymouthRequest, Failure>] = []
+        var i = 0
+        while pending.count - i >= 2 {
+            let command = pending[i], second = pending[i + 1]
+            if second == 0 {
+                out.append(.success(PlymouthRequest(command: command, argument: nil)))
+                i += 2
+            } else if second == 0x02 {
+                guard pending.count - i >= 3 else { break }
+                let length = Int(pending[i + 2])
+                guard pending.count - i >= 3 + length else { break }
+                var argument = Array(pending[(i + 3)..<(i + 3 + length)])
+                if argument.last == 0 { argument.removeLast() }
+                // Quit's argument is a byte (the retain flag), not text: keep it as a scalar.
+                let text = String(decoding: argument, as: UTF8.self)
+                out.append(.success(PlymouthRequest(command: command, argument: command == UInt8(ascii: "Q") ? String(UnicodeScalar(argument.first ?? 0)) : text)))
+                i += 3 + length
+            } else {
+                out.append(.failure(.malformed(command: command, second: second)))
+                pending = []
+                return out
+            }
+        }
+        pending.removeFirst(i)
+        return out
+    }
+}

@@ -1,0 +1,206 @@
+// Plymouth's socket on the runtime's loop (`splashhudd --plymouth`): the unchanged `plymouth`
+// client, initramfs scripts and systemd (which pushes every unit's start here, never waiting) drive
+// the HUD. Each request becomes a message in the same queue as every other transport's and is
+// answered at once: ACK, NAK for what SplashHUD does not do (passwords, questions, keystroke
+// watches: callers such as systemd's password agent then fall back to the console), or NAK for a
+// sender that is not root and not our user, as plymouthd does. A connection's output is bounded and
+// a malformed request closes it with a log line; nothing here ever blocks a sender.
+import HUDProtocol
+import LinuxSystem
+import Logging
+import Raster
+import SystemPackage
+
+public final class PlymouthServer {
+    public let runtime: HUDRuntime
+    public let address: String
+    /// Fed by `--update` (systemd's unit names), when the daemon keeps one.
+    public var bootEstimate: BootEstimate?
+    /// Unread replies a client may leave before it is disconnected.
+    public var outputLimit = 65536
+    public var connectionLimit = 64
+    private let listener: FileDescriptor
+    private var connections: [Int32: (ControlConnection, PlymouthDecoder)] = [:]
+    private var nextID = 1
+    private var message: String?
+    private var closed = false
+    private var logger: Logger { runtime.logger }
+
+    /// Binds Plymouth's socket (before the screen is touched); a plymouthd already there makes
+    /// this fail with `alreadyRunning`.
+    public static func bind(_ address: String = PlymouthProtocol.socketName) throws(ControlSocketError) -> FileDescriptor {
+        do { return try UnixSocket.listen(at: address) } catch {
+            if error.errno == .addressInUse { throw .alreadyRunning(path: address) }
+            throw .system(error)
+        }
+    }
+
+    /// Serves `listener` (from `bind`) on `runtime`'s loop until `close`.
+    public init(runtime: HUDRuntime, listener: FileDescriptor, address: String = PlymouthProtocol.socketName) throws {
+        self.runtime = runtime; self.address = address; self.listener = listener
+        do {
+            try runtime.loop.watch(listener.rawValue, interest: .read) { [unowned self] _ in acceptAll() }
+        } catch {
+            Files.close(listener)
+            throw error
+        }
+        logger.info("answering Plymouth's protocol at \(address)")
+    }
+
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        runtime.unwatch(listener.rawValue)
+        Files.close(listener)
+        for (c, _) in connections.values { _ = try? c.flush(); drop(c, reason: nil) }
+    }
+
+    private func acceptAll() {
+        while !closed {
+            let fd: FileDescriptor?
+            do { fd = try UnixSocket.accept(listener, subject: address) } catch { logger.error("\(error)"); return }
+            guard let fd else { return }
+            let peer = try? UnixSocket.peerCredentials(fd, subject: address)
+            let name = "plymouth client \(nextID) (\(peer.map { "pid \($0.pid) uid \($0.uid)" } ?? "unknown peer"))"
+            nextID += 1
+            guard connections.count < connectionLimit else {
+                logger.warning("\(name) refused: \(connectionLimit) clients are connected already")
+                Files.close(fd)
+                continue
+            }
+            let c = ControlConnection(descriptor: fd, name: name)
+            // plymouthd answers only root; our own user may drive a daemon it started (tests, kiosks).
+            c.trusted = peer.map { $0.uid == 0 || $0.uid == Files.effectiveUserID } ?? false
+            do {
+                try runtime.loop.watch(fd.rawValue, interest: .read) { [unowned self, unowned c] r in handle(c, r) }
+            } catch {
+                logger.error("\(name): \(error)")
+                Files.close(fd)
+                continue
+            }
+            connections[fd.rawValue] = (c, PlymouthDecoder())
+            logger.debug("\(name) connected")
+        }
+    }
+
+    private func handle(_ c: ControlConnection, _ r: LoopReadiness) {
+        if c.peerFinished && (r.hangup || r.error) { return drop(c, reason: nil) }
+        if r.readable || r.hangup || r.error { read(c) }
+        if !c.closed && (r.writable || c.pendingOutput > 0) { send(c) }
+    }
+
+    private func read(_ c: ControlConnection) {
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        var total = 0
+        while total < 65536 && !c.closed && !c.peerFinished {
+            let n: Int?
+            do { n = try chunk.withUnsafeMutableBytes { try Files.read(c.descriptor, into: $0, subject: c.name) } } catch {
+                return drop(c, reason: "\(error)")
+            }
+            guard let n else { return }
+            if n == 0 {
+                c.peerFinished = true
+                return send(c)
+            }
+            total += n
+            guard var decoder = connections[c.descriptor.rawValue]?.1 else { return }
+            let requests = decoder.feed(chunk[0..<n])
+            connections[c.descriptor.rawValue]?.1 = decoder
+            for request in requests {
+                switch request {
+                case .success(let r): answer(r, from: c)
+                case .failure(let e): return drop(c, reason: "\(e); closing the connection")
+                }
+                if c.closed { return }
+            }
+        }
+    }
+
+    private func reply(_ c: ControlConnection, _ byte: UInt8) {
+        c.send(raw: [byte])
+        send(c)
+    }
+
+    /// One request: queued for the HUD like any transport's, answered at once.
+    private func answer(_ request: PlymouthRequest, from c: ControlConnection) {
+        guard c.trusted else {
+            logger.warning("\(c.name): not root: \(request) refused")
+            return reply(c, PlymouthProtocol.nak)
+        }
+        logger.debug("\(c.name): \(request)")
+        switch request {
+        case .ping, .systemInitialized, .newRoot, .error:
+            if case .error = request { logger.notice("plymouth: the boot reported an error") }
+        case .showSplash:
+            runtime.enqueue(.hud(.show(status: message)))
+        case .hideSplash:
+            runtime.enqueue(.hud(.dismiss(delay: .zero)))
+        case .displayMessage(let text):
+            message = text
+            runtime.enqueue(.hud(.status(text)))
+        case .hideMessage(let text):
+            if message == text || text.isEmpty {
+                message = nil
+                runtime.enqueue(.hud(.status("")))
+            }
+        case .systemUpdate(let percent):
+            runtime.enqueue(.progressKeepingStatus(Fixed16_16(Double(percent) / 100)))
+        case .changeMode(let mode):
+            guard let look = Self.looks[mode] else {
+                logger.warning("plymouth: unknown mode '\(mode)'")
+                return reply(c, PlymouthProtocol.nak)
+            }
+            message = look.title
+            runtime.enqueue(look.progress ? .hud(.progress(fraction: .zero, status: look.title)) : .hud(.show(status: look.title)))
+        case .update(let status):
+            // systemd's unit names: for the boot estimate, not the HUD's text.
+            bootEstimate?.note(status)
+        case .pauseProgress, .unpauseProgress:
+            bootEstimate?.paused = request == .pauseProgress
+        case .deactivate:
+            runtime.deactivate()
+        case .reactivate:
+            runtime.reactivate()
+        case .quit(let retain):
+            // ACK first: the daemon ends with this request, and the client waits for its answer.
+            reply(c, PlymouthProtocol.ack)
+            runtime.enqueue(.quit(retain: retain))
+            return
+        case .hasActiveVT:
+            return reply(c, runtime.console != nil ? PlymouthProtocol.ack : PlymouthProtocol.nak)
+        case .refused(_, let what):
+            logger.info("plymouth: \(what) is not supported; NAK (the caller falls back to the console)")
+            return reply(c, PlymouthProtocol.nak)
+        case .unknown(let byte):
+            logger.warning("plymouth: unknown command 0x\(String(byte, radix: 16)); NAK")
+            return reply(c, PlymouthProtocol.nak)
+        }
+        reply(c, PlymouthProtocol.ack)
+    }
+
+    /// The look of each of Plymouth's modes: the text, and whether it is a progress (ring) mode.
+    static let looks: [String: (title: String?, progress: Bool)] = [
+        "boot-up": (nil, false), "boot": (nil, false),
+        "shutdown": ("Shutting down", false), "reboot": ("Restarting", false),
+        "updates": ("Installing updates", true), "system-upgrade": ("Upgrading the system", true),
+        "firmware-upgrade": ("Updating firmware", true),
+    ]
+
+    private func send(_ c: ControlConnection) {
+        guard !c.closed else { return }
+        do { _ = try c.flush() } catch { return drop(c, reason: "\(error)") }
+        if c.pendingOutput > outputLimit { return drop(c, reason: "\(c.pendingOutput) bytes of replies unread: disconnected") }
+        if c.peerFinished && c.pendingOutput == 0 { return drop(c, reason: nil) }
+        var interest: LoopInterest = c.peerFinished ? [] : .read
+        if c.pendingOutput > 0 { interest.insert(.write) }
+        do { try runtime.loop.setInterest(c.descriptor.rawValue, interest) } catch { drop(c, reason: "\(error)") }
+    }
+
+    private func drop(_ c: ControlConnection, reason: String?) {
+        guard !c.closed else { return }
+        if let reason { logger.warning("\(c.name): \(reason)") }
+        runtime.unwatch(c.descriptor.rawValue)
+        connections[c.descriptor.rawValue] = nil
+        c.close()
+    }
+}

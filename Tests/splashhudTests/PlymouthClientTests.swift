@@ -1,0 +1,110 @@
+// Debian's own `plymouth` client (a program nobody in this project wrote) against splashhudd
+// --plymouth on the memory display: ping, show-splash, display-message, system-update, change-mode,
+// the refused password request, and quit with and without --retain-splash; the screen compared with
+// what the same commands give through our own client. Plymouth's socket name is fixed, so the
+// tests run one at a time and are skipped when a plymouthd already answers on this machine.
+import Foundation
+import HUDProtocol
+import Testing
+
+@Suite("Debian's plymouth client against splashhudd", .serialized,
+       .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/plymouth"), "the plymouth package is not installed"))
+struct PlymouthClientTests {
+    static let plymouth = "/usr/bin/plymouth"
+
+    /// splashhudd --plymouth on the memory display, up once its control socket answers.
+    func start(_ dir: String, extra: [String] = []) throws -> Process {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try SplashBinary.path("splashhudd"))
+        p.arguments = ["--display", "memory:320x200", "--plymouth", "--socket", "\(dir)/control", "--out", "\(dir)/out",
+                       "--duration", "30", "--log-level", "info"] + extra
+        _ = FileManager.default.createFile(atPath: "\(dir)/log", contents: nil)
+        p.standardError = FileHandle(forWritingAtPath: "\(dir)/log")
+        try p.run()
+        let deadline = ContinuousClock.now + .seconds(15)
+        while ContinuousClock.now < deadline {
+            if (try? SplashBinary.run(Self.plymouth, ["--ping"]).0) == 0 { return p }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        p.terminate()
+        throw PlymouthTestError.notUp((try? String(contentsOfFile: "\(dir)/log", encoding: .utf8)) ?? "")
+    }
+
+    enum PlymouthTestError: Error { case notUp(String) }
+
+    func state(_ dir: String) throws -> String {
+        try SplashBinary.run(try SplashBinary.path(), ["state", "--socket", "\(dir)/control"]).1
+    }
+
+    @Test func theRealClientDrivesTheHUD() throws {
+        let dir = try temporaryDirectory("plymouth")
+        let daemon = try start(dir)
+        defer { if daemon.isRunning { daemon.terminate() }; daemon.waitUntilExit() }
+        #expect(try SplashBinary.run(Self.plymouth, ["--ping"]).0 == 0)
+        #expect(try SplashBinary.run(Self.plymouth, ["--show-splash"]).0 == 0)
+        #expect(try SplashBinary.run(Self.plymouth, ["display-message", "--text=Hello there"]).0 == 0)
+        #expect(try SplashBinary.run(Self.plymouth, ["system-update", "--progress=40"]).0 == 0)
+        Thread.sleep(forTimeInterval: 0.6)
+        let shown = try state(dir)
+        #expect(shown.hasPrefix("visible yes mode ring progress 0.4 status \"Hello there\""), "\(shown)")
+        // The screen equals what our own client makes of the same commands.
+        #expect(try SplashBinary.run(try SplashBinary.path(), ["snapshot", "\(dir)/plymouth.png", "--socket", "\(dir)/control"]).0 == 0)
+        // A password request is refused at once, so the caller falls back to the console.
+        let start = ContinuousClock.now
+        let (status, output) = try SplashBinary.run(Self.plymouth, ["ask-for-password", "--prompt=Disk"], timeout: 10)
+        #expect(status != 0 && status != -9 && ContinuousClock.now - start < .seconds(5), "\(status) \(output)")
+        #expect(try SplashBinary.run(Self.plymouth, ["change-mode", "--updates"]).0 == 0)
+        Thread.sleep(forTimeInterval: 0.3)
+        let updating = try state(dir)
+        #expect(updating.contains("status \"Installing updates\""), "\(updating)")
+        #expect(try SplashBinary.run(Self.plymouth, ["--update=systemd-udevd.service"]).0 == 0)
+        #expect(try SplashBinary.run(Self.plymouth, ["quit"]).0 == 0)
+        daemon.waitUntilExit()
+        #expect(daemon.terminationReason == .exit && daemon.terminationStatus == 0)
+        let log = try String(contentsOfFile: "\(dir)/log", encoding: .utf8)
+        #expect(log.contains("ask-for-password is not supported; NAK"), "\(log)")
+        #expect(log.contains("ended: quit"), "\(log)")
+        // Nobody answers any more.
+        #expect(try SplashBinary.run(Self.plymouth, ["--ping"]).0 != 0)
+
+        // The same commands through our own client on a fresh daemon: the same picture.
+        let ours = try temporaryDirectory("plymouth")
+        let reference = Process()
+        reference.executableURL = URL(fileURLWithPath: try SplashBinary.path("splashhudd"))
+        reference.arguments = ["--display", "memory:320x200", "--socket", "\(ours)/control", "--duration", "30", "--log-level", "error"]
+        try reference.run()
+        defer { reference.terminate(); reference.waitUntilExit() }
+        let client = try SplashBinary.path()
+        let deadline = ContinuousClock.now + .seconds(15)
+        while ContinuousClock.now < deadline, (try? SplashBinary.run(client, ["ping", "--socket", "\(ours)/control"]).0) != 0 {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect(try SplashBinary.run(client, ["send", "show", "status \"Hello there\"", "PROGRESS 40", "--socket", "\(ours)/control"]).0 == 0)
+        Thread.sleep(forTimeInterval: 0.6)
+        #expect(try SplashBinary.run(client, ["snapshot", "\(ours)/ours.png", "--socket", "\(ours)/control"]).0 == 0)
+        let a = try #require(FileManager.default.contents(atPath: "\(dir)/plymouth.png"))
+        let b = try #require(FileManager.default.contents(atPath: "\(ours)/ours.png"))
+        #expect(a == b, "the screen Plymouth's client made differs from our client's")
+    }
+
+    @Test func quitRetainSplashKeepsTheFrame() throws {
+        let dir = try temporaryDirectory("plymouth")
+        let daemon = try start(dir)
+        defer { if daemon.isRunning { daemon.terminate() }; daemon.waitUntilExit() }
+        #expect(try SplashBinary.run(Self.plymouth, ["--show-splash"]).0 == 0)
+        Thread.sleep(forTimeInterval: 0.4)
+        #expect(try SplashBinary.run(Self.plymouth, ["quit", "--retain-splash"]).0 == 0)
+        daemon.waitUntilExit()
+        let log = try String(contentsOfFile: "\(dir)/log", encoding: .utf8)
+        #expect(log.contains("ended: quit --retain") && log.contains("retaining the last frame"), "\(log)")
+    }
+
+    @Test func aSecondPlymouthListenerIsRefusedBeforeTheScreen() throws {
+        let dir = try temporaryDirectory("plymouth")
+        let daemon = try start(dir)
+        defer { if daemon.isRunning { daemon.terminate() }; daemon.waitUntilExit() }
+        let (status, output) = try SplashBinary.run(try SplashBinary.path("splashhudd"),
+            ["--display", "memory", "--plymouth", "--socket", "none", "--duration", "1", "--log-level", "critical"])
+        #expect(status == 1 && output.contains("Plymouth's socket @/org/freedesktop/plymouthd is taken"), "\(output)")
+    }
+}
