@@ -142,6 +142,11 @@ public struct BoardProfile: Equatable, Sendable {
     public var logoOffsetX: Int32 = 0
     public var logoOffsetY: Int32 = 0
 
+    // [modes]
+    /// The HUD's text in each of Plymouth's modes (`plymouth change-mode`), by mode name; an empty
+    /// text shows none. Modes not named keep SplashHUD's own titles.
+    public var modeTitles: [String: String] = [:]
+
     // [hud]
     /// Applied in file order after the theme's colours and font, so a `[hud]` line wins.
     public var hudDefaults: [HUDDefault] = []

@@ -91,6 +91,8 @@ struct BoardProfileValues {
             guard parts.count == 2, let x = Self.integer(Self.strip(parts[0])), let y = Self.integer(Self.strip(parts[1]))
             else { throw bad(expected(section)) }
             p.logoOffsetX = x; p.logoOffsetY = y
+        case ("modes", _):
+            p.modeTitles[key] = value
         case ("hud", _):
             // The HUD's `set` keys are lowercase words joined by '-'; the HUD validates the rest.
             guard key.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }) else {
@@ -125,6 +127,7 @@ struct BoardProfileValues {
         case ("theme", "logo-offset"): return "X,Y in points like 0,-40 (each -32767...32767)"
         case ("theme", "font"), ("theme", "logo"): return "a file path"
         case ("theme", _): return "a colour #RRGGBB or #RRGGBBAA"
+        case ("modes", _): return "the HUD's text in that mode (quoted when it has spaces at its ends; empty: none)"
         default: return "a value"
         }
     }

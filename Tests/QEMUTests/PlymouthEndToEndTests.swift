@@ -58,8 +58,9 @@ struct PlymouthEndToEndTests {
         #expect(!run.output.contains("RESULT password 0"), "a password request must be refused:\n\(run.output)")
         #expect(run.output.contains("display: drm, outputs card0-Virtual-1 1280x800"), "\(run.output)")
 
-        // The same requests on the host's memory display.
-        try "@0 show\n@0 status Booting\n@0 PROGRESS 50\n".write(toFile: "\(dir)/s.hud", atomically: true, encoding: .utf8)
+        // The same on the host's memory display (a script's `progress` sets the text with the value,
+        // as psplash's PROGRESS after its MSG leaves it).
+        try "@0 show\n@0 progress 0.5 Booting\n".write(toFile: "\(dir)/s.hud", atomically: true, encoding: .utf8)
         let (hostStatus, hostLog) = try runProcess(daemon, ["--display", "memory:1280x800", "--socket", "none", "--script", "\(dir)/s.hud",
                                                             "--duration", "1.5", "--retain", "--out", "\(dir)/host", "--log-level", "error"])
         try #require(hostStatus == 0, "\(hostLog)")
@@ -69,6 +70,7 @@ struct PlymouthEndToEndTests {
         try #require(hud.width == expected.width && hud.height == expected.height)
         let off = ServiceEndToEndTests.differing(expected, hud)
         #expect(off == 0, "\(off) pixels of the screendump differ from the memory display's frame")
+
         #expect(ServiceEndToEndTests.differing(expected, after) > 2000, "after quit the HUD must be gone")
     }
 }

@@ -108,3 +108,24 @@ struct PlymouthClientTests {
         #expect(status == 1 && output.contains("Plymouth's socket @/org/freedesktop/plymouthd is taken"), "\(output)")
     }
 }
+
+/// A board profile's [modes] names the text of Plymouth's modes.
+@Suite("Plymouth modes from the profile", .serialized,
+       .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/plymouth"), "the plymouth package is not installed"))
+struct PlymouthModeTests {
+    @Test func theProfileNamesTheModesText() throws {
+        let dir = try temporaryDirectory("plymouth")
+        try "[modes]\nupdates = \"Updating the kiosk\"\nshutdown = \"\"\n".write(toFile: "\(dir)/p.conf", atomically: true, encoding: .utf8)
+        let daemon = try PlymouthClientTests().start(dir, extra: ["--profile", "\(dir)/p.conf"])
+        defer { if daemon.isRunning { daemon.terminate() }; daemon.waitUntilExit() }
+        #expect(try SplashBinary.run(PlymouthClientTests.plymouth, ["change-mode", "--updates"]).0 == 0)
+        Thread.sleep(forTimeInterval: 0.3)
+        let updating = try PlymouthClientTests().state(dir)
+        #expect(updating.contains("mode ring progress 0 status \"Updating the kiosk\""), "\(updating)")
+        #expect(try SplashBinary.run(PlymouthClientTests.plymouth, ["change-mode", "--shutdown"]).0 == 0)
+        Thread.sleep(forTimeInterval: 0.3)
+        let shutting = try PlymouthClientTests().state(dir)
+        #expect(shutting.contains("mode spinner") && !shutting.contains("status"), "\(shutting)")
+        #expect(try SplashBinary.run(PlymouthClientTests.plymouth, ["quit"]).0 == 0)
+    }
+}

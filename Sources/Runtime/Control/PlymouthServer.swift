@@ -150,8 +150,10 @@ public final class PlymouthServer {
                 logger.warning("plymouth: unknown mode '\(mode)'")
                 return reply(c, PlymouthProtocol.nak)
             }
-            message = look.title
-            runtime.enqueue(look.progress ? .hud(.progress(fraction: .zero, status: look.title)) : .hud(.show(status: look.title)))
+            // The board profile's [modes] text wins over SplashHUD's own.
+            let title = runtime.profile?.modeTitles[mode == "boot" ? "boot-up" : mode].map { $0.isEmpty ? nil : $0 } ?? look.title
+            message = title
+            runtime.enqueue(look.progress ? .hud(.progress(fraction: .zero, status: title)) : .hud(.show(status: title)))
         case .update(let status):
             // systemd's unit names: for the boot estimate, not the HUD's text.
             bootEstimate?.note(status)
@@ -178,7 +180,8 @@ public final class PlymouthServer {
         reply(c, PlymouthProtocol.ack)
     }
 
-    /// The look of each of Plymouth's modes: the text, and whether it is a progress (ring) mode.
+    /// The look of each of Plymouth's modes: the text (unless the profile's [modes] names one), and
+    /// whether it is a progress (ring) mode.
     static let looks: [String: (title: String?, progress: Bool)] = [
         "boot-up": (nil, false), "boot": (nil, false),
         "shutdown": ("Shutting down", false), "reboot": ("Restarting", false),
