@@ -171,6 +171,9 @@ public final class PlymouthServer {
         case .hasActiveVT:
             return reply(c, runtime.console != nil ? PlymouthProtocol.ack : PlymouthProtocol.nak)
         case .refused(_, let what):
+            // The client pauses the progress before asking and unpauses when answered; a refused
+            // question is never answered, so its pause is lifted here.
+            bootEstimate?.paused = false
             logger.info("plymouth: \(what) is not supported; NAK (the caller falls back to the console)")
             return reply(c, PlymouthProtocol.nak)
         case .unknown(let byte):
