@@ -82,6 +82,13 @@ final class RawClient {
         }
     }
 
+    /// Sends what the socket takes now without waiting; the count sent.
+    @discardableResult
+    func sendSome(_ bytes: [UInt8]) -> Int {
+        let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        return max(n, 0)
+    }
+
     /// Reads what is waiting; returns complete lines.
     func readLines() -> [String] {
         readAvailable()

@@ -1,0 +1,82 @@
+// The Plymouth listener in process, on an abstract name of its own (so it runs beside anything):
+// raw request bytes in, ACK/NAK out, the HUD changed through the runtime's queue.
+#if canImport(Glibc)
+import Glibc
+#endif
+import HUDProtocol
+import LinuxSystem
+import Runtime
+import Testing
+
+@Suite("Plymouth listener", .serialized)
+struct PlymouthServerTests {
+    func serve(_ rig: ControlRig) throws -> (PlymouthServer, String) {
+        let name = "@splashhud-test-plymouth-\(UInt32.random(in: 0...UInt32.max))"
+        return (try PlymouthServer(runtime: rig.runtime, listener: try PlymouthServer.bind(name), address: name), name)
+    }
+
+    func replies(_ rig: ControlRig, _ c: RawClient, count: Int) throws -> [UInt8] {
+        var got: [UInt8] = []
+        try rig.run { got += c.take(1) ?? []; return got.count >= count }
+        return got
+    }
+
+    @Test func requestsBecomeHUDChangesAndEachIsAnswered() throws {
+        let rig = try ControlRig()
+        let (server, name) = try serve(rig)
+        defer { server.close() }
+        let c = try RawClient(path: name)
+        c.sendBytes(Array("P\0$\0M\u{02}\u{08}Booting\0u\u{02}\u{03}30\0".utf8))
+        #expect(try replies(rig, c, count: 4) == [0x06, 0x06, 0x06, 0x06])
+        try rig.run(for: 0.3)
+        let state = rig.runtime.state()
+        #expect(state.visible && state.mode == "ring" && abs((state.progress ?? 0) - 0.3) < 0.001 && state.status == "Booting", "\(state.line)")
+        // Refused at once; unknown bytes too.
+        c.sendBytes(Array("*\u{02}\u{06}Disk:\0z\0".utf8))
+        #expect(try replies(rig, c, count: 2) == [0x15, 0x15])
+        #expect(rig.log.contains("ask-for-password is not supported"))
+    }
+
+    @Test func aRefusedQuestionLiftsThePauseBeforeIt() throws {
+        let rig = try ControlRig()
+        let (server, name) = try serve(rig)
+        defer { server.close() }
+        let estimate = BootEstimate(runtime: rig.runtime, stateDirectory: rig.dir, logger: rig.log.logger)
+        server.bootEstimate = estimate
+        let c = try RawClient(path: name)
+        c.sendBytes(Array("A\0".utf8))
+        #expect(try replies(rig, c, count: 1) == [0x06])
+        #expect(estimate.paused)
+        c.sendBytes(Array("*\u{02}\u{06}Disk:\0".utf8))
+        #expect(try replies(rig, c, count: 1) == [0x15])
+        #expect(!estimate.paused)
+    }
+
+    @Test func aMalformedRequestClosesOnlyItsConnection() throws {
+        let rig = try ControlRig()
+        let (server, name) = try serve(rig)
+        defer { server.close() }
+        let bad = try RawClient(path: name), good = try RawClient(path: name)
+        bad.sendBytes([0x50, 0x07])
+        try rig.run(for: 0.3) { _ = bad.readLines(); return bad.closedByPeer }
+        #expect(bad.closedByPeer)
+        #expect(rig.log.contains("malformed Plymouth request"))
+        good.sendBytes(Array("P\0".utf8))
+        #expect(try replies(rig, good, count: 1) == [0x06])
+    }
+
+    @Test func aSenderThatNeverReadsItsRepliesIsCutOff() throws {
+        let rig = try ControlRig()
+        let (server, name) = try serve(rig)
+        defer { server.close() }
+        server.outputLimit = 1024
+        let lazy = try RawClient(path: name)
+        // Pings as fast as the socket takes them; the client never reads the ACKs.
+        let burst = Array(String(repeating: "P\0", count: 4096).utf8)
+        try rig.run(for: 10) {
+            _ = lazy.sendSome(burst)
+            return rig.log.contains("bytes of replies unread: disconnected")
+        }
+        #expect(rig.log.contains("bytes of replies unread: disconnected"))
+    }
+}
