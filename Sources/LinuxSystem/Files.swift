@@ -63,6 +63,26 @@ public enum Files {
         }
     }
 
+    /// Writes `bytes` to a temporary file beside `path` (mode `mode`), then renames it over `path`,
+    /// so a reader never sees half a file; `durable` also fsyncs it first (state that must
+    /// survive a power cut). On failure the temporary file is removed and `path` is untouched.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String, mode: UInt32 = 0o644, durable: Bool = false) throws(SystemError) {
+        let temporary = path + ".tmp-\(processID)"
+        let fd = try open(temporary, flags: O_WRONLY_FLAG | O_CREAT_FLAG | O_TRUNC_FLAG, mode: mode)
+        do {
+            defer { close(fd) }
+            try writeAll(fd, bytes, subject: temporary)
+            if durable { try fsync(fd, subject: temporary) }
+        } catch {
+            try? unlink(temporary)
+            throw error
+        }
+        do { try rename(temporary, to: path) } catch {
+            try? unlink(temporary)
+            throw error
+        }
+    }
+
     /// `fsync(2)`; EINVAL and EROFS (nothing to flush: a device) are not errors.
     public static func fsync(_ fd: FileDescriptor, subject: String) throws(SystemError) {
         switch retrying({ system_fsync(fd.rawValue) }) {

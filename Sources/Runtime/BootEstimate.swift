@@ -152,23 +152,12 @@ public final class BootEstimate {
 
     /// Writes this boot's record (temporary file, then rename); a failure is logged, not thrown.
     public func save(end: Int64) {
-        let text = record(end: end).text
-        let temporary = path + ".new"
+        let record = record(end: end)
         do {
             if let slash = path.lastIndex(of: "/") { try Files.makeDirectory(String(path[..<slash]), mode: 0o755) }
-            let fd = try Files.open(temporary, flags: OpenFlag.writeOnly | OpenFlag.create | OpenFlag.truncate, mode: 0o644)
-            do {
-                try Files.writeAll(fd, Array(text.utf8), subject: temporary)
-                try Files.fsync(fd, subject: temporary)
-                Files.close(fd)
-            } catch {
-                Files.close(fd)
-                throw error
-            }
-            try Files.rename(temporary, to: path)
-            logger.info("boot estimate: this boot took \(record(end: end).seconds) s; remembered in \(path)")
+            try Files.writeAtomically(Array(record.text.utf8), to: path, durable: true)
+            logger.info("boot estimate: this boot took \(record.seconds) s; remembered in \(path)")
         } catch {
-            try? Files.unlink(temporary)
             logger.info("boot estimate: not remembered (\(error))")
         }
     }

@@ -120,4 +120,20 @@ import Testing
         try Files.unlink(dir + "/c")  // already gone: not an error
         #expect(throws: SystemError("opendir", .noSuchFileOrDirectory, dir + "/none")) { try Files.listDirectory(dir + "/none") }
     }
+
+    @Test func anAtomicWriteReplacesWholeOrLeavesEverythingAsItWas() throws {
+        let dir = NSTemporaryDirectory() + "splashhud-atomic-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Files.writeAtomically(Array("first".utf8), to: dir + "/f")
+        try Files.writeAtomically(Array("second".utf8), to: dir + "/f", mode: 0o600, durable: true)
+        #expect(try Files.readFile(dir + "/f") == Array("second".utf8))
+        #expect(try Files.status(atPath: dir + "/f")?.permissions == 0o600)
+        // A directory where the file should go: the rename fails, nothing is left behind.
+        try FileManager.default.createDirectory(atPath: dir + "/d/x", withIntermediateDirectories: true)
+        #expect(throws: SystemError("rename", .isDirectory, dir + "/d")) { try Files.writeAtomically(Array("x".utf8), to: dir + "/d") }
+        #expect(try Files.listDirectory(dir) == ["d", "f"])
+        // No directory to write in: the open fails.
+        #expect(throws: SystemError.self) { try Files.writeAtomically([1], to: dir + "/none/f") }
+    }
 }

@@ -15,19 +15,7 @@ enum ImageFile {
 
     /// Writes `bytes` to `path` atomically (temporary file + rename).
     static func writeAll(_ bytes: [UInt8], to path: String) throws {
-        let temporary = path + ".tmp-\(Files.processID)"
-        do {
-            let fd = try Files.open(temporary, flags: OpenFlag.writeOnly | OpenFlag.create | OpenFlag.truncate, mode: 0o644)
-            do {
-                try Files.writeAll(fd, bytes, subject: temporary)
-                Files.close(fd)
-                try Files.rename(temporary, to: path)
-            } catch {
-                Files.close(fd)
-                try? Files.unlink(temporary)
-                throw error
-            }
-        } catch let error as SystemError {
+        do { try Files.writeAtomically(bytes, to: path) } catch {
             throw ImageError.unwritableFile(path: path, reason: "\(error.errno)")
         }
     }

@@ -114,26 +114,11 @@ struct SnapshotVerb: ParsableCommand, ClientVerb {
             let client = try connection.connect()
             let shot: (png: [UInt8], output: String, size: String)
             shot = try client.snapshot(output: output, timeoutMilliseconds: Swift.max(connection.timeout, 5000))
-            do { try Self.write(shot.png, to: file) } catch {
+            do { try Files.writeAtomically(shot.png, to: file) } catch {
                 printError("splashhud: cannot write \(file): \(error)")
                 throw ExitCode(73)  // EX_CANTCREAT
             }
             print("\(file): \(shot.output) \(shot.size)")
-        }
-    }
-
-    /// Writes `bytes` to a temporary file beside `path`, then renames it over `path`.
-    static func write(_ bytes: [UInt8], to path: String) throws(SystemError) {
-        let temporary = "\(path).tmp-\(Files.processID)"
-        let fd = try Files.open(temporary, flags: OpenFlag.writeOnly | OpenFlag.create | OpenFlag.truncate, mode: 0o644)
-        do {
-            try Files.writeAll(fd, bytes, subject: temporary)
-            Files.close(fd)
-            try Files.rename(temporary, to: path)
-        } catch {
-            Files.close(fd)
-            try? Files.unlink(temporary)
-            throw error
         }
     }
 }
