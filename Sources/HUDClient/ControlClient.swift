@@ -14,6 +14,8 @@ public final class ControlClient {
     private let descriptor: FileDescriptor
     private var input: [UInt8] = []
     private var start = 0
+    /// What each read(2) lands in, kept: a pipeline reads many times.
+    private var chunk = [UInt8](repeating: 0, count: 65536)
     /// Event lines read while waiting for a reply, oldest first.
     private var events: [HUDEvent] = []
     private var closed = false
@@ -168,7 +170,6 @@ public final class ControlClient {
     /// Reads more into `input`; false at end of stream.
     private func fill(deadline: Int64) throws(ControlClientError) -> Bool {
         if start > 65536 { input.removeFirst(start); start = 0 }
-        var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
             let r = chunk.withUnsafeMutableBytes { b in Result { () throws(SystemError) in try Files.read(descriptor, into: b, subject: socket) } }
             switch r {

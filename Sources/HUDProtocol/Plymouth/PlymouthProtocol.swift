@@ -78,10 +78,11 @@ public struct PlymouthDecoder {
     public enum Failure: Error, Equatable, CustomStringConvertible {
         case malformed(command: UInt8, second: UInt8)
         public var description: String {
-            "malformed Plymouth request: command 0x\(String(command, radix: 16)) followed by 0x\(String(second, radix: 16)), not NUL or 0x02"
+            switch self {
+            case .malformed(let command, let second):
+                return "malformed Plymouth request: command 0x\(String(command, radix: 16)) followed by 0x\(String(second, radix: 16)), not NUL or 0x02"
+            }
         }
-        var command: UInt8 { if case .malformed(let c, _) = self { return c } else { return 0 } }
-        var second: UInt8 { if case .malformed(_, let s) = self { return s } else { return 0 } }
     }
 
     private var pending: [UInt8] = []

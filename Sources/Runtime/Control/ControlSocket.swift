@@ -39,19 +39,22 @@ public struct ControlSocket {
     /// With `fallback`, a path whose directory cannot be used is replaced by "@PATH".
     public static func bind(path: String, mode: UInt32 = 0o660, group: String? = nil,
                             fallback: Bool = true) throws(ControlSocketError) -> ControlSocket {
-        let gid = try group.map { (name) throws(ControlSocketError) -> UInt32 in
-            if let n = UInt32(name) { return n }
-            do {
-                guard let id = try Files.groupID(named: name) else { throw ControlSocketError.noSuchGroup(name) }
-                return id
-            } catch let e as SystemError { throw .system(e) } catch let e as ControlSocketError { throw e } catch { throw .noSuchGroup(name) }
-        }
+        let gid = try group.map(groupID)
         if path.hasPrefix("@") { return try bindAbstract(path, group: gid, stale: false) }
         do {
             return try bindPath(path, mode: mode, group: gid)
         } catch .system(let e) where fallback && Self.unusableDirectory(e.errno) {
             return try bindAbstract(ControlProtocol.abstractFallback(for: path), group: gid, stale: false)
         }
+    }
+
+    /// The group called `name` (or numbered so).
+    static func groupID(_ name: String) throws(ControlSocketError) -> UInt32 {
+        if let n = UInt32(name) { return n }
+        let id: UInt32?
+        do { id = try Files.groupID(named: name) } catch { throw .system(error) }
+        guard let id else { throw .noSuchGroup(name) }
+        return id
     }
 
     /// Errors meaning "this filesystem place cannot hold our socket", not "something is wrong".
