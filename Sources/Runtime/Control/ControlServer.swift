@@ -20,14 +20,19 @@ public final class ControlServer {
     /// before we stop reading from it until they are answered: its requests wait in its socket.
     public var owedLimit = 4096
     /// Clients connected at once; more are refused (closed at once, logged).
-    public var connectionLimit = 64
+    public var connectionLimit: Int {
+        get { host.connectionLimit }
+        set { host.connectionLimit = newValue }
+    }
     /// Bytes read from one client in one turn, so one cannot starve the others or the frames.
-    public var readBudget = 65536
+    public var readBudget: Int {
+        get { host.readBudget }
+        set { host.readBudget = newValue }
+    }
     /// Clients cut off for not reading (for tests and the exit summary).
     public private(set) var disconnectedForOutput = 0
 
-    private var connections: [Int32: ControlConnection] = [:]
-    private var nextID = 1
+    private let host: ConnectionHost
     /// Requests answered at the end of the turn.
     private var deferred: [(ControlConnection, Int, ControlRequest)] = []
     private var waiters: [(ControlConnection, Int)] = []
@@ -37,99 +42,41 @@ public final class ControlServer {
     /// Serves `socket` on `runtime`'s loop until `close`.
     public init(socket: ControlSocket, runtime: HUDRuntime) throws {
         self.socket = socket; self.runtime = runtime
-        try runtime.loop.watch(socket.descriptor.rawValue, interest: .read) { [unowned self] _ in acceptAll() }
+        host = try ConnectionHost(runtime: runtime, listener: socket.descriptor, kind: "control client")
+        host.refusal = { [socket] peer in
+            guard let peer, !socket.admits(peer) else { return nil }
+            return "not root, not our user, not in the socket's group"
+        }
+        host.received = { [unowned self] c, bytes in
+            for line in c.lines.feed(bytes) {
+                take(line, from: c)
+                if c.closed { return }
+            }
+        }
+        host.wantsInput = { [unowned self] c in !c.peerFinished && c.owedReplies < owedLimit }
+        host.overflow = { [unowned self] c in
+            guard c.boundedOutput > outputLimit else { return nil }
+            disconnectedForOutput += 1
+            return "\(c.pendingOutput) bytes unread (more than \(outputLimit)): disconnected"
+        }
         runtime.addEventListener { [unowned self] events in broadcast(events) }
         runtime.loop.addTurnEndStep { [unowned self] in answerDeferred() }
         logger.info("control socket at \(socket.address)\(socket.tookOverStale ? " (took over a stale socket)" : "")")
     }
 
     /// Clients connected now.
-    public var connectionCount: Int { connections.count }
+    public var connectionCount: Int { host.connections.count }
 
     /// Stops accepting, answers what is owed with `error ending`, sends what the sockets take
     /// now, closes every client and removes the socket's path.
     public func close() {
         guard !closed else { return }
         closed = true
-        runtime.unwatch(socket.descriptor.rawValue)
+        host.close { $0.answerAll(.error(.ending, "the daemon is quitting")) }
         socket.close()
-        for c in connections.values {
-            c.answerAll(.error(.ending, "the daemon is quitting"))
-            _ = try? c.flush()
-            drop(c, reason: nil)
-        }
     }
 
-    // MARK: Connections
-
-    private func acceptAll() {
-        while !closed {
-            let fd: FileDescriptor?
-            do { fd = try UnixSocket.accept(socket.descriptor, subject: socket.address) } catch {
-                logger.error("\(error)")
-                return
-            }
-            guard let fd else { return }
-            let peer = try? UnixSocket.peerCredentials(fd, subject: socket.address)
-            let id = nextID
-            nextID += 1
-            let who = peer.map { "pid \($0.pid) uid \($0.uid) gid \($0.gid)" } ?? "unknown peer"
-            let name = "control client \(id) (\(who))"
-            if let peer, !socket.admits(peer) {
-                logger.warning("\(name) refused: not root, not our user, not in the socket's group")
-                Files.close(fd)
-                continue
-            }
-            guard connections.count < connectionLimit else {
-                logger.warning("\(name) refused: \(connectionLimit) clients are connected already")
-                Files.close(fd)
-                continue
-            }
-            let connection = ControlConnection(descriptor: fd, name: name)
-            do {
-                try runtime.loop.watch(fd.rawValue, interest: .read) { [unowned self, unowned connection] r in
-                    handle(connection, r)
-                }
-            } catch {
-                logger.error("\(name): \(error)")
-                Files.close(fd)
-                continue
-            }
-            connections[fd.rawValue] = connection
-            logger.info("\(name) connected")
-        }
-    }
-
-    private func handle(_ c: ControlConnection, _ r: LoopReadiness) {
-        // Not watched for reading, so this is EPOLLHUP (closed both ways) or an error: it is gone.
-        if !isReading(c) && (r.hangup || r.error) { return drop(c, reason: nil) }
-        if r.readable || r.hangup || r.error { read(c) }
-        guard !c.closed else { return }
-        if r.writable || c.pendingOutput > 0 { send(c) }
-    }
-
-    private func read(_ c: ControlConnection) {
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        var total = 0
-        while total < readBudget && !c.closed && !c.peerFinished && c.owedReplies < owedLimit {
-            let n: Int?
-            do { n = try chunk.withUnsafeMutableBytes { try Files.read(c.descriptor, into: $0, subject: c.name) } } catch {
-                drop(c, reason: "\(error)")
-                return
-            }
-            guard let n else { return }
-            if n == 0 {
-                c.peerFinished = true
-                updateInterest(c)
-                return
-            }
-            total += n
-            for line in c.lines.feed(chunk[0..<n]) {
-                take(line, from: c)
-                if c.closed { return }
-            }
-        }
-    }
+    // MARK: Requests
 
     private func take(_ line: Result<String, CommandFIFOError>, from c: ControlConnection) {
         let slot = c.openSlot()
@@ -220,52 +167,11 @@ public final class ControlServer {
     }
 
     private func broadcast(_ events: [HUDEvent]) {
-        for c in connections.values where c.subscribed && !c.closed {
+        for c in host.connections.values where c.subscribed && !c.closed {
             for e in events { c.send(event: e.line) }
             send(c)
         }
     }
 
-    // MARK: Output
-
-    /// Sends what the socket takes; watches for room when some is left; cuts off a client past
-    /// the bound; closes a finished client once it has everything.
-    private func send(_ c: ControlConnection) {
-        guard !c.closed else { return }
-        do { _ = try c.flush() } catch {
-            drop(c, reason: "\(error)")
-            return
-        }
-        if c.boundedOutput > outputLimit {
-            disconnectedForOutput += 1
-            drop(c, reason: "\(c.pendingOutput) bytes unread (more than \(outputLimit)): disconnected")
-            return
-        }
-        if c.peerFinished && c.isIdle {
-            drop(c, reason: nil)
-            return
-        }
-        updateInterest(c)
-    }
-
-    /// Whether `c` is watched for reading: not finished, and not owed too many replies.
-    private func isReading(_ c: ControlConnection) -> Bool { !c.peerFinished && c.owedReplies < owedLimit }
-
-    private func updateInterest(_ c: ControlConnection) {
-        var interest: LoopInterest = []
-        if isReading(c) { interest.insert(.read) }
-        if c.pendingOutput > 0 { interest.insert(.write) }
-        if interest.isEmpty && c.isIdle && c.peerFinished { return drop(c, reason: nil) }
-        do { try runtime.loop.setInterest(c.descriptor.rawValue, interest) } catch {
-            drop(c, reason: "\(error)")
-        }
-    }
-
-    private func drop(_ c: ControlConnection, reason: String?) {
-        guard !c.closed else { return }
-        if let reason { logger.warning("\(c.name): \(reason)") } else { logger.debug("\(c.name) closed") }
-        runtime.unwatch(c.descriptor.rawValue)
-        connections[c.descriptor.rawValue] = nil
-        c.close()
-    }
+    private func send(_ c: ControlConnection) { host.send(c) }
 }

@@ -18,10 +18,14 @@ public final class PlymouthServer {
     public var bootEstimate: BootEstimate?
     /// Unread replies a client may leave before it is disconnected.
     public var outputLimit = 65536
-    public var connectionLimit = 64
+    public var connectionLimit: Int {
+        get { host.connectionLimit }
+        set { host.connectionLimit = newValue }
+    }
     private let listener: FileDescriptor
-    private var connections: [Int32: (ControlConnection, PlymouthDecoder)] = [:]
-    private var nextID = 1
+    private let host: ConnectionHost
+    /// Each client's request decoder (a request may arrive in pieces).
+    private var decoders: [ObjectIdentifier: PlymouthDecoder] = [:]
     private var message: String?
     private var closed = false
     private var logger: Logger { runtime.logger }
@@ -38,82 +42,40 @@ public final class PlymouthServer {
     /// Serves `listener` (from `bind`) on `runtime`'s loop until `close`.
     public init(runtime: HUDRuntime, listener: FileDescriptor, address: String = PlymouthProtocol.socketName) throws {
         self.runtime = runtime; self.address = address; self.listener = listener
-        do {
-            try runtime.loop.watch(listener.rawValue, interest: .read) { [unowned self] _ in acceptAll() }
-        } catch {
+        do { host = try ConnectionHost(runtime: runtime, listener: listener, kind: "plymouth client") } catch {
             Files.close(listener)
             throw error
         }
+        host.arrivalLevel = .debug
+        host.accepted = { [unowned self] c, peer in
+            // plymouthd answers only root; our own user may drive a daemon it started (tests, kiosks).
+            c.trusted = peer.map { $0.uid == 0 || $0.uid == Files.effectiveUserID } ?? false
+            decoders[ObjectIdentifier(c)] = PlymouthDecoder()
+        }
+        host.received = { [unowned self] c, bytes in
+            guard var decoder = decoders[ObjectIdentifier(c)] else { return }
+            let requests = decoder.feed(bytes)
+            decoders[ObjectIdentifier(c)] = decoder
+            for request in requests {
+                switch request {
+                case .success(let r): answer(r, from: c)
+                case .failure(let e): return host.drop(c, reason: "\(e); closing the connection")
+                }
+                if c.closed { return }
+            }
+        }
+        host.overflow = { [unowned self] c in
+            c.pendingOutput > outputLimit ? "\(c.pendingOutput) bytes of replies unread: disconnected" : nil
+        }
+        host.dropped = { [unowned self] c in decoders[ObjectIdentifier(c)] = nil }
         logger.info("answering Plymouth's protocol at \(address)")
     }
 
     public func close() {
         guard !closed else { return }
         closed = true
-        runtime.unwatch(listener.rawValue)
+        host.close()
         Files.close(listener)
-        for (c, _) in connections.values { _ = try? c.flush(); drop(c, reason: nil) }
-    }
-
-    private func acceptAll() {
-        while !closed {
-            let fd: FileDescriptor?
-            do { fd = try UnixSocket.accept(listener, subject: address) } catch { logger.error("\(error)"); return }
-            guard let fd else { return }
-            let peer = try? UnixSocket.peerCredentials(fd, subject: address)
-            let name = "plymouth client \(nextID) (\(peer.map { "pid \($0.pid) uid \($0.uid)" } ?? "unknown peer"))"
-            nextID += 1
-            guard connections.count < connectionLimit else {
-                logger.warning("\(name) refused: \(connectionLimit) clients are connected already")
-                Files.close(fd)
-                continue
-            }
-            let c = ControlConnection(descriptor: fd, name: name)
-            // plymouthd answers only root; our own user may drive a daemon it started (tests, kiosks).
-            c.trusted = peer.map { $0.uid == 0 || $0.uid == Files.effectiveUserID } ?? false
-            do {
-                try runtime.loop.watch(fd.rawValue, interest: .read) { [unowned self, unowned c] r in handle(c, r) }
-            } catch {
-                logger.error("\(name): \(error)")
-                Files.close(fd)
-                continue
-            }
-            connections[fd.rawValue] = (c, PlymouthDecoder())
-            logger.debug("\(name) connected")
-        }
-    }
-
-    private func handle(_ c: ControlConnection, _ r: LoopReadiness) {
-        if c.peerFinished && (r.hangup || r.error) { return drop(c, reason: nil) }
-        if r.readable || r.hangup || r.error { read(c) }
-        if !c.closed && (r.writable || c.pendingOutput > 0) { send(c) }
-    }
-
-    private func read(_ c: ControlConnection) {
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        var total = 0
-        while total < 65536 && !c.closed && !c.peerFinished {
-            let n: Int?
-            do { n = try chunk.withUnsafeMutableBytes { try Files.read(c.descriptor, into: $0, subject: c.name) } } catch {
-                return drop(c, reason: "\(error)")
-            }
-            guard let n else { return }
-            if n == 0 {
-                c.peerFinished = true
-                return send(c)
-            }
-            total += n
-            guard var decoder = connections[c.descriptor.rawValue]?.1 else { return }
-            let requests = decoder.feed(chunk[0..<n])
-            connections[c.descriptor.rawValue]?.1 = decoder
-            for request in requests {
-                switch request {
-                case .success(let r): answer(r, from: c)
-                case .failure(let e): return drop(c, reason: "\(e); closing the connection")
-                }
-                if c.closed { return }
-            }
-        }
     }
 
     private func reply(_ c: ControlConnection, _ byte: UInt8) {
@@ -192,21 +154,5 @@ public final class PlymouthServer {
         "firmware-upgrade": ("Updating firmware", true),
     ]
 
-    private func send(_ c: ControlConnection) {
-        guard !c.closed else { return }
-        do { _ = try c.flush() } catch { return drop(c, reason: "\(error)") }
-        if c.pendingOutput > outputLimit { return drop(c, reason: "\(c.pendingOutput) bytes of replies unread: disconnected") }
-        if c.peerFinished && c.pendingOutput == 0 { return drop(c, reason: nil) }
-        var interest: LoopInterest = c.peerFinished ? [] : .read
-        if c.pendingOutput > 0 { interest.insert(.write) }
-        do { try runtime.loop.setInterest(c.descriptor.rawValue, interest) } catch { drop(c, reason: "\(error)") }
-    }
-
-    private func drop(_ c: ControlConnection, reason: String?) {
-        guard !c.closed else { return }
-        if let reason { logger.warning("\(c.name): \(reason)") }
-        runtime.unwatch(c.descriptor.rawValue)
-        connections[c.descriptor.rawValue] = nil
-        c.close()
-    }
+    private func send(_ c: ControlConnection) { host.send(c) }
 }
