@@ -56,6 +56,9 @@ let package = Package(
         .target(
             name: "Display",
             dependencies: ["LinuxSystem", "Raster", "CLinuxShim", "CDRM", .product(name: "SystemPackage", package: "swift-system")]),
+        // Input devices through evdev: records decoded into pointer and key actions, mapped to an
+        // output's frame pixels.
+        .target(name: "Input", dependencies: ["LinuxSystem", "Raster", "CLinuxShim", .product(name: "SystemPackage", package: "swift-system")]),
         // Board profiles: a file in boards/ turned into display options and HUD settings.
         .target(
             name: "Board",
@@ -121,6 +124,7 @@ let package = Package(
         .testTarget(name: "HUDTests", dependencies: ["HUDProtocol", "HUD", "Raster", "Assets", "GoldenSupport"], exclude: ["Golden"]),
         .testTarget(name: "BoardTests", dependencies: ["Board", "Display", "HUD", "Raster", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "DisplayTests", dependencies: ["HUDProtocol", "Display", "Raster", "CLinuxShim", "GoldenSupport"]),
+        .testTarget(name: "InputTests", dependencies: ["Input", "Raster"]),
         .testTarget(name: "PlatformTests", dependencies: ["Raster", "CDRM", "CLinuxShim"]),
         // End-to-end display tests boot real kernel drivers under QEMU through scripts/qemu/vmtest.py
         // (qemu-system-x86, linux-image-amd64, busybox-static: scripts/setup.sh --tests).

@@ -3,6 +3,7 @@
 #include <linux/fb.h>
 #include <linux/kd.h>
 #include <linux/vt.h>
+#include <linux/input.h>
 #include <drm.h>         /* libdrm-dev, as below */
 #include <drm_fourcc.h>  /* libdrm-dev; the include path comes from pkg-config through CDRM */
 
@@ -20,6 +21,11 @@ const unsigned long CLinuxShim_VT_RELDISP = VT_RELDISP;
 const unsigned long CLinuxShim_DRM_IOCTL_MODE_CREATE_DUMB = DRM_IOCTL_MODE_CREATE_DUMB;
 const unsigned long CLinuxShim_DRM_IOCTL_MODE_MAP_DUMB = DRM_IOCTL_MODE_MAP_DUMB;
 const unsigned long CLinuxShim_DRM_IOCTL_MODE_DESTROY_DUMB = DRM_IOCTL_MODE_DESTROY_DUMB;
+const unsigned long CLinuxShim_EVIOCGRAB = EVIOCGRAB;
+unsigned long CLinuxShim_EVIOCGNAME(unsigned length) { return EVIOCGNAME(length); }
+unsigned long CLinuxShim_EVIOCGBIT(unsigned type, unsigned length) { return EVIOCGBIT(type, length); }
+unsigned long CLinuxShim_EVIOCGABS(unsigned axis) { return EVIOCGABS(axis); }
+unsigned long CLinuxShim_EVIOCGPROP(unsigned length) { return EVIOCGPROP(length); }
 
 const uint32_t CLinuxShim_DRM_FORMAT_ARGB8888 = DRM_FORMAT_ARGB8888;
 const uint32_t CLinuxShim_DRM_FORMAT_XRGB8888 = DRM_FORMAT_XRGB8888;

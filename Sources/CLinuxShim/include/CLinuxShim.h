@@ -28,6 +28,14 @@ extern const unsigned long CLinuxShim_DRM_IOCTL_MODE_CREATE_DUMB;
 extern const unsigned long CLinuxShim_DRM_IOCTL_MODE_MAP_DUMB;
 extern const unsigned long CLinuxShim_DRM_IOCTL_MODE_DESTROY_DUMB;
 
+// evdev (<linux/input.h>): the name, capability bits, axis ranges and properties of an input
+// device take their buffer length or code in the request number, so these are functions.
+extern const unsigned long CLinuxShim_EVIOCGRAB;
+unsigned long CLinuxShim_EVIOCGNAME(unsigned length);
+unsigned long CLinuxShim_EVIOCGBIT(unsigned type, unsigned length);
+unsigned long CLinuxShim_EVIOCGABS(unsigned axis);
+unsigned long CLinuxShim_EVIOCGPROP(unsigned length);
+
 extern const uint32_t CLinuxShim_DRM_FORMAT_ARGB8888;
 extern const uint32_t CLinuxShim_DRM_FORMAT_XRGB8888;
 extern const uint32_t CLinuxShim_DRM_FORMAT_ABGR8888;
