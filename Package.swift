@@ -70,7 +70,7 @@ let package = Package(
         .target(
             name: "Runtime",
             dependencies: [
-                "LinuxSystem", "Board", "HUDProtocol", "HUD", "Display", "Raster", "Assets",
+                "LinuxSystem", "Board", "HUDProtocol", "HUD", "Display", "Raster", "Assets", "Input",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

@@ -142,6 +142,32 @@ public struct BoardProfile: Equatable, Sendable {
     public var logoOffsetX: Int32 = 0
     public var logoOffsetY: Int32 = 0
 
+    // [input]
+    /// Which evdev devices to read.
+    public enum InputDevices: Equatable, Sendable {
+        /// Every /dev/input/event* that is a touchscreen, tablet, mouse or keyboard, as they come.
+        case auto
+        /// No input at all.
+        case none
+        /// Only these device nodes (e.g. "/dev/input/by-path/platform-ft5x06-event").
+        case paths([String])
+    }
+    /// A pointing device (by a part of its name, as EVIOCGNAME reports it) and the output its
+    /// surface covers.
+    public struct InputAssignment: Equatable, Sendable {
+        public var device: String
+        public var output: String
+        public init(device: String, output: String) { self.device = device; self.output = output }
+    }
+    public var inputDevices: InputDevices = .auto
+    /// The output pointing devices cover unless `inputAssignments` names one; nil: the first.
+    public var inputOutput: String?
+    public var inputAssignments: [InputAssignment] = []
+    /// libinput's calibration matrix (a b c d e f) for every touchscreen and tablet; nil: identity.
+    public var inputCalibration: [Double]?
+    /// Take the devices for the HUD alone (EVIOCGRAB), so nothing behind it sees the input.
+    public var grabInput = false
+
     // [modes]
     /// The HUD's text in each of Plymouth's modes (`plymouth change-mode`), by mode name; an empty
     /// text shows none. Modes not named keep SplashHUD's own titles.

@@ -29,6 +29,7 @@ struct BoardProfileParser {
         ("output", ["mode", "rotation", "scale", "pixel-format", "buffers"]),
         ("pacing", ["method", "refresh"]),
         ("theme", ["screen", "foreground", "background", "backdrop", "font", "logo", "logo-placement", "logo-offset"]),
+        ("input", ["devices", "output", "assign", "calibration", "grab"]),
         ("modes", ["boot-up", "shutdown", "reboot", "updates", "system-upgrade", "firmware-upgrade"]),
         ("hud", []),
     ]

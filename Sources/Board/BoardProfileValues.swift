@@ -91,6 +91,35 @@ struct BoardProfileValues {
             guard parts.count == 2, let x = Self.integer(Self.strip(parts[0])), let y = Self.integer(Self.strip(parts[1]))
             else { throw bad(expected(section)) }
             p.logoOffsetX = x; p.logoOffsetY = y
+        case ("input", "devices"):
+            switch value {
+            case "auto": p.inputDevices = .auto
+            case "none": p.inputDevices = .none
+            default:
+                let paths = try list()
+                guard paths.allSatisfy({ $0.hasPrefix("/") }) else { throw bad(expected(section)) }
+                p.inputDevices = .paths(paths)
+            }
+        case ("input", "output"):
+            guard Self.isConnectorName(value) else { throw bad(expected(section)) }
+            p.inputOutput = value
+        case ("input", "assign"):
+            var assignments: [BoardProfile.InputAssignment] = []
+            for item in try list() {
+                guard let arrow = item.range(of: "->") else { throw bad(expected(section)) }
+                let device = Self.strip(item[..<arrow.lowerBound]), output = Self.strip(item[arrow.upperBound...])
+                guard !device.isEmpty, Self.isConnectorName(output) else { throw bad(expected(section)) }
+                assignments.append(BoardProfile.InputAssignment(device: device, output: output))
+            }
+            p.inputAssignments = assignments
+        case ("input", "calibration"):
+            let words = value.split(separator: " ", omittingEmptySubsequences: true)
+            let numbers = words.compactMap { Double($0) }.filter { $0.isFinite && abs($0) <= 100 }
+            guard words.count == 6, numbers.count == 6 else { throw bad(expected(section)) }
+            p.inputCalibration = numbers
+        case ("input", "grab"):
+            guard value == "on" || value == "off" else { throw bad(expected(section)) }
+            p.grabInput = value == "on"
         case ("modes", _):
             p.modeTitles[key] = value
         case ("hud", _):
@@ -127,6 +156,11 @@ struct BoardProfileValues {
         case ("theme", "logo-offset"): return "X,Y in points like 0,-40 (each -32767...32767)"
         case ("theme", "font"), ("theme", "logo"): return "a file path"
         case ("theme", _): return "a colour #RRGGBB or #RRGGBBAA"
+        case ("input", "devices"): return "auto, none or a list of device paths like /dev/input/event2"
+        case ("input", "output"): return "a connector name like DSI-1"
+        case ("input", "assign"): return "a list of DEVICE-NAME -> CONNECTOR like ft5x06 -> DSI-1"
+        case ("input", "calibration"): return "six numbers a b c d e f (libinput's calibration matrix) like 0 1 0 -1 0 1"
+        case ("input", "grab"): return "on or off"
         case ("modes", _): return "the HUD's text in that mode (quoted when it has spaces at its ends; empty: none)"
         default: return "a value"
         }

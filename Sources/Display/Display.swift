@@ -154,6 +154,11 @@ public protocol Display: AnyObject {
 
     /// A copy of what output `index` shows now, for displays that can read it back; else nil.
     func shownPicture(output index: Int) -> Pixmap?
+
+    /// Hands every batch of kernel uevents the display's hotplug monitor reads to `observer` as
+    /// well (input devices follow the same monitor as outputs), from `refreshOutputs`. False when
+    /// the display has no monitor: the caller then needs its own.
+    func shareUEvents(with observer: @escaping (UEventMonitor.Batch) -> Void) -> Bool
 }
 
 extension Display {
@@ -183,4 +188,6 @@ extension Display {
     public func presentCount(output index: Int) -> Int? { nil }
 
     public func shownPicture(output index: Int) -> Pixmap? { nil }
+
+    public func shareUEvents(with observer: @escaping (UEventMonitor.Batch) -> Void) -> Bool { false }
 }

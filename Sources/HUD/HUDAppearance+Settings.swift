@@ -47,6 +47,7 @@ extension HUDAppearance {
         case .transition(let v): transition = v
         case .contentColor(let c): contentColor = c
         case .bezelColor(let c): bezelColor = c
+        case .tapDismiss(let v): tapDismiss = v
         }
         if setting.isMBSetting && mode == nil { mode = .indeterminate }
     }

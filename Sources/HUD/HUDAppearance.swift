@@ -41,6 +41,8 @@ public struct HUDAppearance: Equatable, Sendable {
     public var button: String?
     public var margin: Fixed16_16 = Fixed16_16(20)
     public var square = false
+    /// Which taps dismiss the HUD (`set tap-dismiss`; touch input only).
+    public var tapDismiss = HUDTapDismiss.off
     public var minShow: Interval = .zero
     public var transition: HUDTransition = .fade
     /// nil means MB's default, the label colour at α0.7.

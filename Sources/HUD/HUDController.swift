@@ -35,6 +35,8 @@ public final class HUDController {
     var time: Instant
     /// The status label's text (SV) or MB's label; nil or empty hides it.
     var statusText: String?
+    /// MB's button is held (a touch on it, or Enter/Space): set by whoever reads input.
+    public var isButtonHighlighted = false
     var sv = SVState()
     var mb = MBState()
 
@@ -118,6 +120,7 @@ public final class HUDController {
             p.indicator = mbIndicator(at: t)
             p.details = appearance.details
             p.button = appearance.button
+            p.buttonHighlighted = isButtonHighlighted && p.button != nil
         } else {
             p.indicator = svIndicator(at: t)
         }

@@ -7,6 +7,9 @@ import Assets
 import HUDProtocol
 import Raster
 
+/// Where a touch landed (`HUDLayout.hit`).
+public enum HUDHit: Equatable, Sendable { case button, hud, outside }
+
 /// One laid-out text: SV's status, MB's label, details or button title.
 public struct HUDTextBlock {
     public enum Role: Sendable { case status, label, details, button }
@@ -54,6 +57,14 @@ public struct HUDLayout {
     public var colors: HUDColors
     /// Fonts or images that could not be used (the layout fell back; see `HUDResourceError`).
     public var issues: [HUDResourceError]
+
+    /// What a point (in points) lands on: MB's button, the HUD (its bezel: SV's hudView, MB's
+    /// bezelView), or neither.
+    public func hit(_ point: Point) -> HUDHit {
+        func inside(_ r: Rect) -> Bool { point.x >= r.minX && point.x < r.maxX && point.y >= r.minY && point.y < r.maxY }
+        if let button, inside(button) { return .button }
+        return inside(bezel) ? .hud : .outside
+    }
 
     /// The centre of `contentFrame`.
     public var indicatorCenter: Point { Point(x: contentFrame.midX, y: contentFrame.midY) }

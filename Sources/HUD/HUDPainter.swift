@@ -46,6 +46,10 @@ public struct HUDPainter {
             let inner = Rect(x: button.minX + half, y: button.minY + half,
                              width: button.size.width - .one, height: button.size.height - .one)
             let radius = button.size.height.halved.ceilFixed - half
+            if p.buttonHighlighted {
+                let fill = colors.text.withAlpha(mul255(colors.text.a, 26))  // α0.1 of the title colour
+                canvas.fill(.roundedRect(button, radius: button.size.height.halved.ceilFixed), .solid(fill))
+            }
             canvas.stroke(.roundedRect(inner, radius: radius), StrokeStyle(width: .one), .solid(colors.text))
         }
     }

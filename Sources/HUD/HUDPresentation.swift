@@ -33,6 +33,9 @@ public struct HUDPresentation: Equatable, Sendable {
     /// MB's details label and button title.
     public var details: String?
     public var button: String?
+    /// MB's button is held down (a touch on it, Enter or Space): filled with the title colour at
+    /// α0.1, as MBProgressHUDRoundedButton's `setHighlighted:` does.
+    public var buttonHighlighted = false
     public var appearance = HUDAppearance()
     /// True while something moves (a fade, a zoom, a spinner): the next frame is due at the
     /// display's next refresh. False means the picture is static until the next command or timer.

@@ -60,6 +60,12 @@ public final class HUDSceneRenderer {
         return l
     }
 
+    /// What the frame pixel (x, y) shows of `p`: its centre in points, hit-tested on the layout.
+    public func hit(x: Int32, y: Int32, _ p: HUDPresentation) -> HUDHit {
+        let point = Point(x: (Fixed16_16(x) + .half) / scale, y: (Fixed16_16(y) + .half) / scale)
+        return layout(for: p).hit(point)
+    }
+
     /// Brings the frame up to `p` and returns the rects of pixels that changed (possibly none).
     @discardableResult
     public func render(_ p: HUDPresentation) -> [IntRect] {

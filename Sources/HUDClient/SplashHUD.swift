@@ -105,5 +105,8 @@ public enum SplashHUD {
     public static func setFadeOutAnimationDuration(_ seconds: Double) { post(.set(.fadeOut(.seconds(seconds)))) }
     public static func setGraceTimeInterval(_ seconds: Double) { post(.set(.grace(.seconds(seconds)))) }
     /// Back to SV's defaults, hidden at once.
+    /// Which taps dismiss the HUD on a touchscreen (JGProgressHUD's tap blocks; off by default).
+    public static func setTapToDismiss(_ taps: HUDTapDismiss) { post(.set(.tapDismiss(taps))) }
+
     public static func resetAppearance() { post(.reset) }
 }

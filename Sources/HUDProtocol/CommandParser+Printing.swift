@@ -61,6 +61,7 @@ extension HUDSetting: CustomStringConvertible {
         case .transition: "transition"
         case .contentColor: "content-color"
         case .bezelColor: "bezel-color"
+        case .tapDismiss: "tap-dismiss"
         }
     }
 
@@ -73,6 +74,7 @@ extension HUDSetting: CustomStringConvertible {
         case .spinner(let v): return v.rawValue
         case .mode(let v): return v.rawValue
         case .transition(let v): return v.rawValue
+        case .tapDismiss(let v): return v.rawValue
         case .foregroundColor(let c), .backgroundColor(let c), .backdropColor(let c), .imageColor(let c),
              .contentColor(let c), .bezelColor(let c):
             return P.format(c)

@@ -11,6 +11,7 @@ extension CommandParser {
         "max-dismiss", "fade-in", "fade-out", "grace",
         "mode", "label", "details", "button", "margin", "square", "min-show", "transition",
         "content-color", "bezel-color",
+        "tap-dismiss",
     ]
 
     /// Largest length or offset in points. At the largest board scale (4) a HUD of such lengths
@@ -51,6 +52,7 @@ extension CommandParser {
         case "animation": return .spinner(try choice(word, for: command))
         case "mode": return .mode(try choice(word, for: command))
         case "transition": return .transition(try choice(word, for: command))
+        case "tap-dismiss": return .tapDismiss(try choice(word, for: command))
         case "foreground-color": return .foregroundColor(try colour(word, for: command))
         case "background-color": return .backgroundColor(try colour(word, for: command))
         case "backdrop-color": return .backdropColor(try colour(word, for: command))
@@ -99,6 +101,7 @@ extension CommandParser {
         case "animation": return HUDSpinner.allCases.map(\.rawValue)
         case "mode": return HUDMode.allCases.map(\.rawValue)
         case "transition": return HUDTransition.allCases.map(\.rawValue)
+        case "tap-dismiss": return HUDTapDismiss.allCases.map(\.rawValue)
         case "tint-images", "square": return ["on", "off"]
         default: return nil
         }

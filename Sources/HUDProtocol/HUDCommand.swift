@@ -62,4 +62,5 @@ public enum HUDSetting: Equatable, Sendable {
     case transition(HUDTransition)
     case contentColor(Color)
     case bezelColor(Color)
+    case tapDismiss(HUDTapDismiss)
 }

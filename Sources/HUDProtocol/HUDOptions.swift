@@ -8,6 +8,12 @@ public enum HUDStyle: String, Sendable, CaseIterable { case light, dark, custom 
 /// SVProgressHUD's mask type: what covers the screen behind the HUD.
 public enum HUDMask: String, Sendable, CaseIterable { case none, clear, black, gradient, custom }
 
+/// Which taps dismiss the HUD (JGProgressHUD's tapOnHUDViewBlock and tapOutsideBlock; neither SV
+/// nor MB has one): a tap is a touch that goes down and up in the same place (on the HUD, or off it).
+public enum HUDTapDismiss: String, Sendable, CaseIterable {
+    case off, hud, outside, anywhere
+}
+
 /// SVProgressHUD's animation type: the flat two-turn spinner or the system's activity indicator.
 public enum HUDSpinner: String, Sendable, CaseIterable { case flat, native }
 

@@ -64,6 +64,10 @@ public final class HUDRuntime {
     private var rampTimer: LoopTimer?
     /// Events the runtime makes itself (a button press), handed out with the controller's.
     private var ownEvents: [HUDEvent] = []
+    /// The touch or key in progress (HUDRuntime+Input.swift).
+    var gesture = PointerGesture()
+    /// Clients watching keys (`subscribe keys`, Plymouth's watch-keystroke).
+    var keyWatchers = 0
     /// What the runtime does with a service verb (`quit`, psplash's `QUIT`); the session sets it.
     /// Without one, `quit [--retain]` quits at once and `QUIT` dismisses the HUD.
     public var onServiceRequest: ((Request) -> Void)?
@@ -199,6 +203,12 @@ public final class HUDRuntime {
         }
         return .applied
     }
+
+    /// The loop's clock now (CLOCK_MONOTONIC ns, or the test's).
+    var clockNow: Int64 { clock() }
+
+    /// Queues an event the runtime made itself for this turn's hand-out.
+    func postOwnEvent(_ event: HUDEvent) { ownEvents.append(event) }
 
     private func outcome(_ refusal: String?) -> RequestOutcome { refusal.map { .refused($0) } ?? .applied }
 

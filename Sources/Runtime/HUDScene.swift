@@ -48,6 +48,11 @@ public final class HUDScene: PacedScene {
         outputs.firstIndex { $0.name == name }.map { renderers[$0] }
     }
 
+    /// What pixel (x, y) of output `name`'s frame shows now (nil: no such output).
+    public func hit(output name: String, x: Int32, y: Int32) -> HUDHit? {
+        renderer(named: name)?.hit(x: x, y: y, controller.presentation())
+    }
+
     /// Moves HUD time to `nanoseconds` (monotonic; never backwards: an earlier instant stays put)
     /// and fires the controller's timers due by then.
     public func advance(to nanoseconds: Int64) {

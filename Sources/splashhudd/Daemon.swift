@@ -80,6 +80,12 @@ struct Daemon: ParsableCommand {
     @Option(help: "Virtual terminal: auto (stdin's VT, else the foreground one; none for the memory display), off, or a device such as /dev/tty1.")
     var console: String = "auto"
 
+    @Option(help: "Input devices: auto (every touchscreen, tablet, mouse and keyboard, followed as they come and go; the default on a real screen), none (the default on the memory display), or device paths separated by commas. The profile's [input] devices unless given.")
+    var input: String?
+
+    @Flag(help: "Take the input devices for the HUD alone (EVIOCGRAB), so nothing behind it sees their events (the profile's [input] grab).")
+    var grabInput = false
+
     static let psplashDefault = "/run/psplash_fifo"
 
     /// `--psplash-fifo` may come without a value: it then names psplash's own FIFO.
@@ -105,6 +111,11 @@ struct Daemon: ParsableCommand {
         let fifos = [fifo, psplashFifo, fbsplashFifo].compactMap { $0 }
         guard Set(fifos).count == fifos.count else { throw ValidationError("each FIFO needs its own path") }
         guard socket == "none" || !socket.isEmpty else { throw ValidationError("--socket needs a path") }
+        if let input, input != "auto", input != "none" {
+            guard input.split(separator: ",").allSatisfy({ $0.hasPrefix("/") }) else {
+                throw ValidationError("--input takes auto, none or device paths separated by commas, got '\(input)'")
+            }
+        }
     }
 
     static let fifoModes: [String: UInt32] = ["600": CommandFIFO.ownerOnly, "0600": CommandFIFO.ownerOnly,
@@ -185,6 +196,7 @@ struct Daemon: ParsableCommand {
                 throw DaemonFailure("Plymouth's socket: \(error)")
             }
         }
+        let inputHub = InputHub(runtime: runtime, configuration: inputConfiguration(profile: profile, memory: opened.backend == .memory))
         let notifier = ServiceNotifier(logger: logger)
         notifier.sendReady(when: runtime, status: "showing on \(opened.backend.rawValue)")
         let announcer = Announcer(runtime: runtime, consolePath: announce, logger: logger)
@@ -197,9 +209,24 @@ struct Daemon: ParsableCommand {
             notifier.notify(["STOPPING=1", "STATUS=ending: \(end.reason)"])
             server?.close()
             plymouthServer?.close()
+            inputHub.close()
         }
-        let ending = try withExtendedLifetime(announcer) { try session.run() }
+        let ending = try withExtendedLifetime((announcer, inputHub)) { try session.run() }
         if let signal = ending.signal { ConsoleSignals.die(of: signal) }
+    }
+
+    /// The profile's `[input]`, with `--input` and `--grab-input` over it. Without either, the
+    /// memory display reads no input (there is no screen to touch).
+    func inputConfiguration(profile: BoardProfile?, memory: Bool) -> InputConfiguration {
+        var c = InputConfiguration(profile: profile)
+        switch input {
+        case "auto": c.devices = .auto
+        case "none": c.devices = .none
+        case let list?: c.devices = .paths(list.split(separator: ",").map(String.init))
+        case nil: if memory && profile?.inputDevices ?? .auto == .auto { c.devices = .none }
+        }
+        if grabInput { c.grab = true }
+        return c
     }
 
     /// The profile `--profile` names; a lookup failure is a usage error (exit status 64).

@@ -238,7 +238,7 @@ import Display
 
     @Test func sectionAndLineErrors() {
         #expect(error("[ouptut]")?.description
-            == "boards/t.conf:1: section [ouptut] is not known (did you mean [output]?); sections are device, output, pacing, theme, modes, hud")
+            == "boards/t.conf:1: section [ouptut] is not known (did you mean [output]?); sections are device, output, pacing, theme, input, modes, hud")
         #expect(error("[theme]\n[output]\n[theme]")?.description == "boards/t.conf:3: section [theme] appears twice (first on line 1)")
         #expect(error("[theme\n")?.problem == .malformedLine("[theme"))
         #expect(error("[output]\nrotation 90")?.description

@@ -119,6 +119,8 @@ func settingParsed(_ line: String, sourceLocation: SourceLocation = #_sourceLoca
         #expect(settingParsed("set tint-images off") == .tintImages(false))
         #expect(settingParsed("set square on") == .square(true))
         #expect(settingParsed("set square off") == .square(false))
+        #expect(settingParsed("set tap-dismiss anywhere") == .tapDismiss(.anywhere))
+        #expect(settingParsed("set tap-dismiss hud") == .tapDismiss(.hud))
     }
 
     @Test func colourKeys() {
@@ -178,9 +180,10 @@ func settingParsed(_ line: String, sourceLocation: SourceLocation = #_sourceLoca
             "fade-in": "0.15", "fade-out": "0.15", "grace": "0", "mode": "bar", "label": "L",
             "details": "D", "button": "B", "margin": "20", "square": "on", "min-show": "1",
             "transition": "zoom", "content-color": "#111111", "bezel-color": "#222222",
+            "tap-dismiss": "outside",
         ]
         #expect(Set(CommandParser.keys) == Set(samples.keys))
-        #expect(CommandParser.keys.count == 32)
+        #expect(CommandParser.keys.count == 33)
         for key in CommandParser.keys {
             // The parsed setting reports the key it was written with.
             #expect(settingParsed("set \(key) \(samples[key]!)")?.key == key)

@@ -20,7 +20,7 @@ import Raster
         .details("two\nlines\tand \\ a \u{1}"), .button(""), .margin(Fixed16_16(20)), .square(true),
         .minShow(Interval(nanoseconds: 123_456_789)), .transition(.zoomIn), .transition(.zoomOut),
         .transition(.zoom), .transition(.fade), .contentColor(Color(r: 0, g: 0, b: 0, a: 179)),
-        .bezelColor(Color.white),
+        .bezelColor(Color.white), .tapDismiss(.off), .tapDismiss(.hud), .tapDismiss(.outside), .tapDismiss(.anywhere),
     ]
 
     static let commands: [HUDCommand] = [

@@ -15,7 +15,7 @@ import Testing
         #expect(throws: CommandError(.tooManyArguments(command: "ping"), column: 6)) { try ControlRequest.parse("ping now") }
         // Suggestions know the control verbs too.
         #expect(throws: CommandError(.unknownVerb("stat", suggestion: "state"), column: 1)) { try ControlRequest.parse("stat") }
-        for r: ControlRequest in [.ping, .version, .state, .wait, .subscribe, .snapshot(output: "a b"), .snapshot(output: nil),
+        for r: ControlRequest in [.ping, .version, .state, .wait, .subscribe(keys: false), .subscribe(keys: true), .snapshot(output: "a b"), .snapshot(output: nil),
                                   .request(.quit(retain: true))] {
             #expect(try ControlRequest.parse(r.description) == r)
         }

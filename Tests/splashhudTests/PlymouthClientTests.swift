@@ -109,10 +109,9 @@ struct PlymouthClientTests {
     }
 }
 
-/// A board profile's [modes] names the text of Plymouth's modes.
-@Suite("Plymouth modes from the profile", .serialized,
-       .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/plymouth"), "the plymouth package is not installed"))
-struct PlymouthModeTests {
+/// A board profile's [modes] names the text of Plymouth's modes (in the same serialized suite:
+/// Plymouth's socket name is the same for every daemon).
+extension PlymouthClientTests {
     @Test func theProfileNamesTheModesText() throws {
         let dir = try temporaryDirectory("plymouth")
         try "[modes]\nupdates = \"Updating the kiosk\"\nshutdown = \"\"\n".write(toFile: "\(dir)/p.conf", atomically: true, encoding: .utf8)

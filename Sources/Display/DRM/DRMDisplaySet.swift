@@ -65,6 +65,7 @@ public final class DRMDisplaySet: Display {
     public private(set) var lastRefreshEvents: [DRMHotplugEvent] = []
 
     private var monitor: UEventMonitor?
+    private var ueventObservers: [(UEventMonitor.Batch) -> Void] = []
     /// outputs[i] is cards[route[i].card].outputs[route[i].output].
     private var route: [(card: Int, output: Int)] = []
     /// Cards whose present met ENODEV: dropped at the next refreshOutputs.
@@ -169,6 +170,7 @@ public final class DRMDisplaySet: Display {
         var events: [DRMHotplugEvent] = []
         if let monitor {
             let batch = try monitor.drain()
+            for observer in ueventObservers { observer(batch) }
             events = batch.events.compactMap(DRMHotplugEvent.classify)
             if batch.overflowed {
                 diagnostics.append("uevent socket overflowed: re-reading every card")
@@ -199,6 +201,12 @@ public final class DRMDisplaySet: Display {
         deadCards.removeAll()
         if changed { rebuildOutputs() }
         return changed
+    }
+
+    public func shareUEvents(with observer: @escaping (UEventMonitor.Batch) -> Void) -> Bool {
+        guard monitor != nil else { return false }
+        ueventObservers.append(observer)
+        return true
     }
 
     /// Gives up DRM master on every card (VT switch away); presents take it back.

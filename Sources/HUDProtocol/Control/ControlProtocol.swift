@@ -10,7 +10,9 @@
 //     version                ok protocol 1 splashhud VERSION
 //     state                  ok visible yes mode ring progress 0.4 status "Copying" outputs Virtual-1:1024x768
 //     wait                   ok hidden            (sent once the HUD is hidden: at once if it is)
-//     subscribe              ok subscribed        then one `event T KIND ["STATUS"]` line per event
+//     subscribe [keys]       ok subscribed        then one `event T KIND ["STATUS"] [KEY VALUE]...` line
+//                                                 per event; `keys` also watches the keyboard (`key`
+//                                                 events) for as long as the connection subscribes
 //     snapshot [OUTPUT]      ok png LENGTH OUTPUT WxH   then LENGTH bytes of PNG
 //
 // Every request gets exactly one reply line, in the order the requests were sent: `ok [DATA]` or
@@ -41,7 +43,9 @@ public enum ControlProtocol {
 public enum ControlRequest: Equatable, Sendable {
     /// A HUD command or a service verb, as any transport carries it.
     case request(Request)
-    case ping, version, state, wait, subscribe
+    case ping, version, state, wait
+    /// Events from now on; `keys`: key presses too (Plymouth's watch-keystroke, for "press any key").
+    case subscribe(keys: Bool)
     /// The PNG of what `output` (nil: the first) shows now.
     case snapshot(output: String?)
 
@@ -51,15 +55,20 @@ public enum ControlRequest: Equatable, Sendable {
         let verb = words[0]
         let rest = words.dropFirst()
         switch verb.text {
-        case "ping", "version", "state", "wait", "subscribe":
+        case "ping", "version", "state", "wait":
             try CommandParser.end(rest, for: verb.text)
             switch verb.text {
             case "ping": return .ping
             case "version": return .version
             case "state": return .state
-            case "wait": return .wait
-            default: return .subscribe
+            default: return .wait
             }
+        case "subscribe":
+            if let what = rest.first, what.text != "keys" {
+                throw CommandError(.notOneOf(command: "subscribe", word: what.text, choices: ["keys"]), column: what.column)
+            }
+            try CommandParser.end(rest.dropFirst(), for: verb.text)
+            return .subscribe(keys: !rest.isEmpty)
         case "snapshot":
             try CommandParser.end(rest.dropFirst(), for: verb.text)
             return .snapshot(output: rest.first?.text)
@@ -78,7 +87,7 @@ extension ControlRequest: CustomStringConvertible {
         case .version: return "version"
         case .state: return "state"
         case .wait: return "wait"
-        case .subscribe: return "subscribe"
+        case .subscribe(let keys): return keys ? "subscribe keys" : "subscribe"
         case .snapshot(let output): return output.map { "snapshot \(CommandParser.quote($0))" } ?? "snapshot"
         }
     }

@@ -70,15 +70,26 @@ public struct HUDState: Equatable, Sendable {
 }
 
 extension HUDEvent {
-    /// The event as a subscriber reads it: `event T KIND ["STATUS"]`, T in seconds of HUD time.
+    /// The event as a subscriber reads it: `event T KIND ["STATUS"] [KEY VALUE]...`, T in seconds
+    /// of HUD time. The status is always quoted, details never start with a quote: an odd number of
+    /// words after KIND means the first is the status.
     public var line: String {
         "event \(format3(time.seconds)) \(kind.rawValue)" + (status.map { " " + CommandParser.quote($0) } ?? "")
+            + details.map { " " + $0.key + " " + CommandParser.word($0.value) }.joined()
     }
 
-    /// An event line read back; nil when `line` is not one.
+    /// An event line read back; nil when `line` is not one. Unknown kinds are skipped (nil), so a
+    /// client keeps working when a later daemon adds one.
     public init?(line: String) {
-        guard line.hasPrefix("event "), let words = try? CommandLexer.words(line), (3...4).contains(words.count),
+        guard line.hasPrefix("event "), let words = try? CommandLexer.words(line), words.count >= 3,
               let seconds = Double(words[1].text), let kind = Kind(rawValue: words[2].text) else { return nil }
-        self.init(time: .seconds(seconds), kind: kind, status: words.count == 4 ? words[3].text : nil)
+        var rest = words.dropFirst(3)
+        var status: String?
+        if rest.count % 2 == 1 { status = rest.removeFirst().text }
+        var details: [Detail] = []
+        while rest.count >= 2 {
+            details.append(Detail(rest.removeFirst().text, rest.removeFirst().text))
+        }
+        self.init(time: .seconds(seconds), kind: kind, status: status, details: details)
     }
 }

@@ -9,6 +9,14 @@ public enum PlymouthProtocol {
     public static let socketName = "@/org/freedesktop/plymouthd"
     public static let ack: UInt8 = 0x06
     public static let nak: UInt8 = 0x15
+    public static let noAnswer: UInt8 = 0x05
+
+    /// An answer: 0x02, the length as a 32-bit integer in the machine's order (ply_write_uint32),
+    /// then the text without a NUL.
+    public static func answer(_ text: String) -> [UInt8] {
+        let bytes = Array(text.utf8)
+        return [0x02] + withUnsafeBytes(of: UInt32(bytes.count)) { Array($0) } + bytes
+    }
 }
 
 /// One request, by its command byte.
@@ -33,8 +41,13 @@ public enum PlymouthRequest: Equatable, Sendable {
     case unpauseProgress
     case newRoot(String)
     case hasActiveVT
+    /// `watch-keystroke [--keys=KEYS]`: answered with the text of the next key pressed that is in
+    /// KEYS (any key when empty).
+    case watchKeystroke(keys: String)
+    /// `ignore-keystroke --keys=KEYS`: the watch for KEYS ends without an answer.
+    case ignoreKeystroke(keys: String)
     case error
-    /// Requests SplashHUD answers with NAK (password, cached password, question, keystroke watch
+    /// Requests SplashHUD answers with NAK (password, cached password, question
     /// and its removal): the command byte, so the log can name it.
     case refused(UInt8, String)
     /// A command byte plymouthd does not know either.
@@ -64,8 +77,8 @@ public enum PlymouthRequest: Equatable, Sendable {
         case UInt8(ascii: "*"): self = .refused(command, "ask-for-password")
         case UInt8(ascii: "c"): self = .refused(command, "cached password")
         case UInt8(ascii: "W"): self = .refused(command, "ask-question")
-        case UInt8(ascii: "K"): self = .refused(command, "watch-keystroke")
-        case UInt8(ascii: "L"): self = .refused(command, "ignore-keystroke")
+        case UInt8(ascii: "K"): self = .watchKeystroke(keys: a)
+        case UInt8(ascii: "L"): self = .ignoreKeystroke(keys: a)
         default: self = .unknown(command)
         }
     }

@@ -20,6 +20,8 @@ final class ControlConnection {
     var lines = CommandFIFOLineBuffer(limit: ControlProtocol.maxLineBytes)
     /// Streams events after `subscribe`.
     var subscribed = false
+    /// Asked for key events (`subscribe keys`): the runtime watches keys until this one goes.
+    var watchesKeys = false
     /// The peer shut its sending side: answer what it asked, then close.
     var peerFinished = false
     /// May drive the HUD (the Plymouth listener's root check).

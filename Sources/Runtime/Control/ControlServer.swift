@@ -59,6 +59,9 @@ public final class ControlServer {
             disconnectedForOutput += 1
             return "\(c.pendingOutput) bytes unread (more than \(outputLimit)): disconnected"
         }
+        host.dropped = { [unowned runtime] c in
+            if c.watchesKeys { c.watchesKeys = false; runtime.watchKeys(false) }
+        }
         runtime.addEventListener { [unowned self] events in broadcast(events) }
         runtime.loop.addTurnEndStep { [unowned self] in answerDeferred() }
         logger.info("control socket at \(socket.address)\(socket.tookOverStale ? " (took over a stale socket)" : "")")
@@ -111,8 +114,12 @@ public final class ControlServer {
         case .version:
             c.fill(slot, .ok("protocol \(ControlProtocol.version) splashhud \(ControlProtocol.softwareVersion)"))
             send(c)
-        case .subscribe:
+        case .subscribe(let keys):
             c.subscribed = true
+            if keys && !c.watchesKeys {
+                c.watchesKeys = true
+                runtime.watchKeys(true)
+            }
             c.fill(slot, .ok("subscribed"))
             send(c)
         case .state, .wait, .snapshot:

@@ -1,9 +1,10 @@
 // Plymouth's socket on the runtime's loop (`splashhudd --plymouth`): the unchanged `plymouth`
 // client, initramfs scripts and systemd (which pushes every unit's start here, never waiting) drive
 // the HUD. Each request becomes a message in the same queue as every other transport's and is
-// answered at once: ACK, NAK for what SplashHUD does not do (passwords, questions, keystroke
-// watches: callers such as systemd's password agent then fall back to the console), or NAK for a
-// sender that is not root and not our user, as plymouthd does. A connection's output is bounded and
+// answered at once: ACK, NAK for what SplashHUD does not do (passwords and questions: callers such
+// as systemd's password agent then fall back to the console), or NAK for a sender that is not root
+// and not our user, as plymouthd does. A keystroke watch is answered with the key when one of its
+// keys is pressed (the runtime watches keys while one waits); ignore-keystroke ends it unanswered. A connection's output is bounded and
 // a malformed request closes it with a log line; nothing here ever blocks a sender.
 import HUDProtocol
 import LinuxSystem
@@ -27,6 +28,8 @@ public final class PlymouthServer {
     /// Each client's request decoder (a request may arrive in pieces).
     private var decoders: [ObjectIdentifier: PlymouthDecoder] = [:]
     private var message: String?
+    /// watch-keystroke requests waiting for their key, with the keys they take (empty: any).
+    private var keyWatches: [(connection: ControlConnection, keys: String)] = []
     private var closed = false
     private var logger: Logger { runtime.logger }
 
@@ -67,7 +70,16 @@ public final class PlymouthServer {
         host.overflow = { [unowned self] c in
             c.pendingOutput > outputLimit ? "\(c.pendingOutput) bytes of replies unread: disconnected" : nil
         }
-        host.dropped = { [unowned self] c in decoders[ObjectIdentifier(c)] = nil }
+        host.dropped = { [unowned self] c in
+            decoders[ObjectIdentifier(c)] = nil
+            for (i, w) in keyWatches.enumerated().reversed() where w.connection === c {
+                keyWatches.remove(at: i)
+                runtime.watchKeys(false)
+            }
+        }
+        runtime.addEventListener { [unowned self] events in
+            for e in events where e.kind == .key { keyPressed(e.detail("text")) }
+        }
         logger.info("answering Plymouth's protocol at \(address)")
     }
 
@@ -130,6 +142,17 @@ public final class PlymouthServer {
             reply(c, PlymouthProtocol.ack)
             runtime.enqueue(.quit(retain: retain))
             return
+        case .watchKeystroke(let keys):
+            // Answered when a key in `keys` is pressed (keyAnswered), not now.
+            keyWatches.append((c, keys))
+            runtime.watchKeys(true)
+            return
+        case .ignoreKeystroke(let keys):
+            for (i, w) in keyWatches.enumerated().reversed() where w.keys == keys {
+                keyWatches.remove(at: i)
+                runtime.watchKeys(false)
+                reply(w.connection, PlymouthProtocol.noAnswer)
+            }
         case .hasActiveVT:
             return reply(c, runtime.console != nil ? PlymouthProtocol.ack : PlymouthProtocol.nak)
         case .refused(_, let what):
@@ -153,6 +176,18 @@ public final class PlymouthServer {
         "updates": ("Installing updates", true), "system-upgrade": ("Upgrading the system", true),
         "firmware-upgrade": ("Updating firmware", true),
     ]
+
+    /// Answers every watch whose keys include `text` (or that takes any key) with it.
+    private func keyPressed(_ text: String?) {
+        guard let text, !text.isEmpty else { return }
+        for (i, w) in keyWatches.enumerated().reversed() where w.keys.isEmpty || w.keys.contains(text) {
+            keyWatches.remove(at: i)
+            runtime.watchKeys(false)
+            guard !w.connection.closed else { continue }
+            w.connection.send(raw: PlymouthProtocol.answer(text))
+            send(w.connection)
+        }
+    }
 
     private func send(_ c: ControlConnection) { host.send(c) }
 }
