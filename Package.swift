@@ -145,7 +145,7 @@ let package = Package(
                 "Display", "HUDProtocol", "HUD", "Raster", "Assets",
             ],
             path: "Tests/QEMUTests"),
-        .testTarget(name: "RuntimeTests", dependencies: ["LinuxSystem", "Board", "HUDProtocol", "Runtime", "HUD", "Display", "Raster", "Assets", "GoldenSupport"]),
+        .testTarget(name: "RuntimeTests", dependencies: ["LinuxSystem", "Board", "HUDProtocol", "Runtime", "Input", "HUD", "Display", "Raster", "Assets", "GoldenSupport"]),
         .testTarget(name: "splashhudTests", dependencies: ["Board", "HUDProtocol", "HUDClient", "splashhud", "splashhudd", "splashhud-example", "SplashHUDKit", "HUD", "Assets", "Raster", "Display", "Runtime", "LinuxSystem",
                                                        .product(name: "ArgumentParser", package: "swift-argument-parser")]),
     ],
