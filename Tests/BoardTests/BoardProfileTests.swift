@@ -150,6 +150,30 @@ import Display
         ])
     }
 
+    @Test func inputSection() throws {
+        let p = try parse("""
+            [input]
+            devices = /dev/input/event2, /dev/input/by-path/platform-touch-event
+            output = DSI-1
+            assign = ft5x06 -> DSI-1, QEMU Virtio Tablet -> Virtual-1
+            calibration = 0 1 0  -1 0 1
+            grab = on
+            """)
+        #expect(p.inputDevices == .paths(["/dev/input/event2", "/dev/input/by-path/platform-touch-event"]))
+        #expect(p.inputOutput == "DSI-1")
+        #expect(p.inputAssignments == [.init(device: "ft5x06", output: "DSI-1"), .init(device: "QEMU Virtio Tablet", output: "Virtual-1")])
+        #expect(p.inputCalibration == [0, 1, 0, -1, 0, 1])
+        #expect(p.grabInput)
+        #expect(try parse("[input]\ndevices = none").inputDevices == BoardProfile.InputDevices.none)
+        #expect(try parse("").inputDevices == .auto && !(try parse("").grabInput))
+        for bad in ["devices = event2", "output = HDMI", "assign = ft5x06", "assign = -> DSI-1", "calibration = 1 0 0 0 1",
+                    "calibration = 1 0 0 0 1 nan", "calibration = 1 0 0 0 1 1000", "grab = yes"] {
+            #expect(error("[input]\n" + bad)?.problem != nil, "\(bad) must be refused")
+        }
+        #expect(error("[input]\ncalibration = 1 0 0 0 1")?.description
+            == "boards/t.conf:2: calibration: '1 0 0 0 1' is not six numbers a b c d e f (libinput's calibration matrix) like 0 1 0 -1 0 1")
+    }
+
     @Test func emptyFileGivesDefaults() throws {
         let p = try parse("\n# nothing\r\n")
         #expect(p == BoardProfile(file: "boards/t.conf"))

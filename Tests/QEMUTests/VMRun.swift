@@ -17,12 +17,13 @@ struct VMRun {
     /// other VM beside it (`VMBootLock`), for tests whose guest measures time.
     init(
         display: String, program: String, shotsDir: String, cmdline: String = "", timeout: Int = 120, verbose: Bool = false,
-        files: [String] = [], modules: [String] = [], timed: Bool = false, args: [String]
+        files: [String] = [], modules: [String] = [], timed: Bool = false, input: Bool = false, args: [String]
     ) throws {
         var argv = [VMSelftestTests.repo.appendingPathComponent("scripts/qemu/vmtest.py").path, "run",
                     "--display", display, "--program", program, "--shots-dir", shotsDir, "--timeout", "\(timeout)"]
         if !cmdline.isEmpty { argv += ["--cmdline", cmdline] }
         if verbose { argv.append("--verbose") }
+        if input { argv.append("--input") }
         for file in files { argv += ["--file", file] }
         if !modules.isEmpty { argv += ["--modules", modules.joined(separator: ",")] }
         (status, output) = try VMBootLock.holding(exclusive: timed) { try runProcess("python3", argv + ["--args"] + args) }

@@ -37,6 +37,32 @@ struct PlymouthServerTests {
         #expect(rig.log.contains("ask-for-password is not supported"))
     }
 
+    @Test func aKeystrokeWatchIsAnsweredWithItsKeyAndIgnoreEndsOne() throws {
+        let rig = try ControlRig()
+        let (server, name) = try serve(rig)
+        defer { server.close() }
+        let yes = try RawClient(path: name), any = try RawClient(path: name)
+        yes.sendBytes(Array("K\u{02}\u{03}yn\0".utf8))
+        any.sendBytes(Array("K\0".utf8))
+        try rig.run(for: 0.2)
+        #expect(rig.runtime.isWatchingKeys)
+        // 'x' answers only the watch that takes any key: 0x02, length 1 (machine order), "x".
+        rig.runtime.handle(.key(code: 45, pressed: true, repeated: false))
+        let answer: [UInt8] = [0x02] + withUnsafeBytes(of: UInt32(1)) { Array($0) } + Array("x".utf8)
+        #expect(try replies(rig, any, count: answer.count) == answer)
+        rig.runtime.handle(.key(code: 21, pressed: true, repeated: false))  // 'y'
+        #expect(try replies(rig, yes, count: answer.count) == [0x02] + withUnsafeBytes(of: UInt32(1)) { Array($0) } + Array("y".utf8))
+        #expect(!rig.runtime.isWatchingKeys, "no watch waits any more")
+        // ignore-keystroke ends a waiting watch with NO_ANSWER and is itself ACKed.
+        let waiting = try RawClient(path: name), ignorer = try RawClient(path: name)
+        waiting.sendBytes(Array("K\u{02}\u{02}q\0".utf8))
+        try rig.run(for: 0.2)
+        ignorer.sendBytes(Array("L\u{02}\u{02}q\0".utf8))
+        #expect(try replies(rig, ignorer, count: 1) == [0x06])
+        #expect(try replies(rig, waiting, count: 1) == [0x05])
+        #expect(!rig.runtime.isWatchingKeys)
+    }
+
     @Test func aRefusedQuestionLiftsThePauseBeforeIt() throws {
         let rig = try ControlRig()
         let (server, name) = try serve(rig)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs a host-built program under QEMU against real Linux display drivers and captures the screen.
 
-    vmtest.py run --display bochs --program PATH [--args ARG ...] --shots-dir DIR [--timeout S] [--modules M,...]
+    vmtest.py run --display bochs --program PATH [--args ARG ...] --shots-dir DIR [--timeout S] [--modules M,...] [--input]
     vmtest.py selftest [--displays bochs,virtio,...] [--shots-dir DIR]
     vmtest.py displays
 
@@ -10,7 +10,8 @@ the kernel modules of the display configuration, the program (at its host path) 
 library ldd names, and the DejaVu / Droid fonts. The guest talks to the host over its second serial
 port (/dev/ttyS1) in lines: "SHOT <name>" asks for a screendump into <shots-dir>/<name>.ppm (and
 .png) and waits for "OK"; "DEVICE_ADD"/"DEVICE_DEL"/"WAIT_DELETED" hot-plug devices over QMP;
-"EXIT <code>" ends the run. /init sends "EXIT <status>" when the program
+"TAP"/"PRESS"/"RELEASE"/"KEY" inject input (with --input: a virtio tablet and keyboard) through QMP's
+input-send-event; "EXIT <code>" ends the run. /init sends "EXIT <status>" when the program
 returns. The exit status of `run` is the program's. See README.md beside this file.
 Python 3 standard library only.
 """
@@ -485,6 +486,42 @@ def _hotplug_request(qmp, word, words, deadline, result):
         raise VMError(f"QMP {word.lower()} {' '.join(words)}: {e}")
 
 
+def _input_request(qmp, word, words, deadline):
+    """The guest's input requests (with --input: virtio-tablet-pci and virtio-keyboard-pci), through
+    QMP's input-send-event, answered "OK" or "ERR ...":
+    TAP <x> <y> <width> <height>       the pointer to scanout pixel (x, y) of a width x height
+                                       screen, the left button pressed and released
+    PRESS <x> <y> <width> <height>     the same without the release; RELEASE <x> <y> <width> <height>
+                                       moves there and releases
+    KEY <qcode>                        a key (QEMU's qcode: ret, spc, esc, a) pressed and released
+    The tablet's axes run 0...32767 across the screen: pixel x is at (x + 0.5) / width of it.
+    """
+    def send(*events):
+        qmp.command("input-send-event", deadline=deadline, events=list(events))
+    try:
+        if word in ("TAP", "PRESS", "RELEASE") and len(words) == 4:
+            x, y, w, h = (int(v) for v in words)
+            if not (0 <= x < w and 0 <= y < h):
+                return f"ERR {x},{y} is not on a {w}x{h} screen"
+            ax, ay = (round((v + 0.5) / n * 32767) for v, n in ((x, w), (y, h)))
+            move = [{"type": "abs", "data": {"axis": "x", "value": ax}}, {"type": "abs", "data": {"axis": "y", "value": ay}}]
+            send(*move)
+            if word in ("TAP", "PRESS"):
+                send({"type": "btn", "data": {"down": True, "button": "left"}})
+            if word in ("TAP", "RELEASE"):
+                send({"type": "btn", "data": {"down": False, "button": "left"}})
+            return "OK"
+        if word == "KEY" and len(words) == 1:
+            for down in (True, False):
+                send({"type": "key", "data": {"down": down, "key": {"type": "qcode", "data": words[0]}}})
+            return "OK"
+        return f"ERR bad {word} line"
+    except (VMError, ValueError) as e:
+        return f"ERR {e}"
+    except OSError as e:
+        raise VMError(f"QMP input-send-event {word} {' '.join(words)}: {e}")
+
+
 class RunResult:
     def __init__(self):
         self.status = None
@@ -497,7 +534,7 @@ class RunResult:
 
 
 def run_vm(display, program, args=(), shots_dir=".", timeout=120.0, env=(), extra_files=(),
-           cmdline="", memory=1024, png=True, verbose=False, extra_modules=()):
+           cmdline="", memory=1024, png=True, verbose=False, extra_modules=(), input_devices=False):
     """Boots the guest with `program` and serves its requests; returns a RunResult."""
     if display not in DISPLAYS:
         raise VMError(f"unknown display '{display}' (have: {', '.join(sorted(DISPLAYS))})")
@@ -514,6 +551,9 @@ def run_vm(display, program, args=(), shots_dir=".", timeout=120.0, env=(), extr
     work = tempfile.mkdtemp(prefix="vmtest-")
     proc = None
     try:
+        if input_devices:
+            # The tablet and keyboard QMP's input-send-event reaches, and their drivers.
+            extra_modules = list(extra_modules) + [m for m in ("virtio_pci", "virtio_input", "evdev") if m not in extra_modules]
         base = base_initramfs(version, display, extra_modules)
         prog = program_initramfs(display, program, list(args), list(env), list(extra_files), work)
         initrd = os.path.join(work, "initrd")
@@ -533,6 +573,8 @@ def run_vm(display, program, args=(), shots_dir=".", timeout=120.0, env=(), extr
                 "-chardev", f"file,id=con,path={console}", "-serial", "chardev:con",
                 "-chardev", f"socket,id=ctl,path={ctl_path},server=on,wait=off", "-serial", "chardev:ctl",
                 "-S"] + cfg["qemu"]
+        if input_devices:
+            argv += ["-device", "virtio-tablet-pci,id=tablet0", "-device", "virtio-keyboard-pci,id=kbd0"]
         if verbose:
             log(" ".join(shlex.quote(a) for a in argv))
         boot_start = time.monotonic()
@@ -610,6 +652,8 @@ def run_vm(display, program, args=(), shots_dir=".", timeout=120.0, env=(), extr
                     ctl.sendall(b"OK\n")
                 elif word in ("DEVICE_ADD", "DEVICE_DEL", "WAIT_DELETED"):
                     ctl.sendall((_hotplug_request(qmp, word, rest.split(), deadline, result) + "\n").encode())
+                elif word in ("TAP", "PRESS", "RELEASE", "KEY"):
+                    ctl.sendall((_input_request(qmp, word, rest.split(), deadline) + "\n").encode())
                 elif word == "EXIT":
                     try:
                         result.status = int(rest.strip())
@@ -778,6 +822,7 @@ def main():
     r.add_argument("--cmdline", default="", help="extra kernel command line")
     r.add_argument("--modules", default="", help="extra kernel modules for the initramfs, comma-separated "
                    "(insmodded at boot with their dependencies: drivers of devices hot-plugged later)")
+    r.add_argument("--input", action="store_true", help="a virtio tablet and keyboard (TAP, KEY requests)")
     r.add_argument("--verbose", action="store_true")
     s = sub.add_parser("selftest", help="fbfill on each display; screendumps checked against the pattern")
     s.add_argument("--displays", default="bochs,virtio,cirrus,vesafb32,vesafb24,vesafb16")
@@ -796,7 +841,7 @@ def main():
             print("selftest: " + ("all passed" if not failures else "FAILED: " + ", ".join(failures)))
             return 1 if failures else 0
         res = run_vm(a.display, a.program, a.args, a.shots_dir, a.timeout, a.env, a.file, a.cmdline,
-                     verbose=a.verbose, extra_modules=[m for m in a.modules.split(",") if m])
+                     verbose=a.verbose, extra_modules=[m for m in a.modules.split(",") if m], input_devices=a.input)
         boot = f"{res.ready_seconds:.1f} s" if res.ready_seconds is not None else "-"
         log(f"{a.display}: status {res.status}, {len(res.shots)} shot(s), boot {boot}, total {res.total_seconds:.1f} s")
         if res.error or res.status != 0:

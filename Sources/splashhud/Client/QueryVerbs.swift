@@ -1,6 +1,9 @@
 // The client verbs that read from the daemon: its version, the HUD's state, waiting for the HUD to
 // go, following its events, a screenshot of an output, and raw lines (`send`).
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
 import HUDClient
 import HUDProtocol
 import LinuxSystem
@@ -72,11 +75,16 @@ struct WaitVerb: ParsableCommand, ClientVerb {
 
 struct SubscribeVerb: ParsableCommand, ClientVerb {
     static let configuration = CommandConfiguration(
-        commandName: "subscribe", abstract: "Print the HUD's events as they happen, one `event T KIND \"STATUS\"` line each.",
-        discussion: "Runs until the daemon ends (exit 0), or until --until's event or --count events.")
+        commandName: "subscribe", abstract: "Print the HUD's events as they happen, one `event T KIND \"STATUS\" [KEY VALUE]...` line each.",
+        discussion: """
+            Runs until the daemon ends (exit 0), or until --until's event or --count events. Each line is written as it \
+            comes, so a script can read them one by one: `splashhud subscribe --keys --until key` waits for any key \
+            ("press any key to skip"). Touch events carry `x Y y Y output NAME`, key events `key NAME text TEXT`.
+            """)
     @OptionGroup var connection: ClientOptions
-    @Option(help: "Stop after this event: will-appear, did-appear, will-disappear, did-disappear, hidden.") var until: String?
+    @Option(help: "Stop after this event: will-appear, did-appear, will-disappear, did-disappear, hidden, button, touch, touch-inside, cancel, key.") var until: String?
     @Option(help: "Stop after this many events.") var count: Int?
+    @Flag(help: "Also watch the keyboard: every key press is a `key` event while this runs (the daemon reads keys only while someone watches).") var keys = false
 
     func validate() throws {
         if let until, HUDEvent.Kind(rawValue: until) == nil { throw ValidationError("--until: unknown event '\(until)'") }
@@ -86,7 +94,7 @@ struct SubscribeVerb: ParsableCommand, ClientVerb {
     func run() throws {
         try reporting {
             let client = try connection.connect()
-            try client.request("subscribe")
+            try client.request(keys ? "subscribe keys" : "subscribe")
             var seen = 0
             while true {
                 let event: HUDEvent?
@@ -95,6 +103,7 @@ struct SubscribeVerb: ParsableCommand, ClientVerb {
                 }
                 guard let event else { continue }
                 print(event.line)
+                fflush(nil)  // every open output stream: the line reaches a pipe now
                 seen += 1
                 if event.kind.rawValue == until || seen == count { return }
             }
