@@ -57,6 +57,9 @@ public final class HUDRuntime {
     private var eventListeners: [([HUDEvent]) -> Void] = []
     /// Requests from the loop's own transports, with completions that stay on the loop's thread.
     private var local: [(request: Request, completion: ((RequestOutcome) -> Void)?)] = []
+    /// Input from the loop's devices, in order with `local` (an index into it: the input goes
+    /// before the request queued at that index).
+    private var localInput: [(before: Int, message: InputMessage)] = []
     /// Progress values dropped because a later one in the same turn replaced them.
     public private(set) var coalescedRequests = 0
     /// `progress-over`'s self-moving progress, and the timer of its next step.
@@ -143,15 +146,28 @@ public final class HUDRuntime {
         local.append((request, completion))
     }
 
+    /// Queues a message from an input device (InputHub, on the loop's thread) for this turn, in
+    /// order with the requests the loop's transports queue.
+    public func enqueue(_ input: InputMessage) {
+        if local.isEmpty && localInput.isEmpty { waker.wake() }
+        localInput.append((local.count, input))
+    }
+
     /// The turn's requests: every queued one in order, progress values a later one replaces
-    /// answered without being applied.
+    /// answered without being applied; input messages in their place among them.
     private func applyQueued() {
         var batch = local
         local = []
+        var inputs = localInput[...]
+        localInput = []
         for s in inbox.takeAll() { batch.append((s.request, s.completion.map { c in { c($0) } })) }
-        guard !batch.isEmpty else { return }
+        guard !batch.isEmpty || !inputs.isEmpty else { return }
         let skip = RequestCoalescing.superseded(batch.map(\.request))
         for (i, entry) in batch.enumerated() {
+            while let next = inputs.first, next.before <= i {
+                handle(next.message)
+                inputs = inputs.dropFirst()
+            }
             if isFinished {
                 entry.completion?(.refused("the HUD has quit"))
             } else if skip[i] {
@@ -162,6 +178,7 @@ public final class HUDRuntime {
                 entry.completion?(outcome)
             }
         }
+        for next in inputs { handle(next.message) }
     }
 
     /// Applies `request` now, on the loop's thread: a HUD command changes the HUD, a service verb

@@ -54,7 +54,7 @@ struct InputBehaviourTests {
             let actions = decoder.feed(bytes.withUnsafeBytes { InputEvent.decode($0) })
             decoders.byName[device] = decoder
             for a in actions {
-                if let m = InputHub.message(for: a, on: display.outputs[0]) { runtime.handle(m) }
+                if let m = InputHub.message(for: a, on: display.outputs[0]) { runtime.enqueue(m) }
             }
             try settle()
         }
@@ -178,6 +178,21 @@ struct InputBehaviourTests {
         let (_, s, _) = rig.centre(of: \.bezelRect)
         try rig.replay(rig.tap(scanoutX: s.0, y: s.1), rig.tablet)
         #expect(rig.kinds == [.touch, .touchInside])
+    }
+
+    @Test("input messages are applied in order with the requests queued in the same turn")
+    func orderedWithRequests() throws {
+        for tapFirst in [true, false] {
+            let rig = try Rig(Self.mbWithButton)
+            let (frame, _, _) = rig.centre(of: \.button)
+            let down = InputMessage.pointer(.down, output: "memory", x: frame.0, y: frame.1)
+            let up = InputMessage.pointer(.up, output: "memory", x: frame.0, y: frame.1)
+            if tapFirst { rig.runtime.enqueue(down); rig.runtime.enqueue(up) }
+            rig.runtime.enqueue(.hud(.set(.button(""))))
+            if !tapFirst { rig.runtime.enqueue(down); rig.runtime.enqueue(up) }
+            try rig.settle()
+            #expect(rig.kinds.contains(.buttonPressed) == tapFirst, "tap \(tapFirst ? "before" : "after") the button goes: \(rig.kinds)")
+        }
     }
 
     @Test("event lines carry the details and read back")

@@ -2,8 +2,8 @@
 // tablet, mouse or keyboard (or the profile's list), opened at start and followed through the
 // kernel's uevents (the display's own monitor when it has one, so one socket serves both), each
 // device's records decoded (Input's InputDecoder) and mapped to the frame pixels of the output its
-// surface covers (the profile's assignment, else the first output), then handed to the runtime as
-// an `InputMessage` in the loop's turn.
+// surface covers (the profile's assignment, else the first output), then queued for the runtime as
+// an `InputMessage`, in order with the requests of the same turn.
 //
 // Devices are read, never grabbed, unless the profile says `grab = on`: an application behind the
 // HUD keeps its input. A device that fails (unplugged: ENODEV) is closed and forgotten; a later
@@ -161,7 +161,7 @@ public final class InputHub {
         for action in actions {
             let calibration = entry.device.capabilities.pointer == .relative ? .identity : configuration.calibration
             if let message = Self.message(for: action, on: output, calibration: calibration) {
-                runtime.handle(message)
+                runtime.enqueue(message)
             }
         }
     }
