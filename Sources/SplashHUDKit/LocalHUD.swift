@@ -18,7 +18,9 @@ import Runtime
 public final class LocalHUD: HUDConnection, @unchecked Sendable {
     /// Which screen to take.
     public enum Screen: Sendable {
-        /// The best one: the profile's backends, else DRM then fbdev, memory when none opens.
+        /// The best one: the profile's backends, else DRM then fbdev, memory when none opens. On a
+        /// real screen the touchscreens, pointers and keyboards the profile's `[input]` names (all,
+        /// by default) are read too: touches and keys reach `events()` and ProgressHUD's button.
         case automatic(profile: String?)
         /// An off-screen framebuffer (tests, headless rendering).
         case memory(width: Int32, height: Int32)
@@ -27,6 +29,8 @@ public final class LocalHUD: HUDConnection, @unchecked Sendable {
     /// Set once on the loop thread before `init` returns; afterwards only `post` (thread-safe) is
     /// used from other threads.
     private var runtime: HUDRuntime!
+    /// The input devices, on a real screen (owned by the loop thread).
+    private var input: InputHub?
     private let lock = Lock()
     /// Guarded by `lock`.
     private var published: HUDState
@@ -58,6 +62,7 @@ public final class LocalHUD: HUDConnection, @unchecked Sendable {
                     for e in events { for s in targets { s.yield(e) } }
                 }
                 runtime.loop.addTurnEndStep { [unowned self, unowned runtime] in publish(runtime) }
+                if display.showsOnRealScreen { input = InputHub(runtime: runtime, configuration: InputConfiguration(profile: profile)) }
                 self.runtime = runtime
                 publish(runtime)
             } catch {
@@ -66,6 +71,7 @@ public final class LocalHUD: HUDConnection, @unchecked Sendable {
             ready.signal()
             guard failure.error == nil else { return }
             do { try runtime.run() } catch { logger.error("the HUD's loop failed: \(error)") }
+            input?.close()
             finish()
         }
         guard started else { throw ControlClientError.io("cannot start the HUD's thread") }
