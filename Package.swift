@@ -18,6 +18,7 @@ let package = Package(
         .executable(name: "splashhud", targets: ["splashhud"]),
         .executable(name: "splashhudd", targets: ["splashhudd"]),
         .executable(name: "splashhud-bench", targets: ["splashhud-bench"]),
+        .executable(name: "splashhud-fuzz", targets: ["splashhud-fuzz"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -114,6 +115,12 @@ let package = Package(
         // The control socket's round trip and throughput against a bare socket echo (not a test).
         .executableTarget(name: "splashhud-control-bench", dependencies: ["HUDClient", "LinuxSystem", .product(name: "SystemPackage", package: "swift-system")],
                           path: "Benchmarks/splashhud-control-bench"),
+
+        // Fuzzing (scripts/fuzz.sh): the targets, libFuzzer's entry point over them, and their replay in the tests.
+        .target(name: "SplashFuzzTargets", dependencies: ["Assets", "Board", "Display", "HUDProtocol", "Input", "LinuxSystem", "Raster", "Runtime"],
+                path: "Fuzz/Targets"),
+        .executableTarget(name: "splashhud-fuzz", dependencies: ["SplashFuzzTargets"], path: "Fuzz/Entry"),
+        .testTarget(name: "FuzzTargetsTests", dependencies: ["SplashFuzzTargets"]),
 
         .target(name: "GoldenSupport", dependencies: ["Raster", "Assets"], path: "Tests/GoldenSupport"),
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem", .product(name: "SystemPackage", package: "swift-system")]),

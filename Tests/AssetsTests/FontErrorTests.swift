@@ -12,6 +12,22 @@ import Testing
         #expect(FontError.fileNotFound(path: path).description == "font file not found: /nonexistent/fonts/Nope.ttf")
     }
 
+    /// Found by the font fuzz target: a face whose units per em and ascender make every scaled
+    /// metric overflow 16.16 pixels (the layout trapped). It is refused when opened.
+    @Test func implausibleMetricsAreRefused() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fuzz/corpus/font/crash-implausible-metrics").path
+        do {
+            _ = try FontFace(path: path)
+            Issue.record("the fuzzer's font opened")
+        } catch let error as FontError {
+            guard case .implausibleMetrics(let p, let reason) = error else { Issue.record("unexpected \(error)"); return }
+            #expect(p == path)
+            #expect(reason.contains("units per em") || reason.contains("beyond 4 em"), "\(reason)")
+            #expect(error.description.hasPrefix("not a usable font: \(path): "))
+        }
+    }
+
     @Test func corruptFileIsNotAFont() throws {
         let path = TestFonts.temporaryPath("garbage.ttf")
         try Data([0x00, 0x01, 0x00, 0x00, 0xDE, 0xAD, 0xBE, 0xEF, 0x13, 0x37]).write(to: URL(fileURLWithPath: path))

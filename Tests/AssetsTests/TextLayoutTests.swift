@@ -104,4 +104,15 @@ import Testing
         #expect(marked.lines.map(\.text) == ["Done"])
         #expect(marked.lineWidths == plain.lineWidths && plain.lineWidths == [.exactly(42.09375)])
     }
+
+    /// A client's text with thousands of lines at the largest size, laid out without a height or
+    /// width limit: it stops within `TextLayout.extent` instead of overflowing 16.16 pixels.
+    @Test func hugeTextStaysWithinTheExtent() throws {
+        let chain = try TestFonts.chain()
+        let text = String(repeating: "Wide words\n", count: 400) + String(repeating: "W", count: 3000)
+        let layout = try TextLayout(text, chain: chain, fontSize: Fixed16_16(512))
+        #expect(layout.size.height <= TextLayout.extent + layout.lineHeight)
+        #expect(layout.lineWidths.allSatisfy { $0 <= TextLayout.extent })
+        #expect(layout.lines.count < 400)
+    }
 }

@@ -15,6 +15,9 @@ public enum FontError: Error, Equatable, Sendable, CustomStringConvertible {
     case notAFont(path: String, code: Int32, reason: String)
     /// The font has no outlines (a bitmap-only font); our rasterizer needs outlines.
     case notScalable(path: String)
+    /// The font's metrics are outside what any real font has (units per em outside 16...16384, an
+    /// ascender, descender or line height beyond 4 em): laid out, they would overflow 16.16 pixels.
+    case implausibleMetrics(path: String, reason: String)
     /// A FreeType call failed outside opening a file (FT_Init_FreeType, FT_Load_Glyph…).
     case freeType(call: String, code: Int32, reason: String)
     /// A font search found no file that loads; `searched` lists every path tried, in order, and
@@ -31,6 +34,8 @@ public enum FontError: Error, Equatable, Sendable, CustomStringConvertible {
             return "not a usable font: \(path): \(reason) (FreeType error 0x\(String(code, radix: 16)))"
         case let .notScalable(path):
             return "font has no scalable outlines (bitmap-only): \(path)"
+        case let .implausibleMetrics(path, reason):
+            return "not a usable font: \(path): \(reason)"
         case let .freeType(call, code, reason):
             return "\(call) failed: \(reason) (FreeType error 0x\(String(code, radix: 16)))"
         case let .noUsableFont(searched, reasons):

@@ -75,6 +75,14 @@ public final class FontFace {
         unitsPerEm = Int32(f.units_per_EM)
         ascender = Int32(f.ascender); descender = Int32(f.descender); height = Int32(f.height)
         glyphCount = Int32(truncatingIfNeeded: f.num_glyphs)
+        // A hostile or broken file's metrics would overflow 16.16 pixels once scaled and summed.
+        let em = unitsPerEm
+        let problem: String? =
+            !(16...16384).contains(em) ? "\(em) units per em (real fonts have 16...16384)"
+            : [ascender, descender, height].contains(where: { abs($0) > 4 * em })
+            ? "ascender \(ascender), descender \(descender), line height \(height) for \(em) units per em (beyond 4 em)" : nil
+        // Every property is set: throwing now runs deinit, which frees the face and the library.
+        if let problem { throw FontError.implausibleMetrics(path: path, reason: problem) }
     }
 
     deinit {
@@ -103,11 +111,12 @@ public final class FontFace {
     /// Whether the face has a real glyph (not .notdef) for `scalar`.
     public func hasGlyph(for scalar: Unicode.Scalar) -> Bool { glyphIndex(for: scalar) != 0 }
 
-    /// The unhinted horizontal advance of `glyph` in font units (memoized per face).
+    /// The unhinted horizontal advance of `glyph` in font units (memoized per face), kept within
+    /// 0...4 em: a glyph's own metrics are not checked when the face opens.
     public func advance(glyph: UInt32) throws -> Int32 {
         if let a = advances[glyph] { return a }
         let slot = try loadUnscaled(glyph)
-        let a = Int32(truncatingIfNeeded: slot.pointee.metrics.horiAdvance)
+        let a = Int32(clamping: min(max(Int64(slot.pointee.metrics.horiAdvance), 0), Int64(4 * unitsPerEm)))
         advances[glyph] = a
         return a
     }

@@ -54,6 +54,10 @@ public struct TextLayout {
     public var size: Size {
         Size(width: lineWidths.max() ?? .zero, height: lineHeight * Int32(lines.count))
     }
+    /// The widest and tallest a layout gets, in pixels: half of 16.16's range, leaving the other
+    /// half for the sums of whoever places it.
+    public static let extent = Fixed16_16(16384)
+
     /// Every line's width, top to bottom.
     public var lineWidths: [Fixed16_16] { lines.map(\.width) }
 
@@ -72,7 +76,9 @@ public struct TextLayout {
         descent = primary.scale(-primary.descender, size: fontSize)
 
         let items = try Self.items(text, chain: chain, fontSize: fontSize)
-        let limit = maxWidth ?? .max
+        // Lines wrap and stop within `extent` whatever the caller allows, so every sum the layout
+        // and the HUD make of its positions stays within 16.16 pixels.
+        let limit = Swift.min(maxWidth ?? .max, Self.extent)
         var ranges: [(range: Range<Int>, paragraphEnd: Int)] = []
         for para in Self.paragraphs(items) {
             for r in Self.wrap(items, para, maxWidth: limit) { ranges.append((r, para.upperBound)) }
@@ -80,8 +86,9 @@ public struct TextLayout {
         if ranges.isEmpty { ranges = [(0..<0, 0)] }  // empty text: one empty line (a line's height)
 
         var maxLines = ranges.count
-        if let maxHeight, lineHeight.raw > 0 {
-            maxLines = Swift.min(maxLines, Swift.max(1, Int(maxHeight.raw / lineHeight.raw)))
+        if lineHeight.raw > 0 {
+            let height = Swift.min(maxHeight ?? .max, Self.extent)
+            maxLines = Swift.min(maxLines, Swift.max(1, Int(height.raw / lineHeight.raw)))
         }
         var built: [TextLine] = []
         for (i, entry) in ranges.prefix(maxLines).enumerated() {
