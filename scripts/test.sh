@@ -3,7 +3,9 @@
 # boots on their own (their guests measure frame rate, CPU and latency, so the host suites must
 # not share the two cores with them); then every host suite again under ThreadSanitizer, so a
 # data race fails the run instead of corrupting the heap now and then (Swift Testing runs tests in
-# parallel). With arguments, only `swift test --skip-build ARGS` runs after the build, e.g.
+# parallel), and under AddressSanitizer with LeakSanitizer (Swift has no UndefinedBehaviorSanitizer:
+# its own overflow and bounds checks trap in these debug builds); last a short libFuzzer run of
+# every fuzz target (scripts/fuzz.sh; the long runs' figures are in the README). With arguments, only `swift test --skip-build ARGS` runs after the build, e.g.
 # `./scripts/test.sh --filter RasterTests`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,3 +21,7 @@ swift test --skip-build --filter QEMUTests
 swift build --build-tests --sanitize=thread --scratch-path .build-tsan
 TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" \
     swift test --skip-build --sanitize=thread --scratch-path .build-tsan --skip QEMUTests
+swift build --build-tests --sanitize=address --scratch-path .build-asan
+LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp ${LSAN_OPTIONS:-}" \
+    swift test --skip-build --sanitize=address --scratch-path .build-asan --skip QEMUTests
+scripts/fuzz.sh 10
