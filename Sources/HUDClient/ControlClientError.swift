@@ -30,7 +30,7 @@ public enum ControlClientError: Error, Equatable, CustomStringConvertible {
     /// EX_NOPERM 77.
     public var exitStatus: Int32 {
         switch self {
-        case .rejected: return 65
+        case .rejected(let code, _): return code == "denied" ? 77 : 65  // ControlErrorCode.denied: EX_NOPERM
         case .notRunning: return 69
         case .io: return 74
         case .timedOut: return 75

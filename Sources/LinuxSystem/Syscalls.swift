@@ -126,6 +126,40 @@ func system_groupID(_ name: String) -> (gid: UInt32?, error: CInt) {
     return (result == nil ? nil : UInt32(entry.gr_gid), 0)
 }
 
+/// getpwnam_r(3): the user's uid, primary gid and name (nil: no such user), or the lookup's error.
+func system_user(_ name: String) -> (user: (uid: UInt32, gid: UInt32)?, error: CInt) {
+    var entry = passwd()
+    var result: UnsafeMutablePointer<passwd>?
+    var buffer = [CChar](repeating: 0, count: 16384)
+    let r = getpwnam_r(name, &entry, &buffer, buffer.count, &result)
+    guard r == 0 else { return (nil, r) }
+    return (result == nil ? nil : (UInt32(entry.pw_uid), UInt32(entry.pw_gid)), 0)
+}
+
+/// initgroups(3), setgid(2), setuid(2) in that order (the order that leaves no privilege behind).
+func system_dropPrivileges(user: String, uid: UInt32, gid: UInt32) -> (call: String, result: CInt) {
+    if let r = mocked("setuid") { return ("setuid", r) }
+    if initgroups(user, gid_t(gid)) != 0 { return ("initgroups", -1) }
+    if setgid(gid_t(gid)) != 0 { return ("setgid", -1) }
+    if setuid(uid_t(uid)) != 0 { return ("setuid", -1) }
+    return ("", 0)
+}
+
+func system_getuid() -> UInt32 { UInt32(getuid()) }
+
+/// chown(2) of owner and group.
+func system_chown(_ path: String, _ uid: UInt32, _ gid: UInt32) -> CInt {
+    if let r = mocked("chown") { return r }
+    return chown(path, uid_t(uid), gid_t(gid))
+}
+
+/// realpath(3): `path` with every symlink, `.` and `..` resolved; nil on failure (errno set).
+func system_realpath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+}
+
 func system_getenv(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
 
 func system_geteuid() -> UInt32 { UInt32(geteuid()) }

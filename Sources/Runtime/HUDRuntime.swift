@@ -76,6 +76,12 @@ public final class HUDRuntime {
     public var onServiceRequest: ((Request) -> Void)?
     /// Told of every request applied (the boot estimate stops when a client sends progress).
     public var onApplied: ((Request) -> Void)?
+    /// Where commands may name image and font files (the daemon's `--asset-dir`): a path is
+    /// resolved (symlinks, `..`) and opened only inside one of these. nil: anywhere (a program's
+    /// own HUD, tests). The profile's own font and logo are not commands and not confined.
+    public var assetDirectories: [String]? {
+        didSet { assetDirectories = assetDirectories?.map { (try? Files.resolvedPath($0)) ?? $0 } }
+    }
 
     /// Starts the HUD on `display`, configured by `profile` (scale, theme, logo, `[hud]` defaults,
     /// pacing; the profile's device keys are `DisplayOpener`'s). `poller` nil waits for real (timerfd,
@@ -295,12 +301,35 @@ public final class HUDRuntime {
     @discardableResult
     public func submit(_ command: HUDCommand) -> String? {
         scene.advance(to: clock())
-        if let refusal = controller.refusal(of: command) ?? unusableFile(in: command) {
+        var command = command
+        if let refusal = controller.refusal(of: command) ?? confine(&command) ?? unusableFile(in: command) {
             logger.error("command refused: \(refusal)")
             return refusal
         }
         scene.apply(command, at: clock())
         frames.markDirty()
+        return nil
+    }
+
+    /// With `assetDirectories`, the file `command` names resolved (symlinks, `.` and `..`) and kept
+    /// only inside one of them; the command then names the resolved path, which is what is opened.
+    /// Why it may not be used, nil when it may (or names no file).
+    private func confine(_ command: inout HUDCommand) -> String? {
+        guard let directories = assetDirectories else { return nil }
+        let what: String, path: String
+        switch command {
+        case .image(.custom(let p), _): what = "image"; path = p
+        case .set(.font(let p)): what = "font"; path = p
+        default: return nil
+        }
+        // A missing file and one outside get the same answer: no probing for files elsewhere.
+        let outside = "\(what) \(path) is not a file in the asset directories (\(directories.joined(separator: ", ")))"
+        guard let resolved = try? Files.resolvedPath(path),
+              directories.contains(where: { resolved.hasPrefix($0 == "/" ? "/" : $0 + "/") }) else { return outside }
+        switch command {
+        case .image(.custom, let status): command = .image(.custom(path: resolved), status: status)
+        default: command = .set(.font(path: resolved))
+        }
         return nil
     }
 

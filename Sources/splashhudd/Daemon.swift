@@ -86,6 +86,15 @@ struct Daemon: ParsableCommand {
     @Flag(help: "Take the input devices for the HUD alone (EVIOCGRAB), so nothing behind it sees their events (the profile's [input] grab).")
     var grabInput = false
 
+    @Option(help: "Run as this user once the display, the sockets, the FIFOs and the input devices are open (its groups, e.g. video and input, are kept for devices plugged in later).")
+    var user: String?
+
+    @Option(help: "A directory whose files commands may show or use (`image PATH`, `set font PATH`); repeat it for several. Paths are resolved (symlinks, ..) and refused outside. Default: \(Daemon.defaultAssetDirectories.joined(separator: ", ")) and the profile's directory.")
+    var assetDir: [String] = []
+
+    static let defaultAssetDirectories = ["/usr/share/splashhud", "/etc/splashhud", "/usr/share/fonts", "/usr/local/share/fonts",
+                                          "/usr/share/pixmaps", "/usr/share/plymouth/themes"]
+
     static let psplashDefault = "/run/psplash_fifo"
 
     /// `--psplash-fifo` may come without a value: it then names psplash's own FIFO.
@@ -132,6 +141,11 @@ struct Daemon: ParsableCommand {
         // Everything that can be refused, before the screen is touched.
         let commands = try script.map(Self.loadScript) ?? []
         let profile = display.apply(to: try self.profile.map(Self.loadProfile))
+        var account: Users.Account?
+        if let user {
+            do { account = try Users.account(named: user) } catch { throw DaemonFailure("--user \(user): \(error)") }
+            guard account != nil else { throw ValidationError("--user: no user called '\(user)'") }
+        }
         if let profile { do { _ = try profile.hudSettings() } catch { throw DaemonFailure("\(error)") } }
         var control: ControlSocket?
         if socket != "none" {
@@ -197,6 +211,17 @@ struct Daemon: ParsableCommand {
             }
         }
         let inputHub = InputHub(runtime: runtime, configuration: inputConfiguration(profile: profile, memory: opened.backend == .memory))
+        runtime.assetDirectories = assetDir.isEmpty
+            ? Self.defaultAssetDirectories + [profile.map { $0.resolve(path: ".") } ?? ""].filter { !$0.isEmpty } : assetDir
+        if let account {
+            // Everything is open; what is left needs no root. Devices plugged in later need the
+            // user's groups (video, input).
+            do { try Users.become(account) } catch {
+                runtime.quit(retain: false); control?.close()
+                throw DaemonFailure("--user \(account.name): \(error)")
+            }
+            logger.info("running as \(account.name) (uid \(account.uid), gid \(account.gid))")
+        }
         let notifier = ServiceNotifier(logger: logger)
         notifier.sendReady(when: runtime, status: "showing on \(opened.backend.rawValue)")
         let announcer = Announcer(runtime: runtime, consolePath: announce, logger: logger)

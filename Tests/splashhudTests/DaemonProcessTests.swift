@@ -65,7 +65,7 @@ struct DaemonProcessTests {
         #expect(try d.client(["state", "--field", "progress"]) == (0, "0.25\n"))
         // Refused by the daemon: exit 65 and the daemon's reason; the HUD keeps what it had.
         let (status, output) = try d.client(["image", "/nonexistent.png", "x"])
-        #expect(status == 65 && output.contains("refused (refused): image /nonexistent.png cannot be shown"), "\(output)")
+        #expect(status == 65 && output.contains("refused (refused): image /nonexistent.png is not a file in the asset directories"), "\(output)")
         #expect(try d.client(["state", "--field", "mode"]) == (0, "ring\n"))
         // Bad arguments never reach it: exit 64.
         #expect(try d.client(["progress", "lots"]).0 == 64)

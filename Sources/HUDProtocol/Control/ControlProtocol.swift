@@ -107,6 +107,8 @@ public enum ControlErrorCode: String, Equatable, Sendable, CaseIterable {
     case busy
     /// The daemon is ending and did not get to the request.
     case ending
+    /// Only root or the daemon's own user may send it (quit, a file path); the socket's group may not.
+    case denied
     /// Something on the daemon's side failed (the message says what).
     case failed
 }

@@ -43,6 +43,9 @@ public final class ControlServer {
     public init(socket: ControlSocket, runtime: HUDRuntime) throws {
         self.socket = socket; self.runtime = runtime
         host = try ConnectionHost(runtime: runtime, listener: socket.descriptor, kind: "control client")
+        host.accepted = { c, peer in
+            c.trusted = peer.map { $0.uid == 0 || $0.uid == Files.effectiveUserID } ?? false
+        }
         host.refusal = { [socket] peer in
             guard let peer, !socket.admits(peer) else { return nil }
             return "not root, not our user, not in the socket's group"
@@ -100,6 +103,10 @@ public final class ControlServer {
         }
         switch request {
         case .request(let r):
+            if !c.trusted, let what = Self.privileged(r) {
+                c.fill(slot, .error(.denied, "\(what) is for root and the daemon's user (uid \(Files.effectiveUserID)), not the socket's group"))
+                return send(c)
+            }
             runtime.enqueue(r) { [weak self, weak c] outcome in
                 guard let self, let c else { return }
                 switch outcome {
@@ -124,6 +131,17 @@ public final class ControlServer {
             send(c)
         case .state, .wait, .snapshot:
             deferred.append((c, slot, request))
+        }
+    }
+
+    /// What in `r` only a trusted peer may ask for: ending the daemon, or naming a file for it to
+    /// open. nil when anyone the socket admits may send it.
+    static func privileged(_ r: Request) -> String? {
+        switch r {
+        case .quit, .dismissAndQuit: return "ending the daemon"
+        case .hud(.image(.custom, _)): return "an image path"
+        case .hud(.set(.font)): return "a font path"
+        default: return nil
         }
     }
 
