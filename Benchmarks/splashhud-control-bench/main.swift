@@ -103,3 +103,71 @@ print(String(format: "ratio to the floor: ping %.2fx, progress %.2fx (median)", 
 print(String(format: "sustained: %.0f status changes/s pipelined in batches of 100 for %d s, the spinner animating (each answered)", rate, seconds))
 print("daemon peak RSS: \(rssStart) after start, \(rssKB()) at the end")
 print("state at the end: \(state)")
+
+// Flood: `floodClients` clients send progress as fast as the socket takes it (pipelined batches of
+// 200) for `floodSeconds` while the spinner animates and one more client sends lifecycle commands
+// (show, success, dismiss) and must get every reply, in order. A fresh daemon, so its frame count
+// and peak RSS are the flood's.
+let floodClients = option("--flood-clients", 8), floodSeconds = option("--flood-seconds", 10)
+let flooded = Process()
+flooded.executableURL = URL(fileURLWithPath: daemonPath)
+flooded.arguments = ["--display", "memory:1280x720", "--socket", "\(dir)/flood", "--log-level", "info"]
+FileManager.default.createFile(atPath: "\(dir)/flood.log", contents: nil)
+flooded.standardError = FileHandle(forWritingAtPath: "\(dir)/flood.log")
+try flooded.run()
+var lifecycle: ControlClient?
+for _ in 0..<200 where lifecycle == nil {
+    lifecycle = try? ControlClient(socket: "\(dir)/flood", timeoutMilliseconds: 5000)
+    if lifecycle == nil { usleep(50_000) }
+}
+guard let life = lifecycle else { fatalError("the flood's splashhudd did not start") }
+func floodRSS() -> String {
+    let status = (try? String(contentsOfFile: "/proc/\(flooded.processIdentifier)/status", encoding: .utf8)) ?? ""
+    return status.split(separator: "\n").first { $0.hasPrefix("VmHWM") }?.split(separator: " ").dropFirst().joined(separator: " ") ?? "?"
+}
+try life.request("show \"Spinning\"")
+usleep(500_000)
+let floodRSSBefore = floodRSS()
+final class Counter: @unchecked Sendable { let lock = Lock(); var sent = 0; var failures: [String] = []; var running = 0; var lifecycleDone = false }
+let counter = Counter()
+let floodEnd = MonotonicClock.nanoseconds() + Int64(floodSeconds) * 1_000_000_000
+for i in 0..<floodClients {
+    counter.lock.withLock { counter.running += 1 }
+    Threads.detach {
+        defer { counter.lock.withLock { counter.running -= 1 } }
+        guard let c = try? ControlClient(socket: "\(dir)/flood", timeoutMilliseconds: 10_000) else {
+            counter.lock.withLock { counter.failures.append("flooder \(i) could not connect") }; return
+        }
+        var n = 0
+        // Until the lifecycle client is done too: the last values must come after its last command.
+        while MonotonicClock.nanoseconds() < floodEnd || !counter.lock.withLock({ counter.lifecycleDone }) {
+            let batch = (0..<200).map { "progress \(Double(($0 + n) % 997) / 1000) \"flood \(i)\"" }
+            guard (try? c.pipeline(batch)) != nil else { counter.lock.withLock { counter.failures.append("flooder \(i) lost its replies") }; return }
+            n += batch.count
+        }
+        // Each flooder's last value and text, so the one shown at the end must be some flooder's last.
+        _ = try? c.request("progress \(0.5 + Double(i) / 100) \"last \(i)\"")
+        counter.lock.withLock { counter.sent += n + 1 }
+    }
+}
+var rounds = 0, lifecycleOK = true
+while MonotonicClock.nanoseconds() < floodEnd {
+    let replies = try life.pipeline(["show \"Round \(rounds)\"", "success \"Done \(rounds)\"", "dismiss", "status \"after \(rounds)\""])
+    for r in replies { if case .failure = r { lifecycleOK = false } }
+    rounds += 1
+    usleep(20_000)
+}
+counter.lock.withLock { counter.lifecycleDone = true }
+while counter.lock.withLock({ counter.running }) > 0 { usleep(10_000) }
+let floodState = try life.request("state") ?? ""
+let floodRSSAfter = floodRSS()
+try life.request("quit")
+flooded.waitUntilExit()
+let floodLog = (try? String(contentsOfFile: "\(dir)/flood.log", encoding: .utf8)) ?? ""
+let ended = floodLog.split(separator: "\n").last { $0.contains("frames presented") } ?? "no end line"
+let lastShown = (0..<floodClients).contains { floodState.contains("status \"last \($0)\"") && floodState.contains("progress \(0.5 + Double($0) / 100)") }
+print("flood: \(floodClients) clients sent \(counter.sent) progress updates in \(floodSeconds) s (\(counter.sent / max(floodSeconds, 1))/s) "
+      + "while \(rounds) lifecycle rounds (show, success, dismiss, status) each got their 4 replies in order: \(lifecycleOK ? "yes" : "NO")")
+print("flood: daemon peak RSS \(floodRSSBefore) before, \(floodRSSAfter) after; \(ended.split(separator: "ended: ").last ?? "")")
+print("flood: the end shows a flooder's last value and text: \(lastShown ? "yes" : "NO") (\(floodState))")
+if !counter.failures.isEmpty { print("flood failures: \(counter.failures)") }
