@@ -22,6 +22,9 @@ public struct DisplayOpener {
     public var profile: BoardProfile?
     public var logger: Logger
     /// The memory display's size when the profile names no mode (the headless profile's size).
+    /// When no screen opens and the profile tries DRM: wait for a card to appear (an empty DRM
+    /// display that follows hotplug) instead of falling back to the memory display.
+    public var waitForDisplay = false
     public var memoryWidth: Int32 = 1280
     public var memoryHeight: Int32 = 720
     /// How DRM and fbdev are opened; tests replace them to see the options a profile gives.
@@ -48,6 +51,17 @@ public struct DisplayOpener {
                 let line = "\(backend.rawValue): \(error)"
                 logger.warning("display backend \(line)")
                 failures.append(line)
+            }
+        }
+        if waitForDisplay && p.backends.contains(.drm) {
+            var options = Self.drmOptions(p)
+            options.waitForCards = true
+            do {
+                let display = try openDRM(options)
+                logger.notice("display: drm, no card yet (\(failures.joined(separator: "; "))); waiting for one to appear")
+                return OpenedDisplay(display: display, backend: .drm, failures: failures)
+            } catch {
+                failures.append("drm (waiting): \(error)")
             }
         }
         if !failures.isEmpty { logger.error("no screen could be opened (\(failures.joined(separator: "; "))); running on the memory display") }

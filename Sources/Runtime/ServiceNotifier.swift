@@ -28,10 +28,13 @@ public final class ServiceNotifier {
     /// with the daemon's pid; at once when the runtime has presented one already.
     public func sendReady(when runtime: HUDRuntime, status: String) {
         runtime.loop.addTurnEndStep { [weak self, unowned runtime] in
-            guard let self, !self.sentReady, runtime.frames.framesPresented > 0 else { return }
+            // With no output yet (waiting for the display's driver) there is no frame to wait
+            // for: the daemon answers its clients, which is what the boot needs to go on.
+            guard let self, !self.sentReady, runtime.frames.framesPresented > 0 || runtime.display.outputs.isEmpty else { return }
             self.sentReady = true
             self.notify(["READY=1", "MAINPID=\(Files.processID)", "STATUS=\(status)"])
-            self.logger.info("first frame on screen\(self.socketPath == nil ? "" : "; told systemd READY=1")")
+            let what = runtime.display.outputs.isEmpty ? "serving, no screen yet" : "first frame on screen"
+            self.logger.info("\(what)\(self.socketPath == nil ? "" : "; told systemd READY=1")")
         }
     }
 }

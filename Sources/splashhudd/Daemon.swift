@@ -86,6 +86,9 @@ struct Daemon: ParsableCommand {
     @Flag(help: "Take the input devices for the HUD alone (EVIOCGRAB), so nothing behind it sees their events (the profile's [input] grab).")
     var grabInput = false
 
+    @Flag(help: "When no screen opens yet (early boot, before the display's driver has loaded), wait for a DRM card to appear and show on it at once, instead of falling back to the memory display. Clients are answered while it waits.")
+    var waitForDisplay = false
+
     @Option(help: "Run as this user once the display, the sockets, the FIFOs and the input devices are open (its groups, e.g. video and input, are kept for devices plugged in later).")
     var user: String?
 
@@ -161,6 +164,7 @@ struct Daemon: ParsableCommand {
         }
         var opener = DisplayOpener(profile: profile, logger: logger)
         if let size = display.size { (opener.memoryWidth, opener.memoryHeight) = size }
+        opener.waitForDisplay = waitForDisplay && display.backend != .memory
         let opened = opener.open()
         func giveUp(_ message: String) -> DaemonFailure {
             opened.display.close(.restore)

@@ -47,6 +47,9 @@ DISPLAYS = {
     "vesafb32": {"qemu": ["-vga", "std"], "modules": [], "cmdline": "vga=0x344", "wait_for": "/dev/fb0"},  # 1024x768x32
     "vesafb24": {"qemu": ["-vga", "std"], "modules": [], "cmdline": "vga=0x318", "wait_for": "/dev/fb0"},  # 1024x768x24
     "vesafb16": {"qemu": ["-vga", "std"], "modules": [], "cmdline": "vga=0x317", "wait_for": "/dev/fb0"},  # 1024x768 RGB565
+    # The std VGA with its DRM driver NOT loaded at boot: /modules/late lists bochs and what it
+    # needs, for the program to insmod once it runs (a driver arriving after the splash started).
+    "bochs-late": {"qemu": ["-vga", "std"], "modules": [], "late_modules": ["bochs"], "cmdline": "", "wait_for": "/dev/ttyS1"},
 }
 DISPLAYS["vesafb"] = DISPLAYS["vesafb32"]
 
@@ -235,9 +238,10 @@ def base_initramfs(version, display, extra_modules=()):
         raise VMError("busybox not found: run scripts/setup.sh (installs busybox-static)")
     modules = list(cfg["modules"]) + [m for m in extra_modules if m not in cfg["modules"]]
     paths = module_load_order(version, modules) if modules else []
+    late = [p for p in module_load_order(version, cfg.get("late_modules", [])) if p not in paths] if cfg.get("late_modules") else []
     variant = display + ("+" + "+".join(sorted(extra_modules)) if extra_modules else "")
     # Rebuilt when busybox, the kernel, the module list or this script changes.
-    key_src = [busybox, os.stat(busybox).st_mtime, version, paths, FONT_GLOBS, os.stat(__file__).st_mtime]
+    key_src = [busybox, os.stat(busybox).st_mtime, version, paths, late, FONT_GLOBS, os.stat(__file__).st_mtime]
     key = hashlib.sha1(json.dumps(key_src).encode()).hexdigest()[:12]
     out = os.path.join(CACHE_DIR, f"base-{version}-{variant}-{key}.cpio.gz")
     if os.path.exists(out):
@@ -251,15 +255,19 @@ def base_initramfs(version, display, extra_modules=()):
     for a in applets.split():
         if a != "bin/busybox":
             c.symlink(a, "/bin/busybox")
-    names = []
-    for p in paths:
-        name = os.path.basename(p)
-        for ext in (".xz", ".zst", ".gz"):
-            if name.endswith(ext):
-                name = name[: -len(ext)]
-        c.file(f"modules/{name}", module_bytes(p))
-        names.append(name)
+    def add_modules(paths):
+        names = []
+        for p in paths:
+            name = os.path.basename(p)
+            for ext in (".xz", ".zst", ".gz"):
+                if name.endswith(ext):
+                    name = name[: -len(ext)]
+            c.file(f"modules/{name}", module_bytes(p))
+            names.append(name)
+        return names
+    names = add_modules(paths)
     c.file("modules/order", ("\n".join(names) + "\n").encode())
+    c.file("modules/late", ("\n".join(add_modules(late)) + "\n").encode())
     for d in FONT_GLOBS:
         if os.path.isdir(d):
             for fn in sorted(os.listdir(d)):

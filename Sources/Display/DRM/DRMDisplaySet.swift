@@ -34,6 +34,9 @@ public struct DRMDisplaySetOptions: Sendable {
     public var watchHotplug: Bool
     /// Where card nodes live (tests may point elsewhere).
     public var directory: String
+    /// No card yet is not an error when hotplug is followed: the set starts with no output and
+    /// shows on the first card that appears (early boot, before the display's driver loads).
+    public var waitForCards = false
 
     public init(display: DRMDisplayOptions = DRMDisplayOptions(), devicePaths: [String]? = nil, drivers: [String]? = nil,
                 watchHotplug: Bool = true, directory: String = "/dev/dri") {
@@ -83,7 +86,9 @@ public final class DRMDisplaySet: Display {
         }
         // The socket first: a card appearing while we open the others is not missed.
         for path in cardPaths() { _ = openCard(path) }
-        guard !cards.isEmpty else {
+        if cards.isEmpty && options.waitForCards && monitor != nil {
+            diagnostics.append("no card yet: waiting for one to appear")
+        } else if cards.isEmpty {
             let asked = options.devicePaths.map { " (asked for \($0.joined(separator: ", ")))" } ?? ""
             let missing = options.devicePaths?.filter { !cardPaths().contains($0) } ?? []
             let why = Array(diagnostics) + (missing.isEmpty ? [] : ["\(missing.joined(separator: ", ")): no such card node"])

@@ -27,6 +27,13 @@ public final class FrameScheduler: LoopFrameSource {
 
     /// Frames handed to `display.present` (one per output presented; outputs without damage are not).
     public private(set) var framesPresented = 0
+    /// Outputs that came with a hotplug and have not shown a frame yet, with when it was noticed.
+    private var newOutputs: [String: Int64] = [:]
+    /// New outputs owed their whole frame again at this instant: a card that just appeared is
+    /// also being set up by the kernel's fbdev emulation and console, which may set a mode under
+    /// our first frame (bochs clears its video memory on every mode change).
+    private var settleRepaints: [String: Int64] = [:]
+    static let settleRepaintNanoseconds: Int64 = 1_000_000_000
     /// Refresh boundaries skipped because rendering and presenting the previous frame overran them.
     public private(set) var missedFrames = 0
     /// What the last `present` reported (diagnostics: `.timer` on QEMU's drivers).
@@ -170,9 +177,12 @@ public final class FrameScheduler: LoopFrameSource {
     /// out for the new set and the next frame is drawn at once (a new output must show the HUD
     /// within a second, and may be waiting for its first picture).
     public func refreshOutputs() throws(DisplayError) {
+        let before = Set(display.outputs.map(\.name))
+        let noticed = clock()
         guard try display.refreshOutputs() else { return }
         outputChanges += 1
         let outputs = display.outputs
+        for o in outputs where !before.contains(o.name) { newOutputs[o.name] = noticed }
         log("outputs changed: " + (outputs.isEmpty ? "none" : outputs.map { "\($0.name) \($0.frameWidth)x\($0.frameHeight)" }.joined(separator: ", ")))
         scene.outputsChanged(outputs)
         dirty = true
@@ -183,6 +193,10 @@ public final class FrameScheduler: LoopFrameSource {
         dirty = false
         deadline = nil
         let start = clock()
+        for (name, due) in settleRepaints where due <= start {
+            settleRepaints[name] = nil
+            owedFullFrame.insert(name)
+        }
         let frame = scene.frame(at: start)
         var timing: PresentTiming?
         var failure: DisplayError?
@@ -202,6 +216,10 @@ public final class FrameScheduler: LoopFrameSource {
                 presented += 1
                 framesPresented += 1
                 owedFullFrame.remove(name)
+                if let noticed = newOutputs.removeValue(forKey: name) {
+                    log("output \(name): first frame \((clock() - noticed) / 1_000_000) ms after its hotplug notice")
+                    settleRepaints[name] = clock() + Self.settleRepaintNanoseconds
+                }
                 if failingOutputs.remove(name) != nil { log("output \(i) (\(name)): presenting again") }
             } catch {
                 // Logged once until it works again, not at every frame.
@@ -231,6 +249,7 @@ public final class FrameScheduler: LoopFrameSource {
             boundary = nil
             lastStamp = nil
             deadline = frame.nextChange
+            if let repaint = settleRepaints.values.min() { deadline = min(deadline ?? repaint, repaint) }
             if failure != nil {
                 // Some outputs failed while others presented: a static scene must still come
                 // back on them once they work again.
