@@ -31,7 +31,7 @@ public final class FrameScheduler: LoopFrameSource {
     private var newOutputs: [String: Int64] = [:]
     /// New outputs owed their whole frame again at this instant: a card that just appeared is
     /// also being set up by the kernel's fbdev emulation and console, which may set a mode under
-    /// our first frame (bochs clears its video memory on every mode change).
+    /// our first frame (bochs clears its video memory on every mode change). Real screens only.
     private var settleRepaints: [String: Int64] = [:]
     static let settleRepaintNanoseconds: Int64 = 1_000_000_000
     /// Refresh boundaries skipped because rendering and presenting the previous frame overran them.
@@ -218,7 +218,7 @@ public final class FrameScheduler: LoopFrameSource {
                 owedFullFrame.remove(name)
                 if let noticed = newOutputs.removeValue(forKey: name) {
                     log("output \(name): first frame \((clock() - noticed) / 1_000_000) ms after its hotplug notice")
-                    settleRepaints[name] = clock() + Self.settleRepaintNanoseconds
+                    if display.showsOnRealScreen { settleRepaints[name] = clock() + Self.settleRepaintNanoseconds }
                 }
                 if failingOutputs.remove(name) != nil { log("output \(i) (\(name)): presenting again") }
             } catch {
