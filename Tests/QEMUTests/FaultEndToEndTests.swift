@@ -5,7 +5,10 @@
 //   what the host's memory display draws, and again after the kernel's console has set up;
 // - the daemon is killed with SIGKILL (no clean-up at all: its socket stays, its framebuffers and
 //   DRM master die with it) and the next one recovers: it takes the stale socket over, takes the
-//   card and shows the same picture again.
+//   card and shows the same picture again;
+// - DRM master lost and regained through a VT switch away and back (redrawn bit for bit);
+// - its state directory full, then read-only: the boot estimate is not saved, logged, exit 0;
+// - SIGINT: the daemon dies of it with the console's picture back.
 import Assets
 import Foundation
 import Raster
@@ -35,12 +38,29 @@ struct FaultEndToEndTests {
         ctl "SHOT arrived settled"
         kill -9 $pid; wait $pid; echo "RESULT killed $?"
         [ -S /run/splashhud/control ] && echo "RESULT stale socket left"
-        "$D" --log-level info & pid=$!
+        mkdir -p /mnt/full /mnt/ro
+        mount -t tmpfs -o size=8k tmpfs /mnt/full && dd if=/dev/zero of=/mnt/full/fill bs=1k count=64 2>/dev/null
+        mount -t tmpfs -o ro tmpfs /mnt/ro
+        "$D" --boot-estimate --state-dir /mnt/full --log-level info & pid=$!
         up
         "$S" progress 0.5 "Waiting for the screen"; echo "RESULT again $?"
         sleep 5
         ctl "SHOT again settled"
+        # DRM master lost and regained: a VT switch away (fbcon takes the card back) and back.
+        chvt 2; sleep 2; ctl "SHOT away stable"
+        chvt 1; sleep 4; ctl "SHOT back settled"
+        # Its state directory is full: the boot estimate is not saved, the daemon ends cleanly.
         "$S" quit; wait $pid; echo "RESULT daemon $?"
+        # A read-only state directory, then SIGINT: the console comes back.
+        "$D" --boot-estimate --state-dir /mnt/ro --log-level info & pid=$!
+        up
+        "$S" quit; wait $pid; echo "RESULT readonly $?"
+        "$D" --log-level info & pid=$!
+        up
+        "$S" progress 0.5 "Waiting for the screen"
+        sleep 4
+        kill -INT $pid; wait $pid; echo "RESULT int $?"
+        sleep 1; ctl "SHOT restored stable"
 
         """
 
@@ -85,6 +105,9 @@ struct FaultEndToEndTests {
         #expect(output.contains("RESULT stale socket left"), "SIGKILL leaves the socket behind:\n\(output)")
         #expect(output.contains("took over a stale socket"), "the next daemon takes it over:\n\(output)")
         #expect(output.contains("RESULT again 0") && output.contains("RESULT daemon 0"), "\(output)")
+        #expect(output.contains("boot estimate: not remembered") && output.contains("No space left on device"), "a full state directory is logged:\n\(output)")
+        #expect(output.contains("RESULT readonly 0") && output.contains("Read-only file system"), "a read-only one too:\n\(output)")
+        #expect(output.contains("RESULT int 130"), "SIGINT ends the daemon by the signal (128 + 2):\n\(output)")
 
         // Both screens equal the host's memory display drawing the same HUD at the same size.
         let arrived = try PNGDecoder.decode(contentsOf: "\(dir)/shots/arrived.png")
@@ -98,5 +121,21 @@ struct FaultEndToEndTests {
         try #require(again.width == arrived.width && again.height == arrived.height)
         #expect(ServiceEndToEndTests.differing(expected, arrived) == 0, "the late screen differs from the host's render")
         #expect(ServiceEndToEndTests.differing(expected, again) == 0, "after SIGKILL the next daemon's screen differs from the host's render")
+        // Away on VT2 the console is on the card, not the HUD; back on VT1 the HUD is redrawn bit for bit.
+        let away = try PNGDecoder.decode(contentsOf: "\(dir)/shots/away.png")
+        let back = try PNGDecoder.decode(contentsOf: "\(dir)/shots/back.png")
+        #expect(ServiceEndToEndTests.differing(expected, away) > 1000, "VT2 must not show the HUD")
+        #expect(ServiceEndToEndTests.differing(expected, back) == 0, "after the VT switch back the HUD differs from the host's render")
+        // After SIGINT the console's picture is back: hardly any of the HUD's pixels remain.
+        let restored = try PNGDecoder.decode(contentsOf: "\(dir)/shots/restored.png")
+        var lit = 0, left = 0
+        for y in 0..<expected.height {
+            let e = expected.view.row(y), r = restored.view.row(y)
+            for x in 0..<Int(expected.width) where e[x] & 0x00FF_FFFF != 0 {
+                lit += 1
+                if r[x] & 0x00FF_FFFF == e[x] & 0x00FF_FFFF { left += 1 }
+            }
+        }
+        #expect(lit > 2000 && left * 20 < lit, "after SIGINT \(left) of the HUD's \(lit) pixels are still on screen")
     }
 }
