@@ -35,6 +35,23 @@ struct ControlServerTests {
         #expect(rig.log.contains("control client 1 (pid \(getpid()) uid \(geteuid())"), "peer credentials are logged")
     }
 
+    @Test func keyEventsGoOnlyToWhoWatchesKeys() throws {
+        let rig = try ControlRig()
+        let plain = try rig.connect(), watcher = try rig.connect()
+        plain.send("subscribe\nshow\n")
+        watcher.send("subscribe keys\n")
+        let a = try rig.lines(plain, count: 2), b = try rig.lines(watcher, count: 1)
+        #expect(a.filter { !$0.hasPrefix("event") } == ["ok subscribed", "ok"], "\(a)")
+        #expect(b.first == "ok subscribed", "\(b)")
+        #expect(rig.runtime.isWatchingKeys)
+        rig.runtime.enqueue(.key(code: 30, pressed: true, repeated: false))
+        var got: [String] = []
+        try rig.run(for: 3) { got += watcher.readLines().filter { $0.contains(" key ") }; return !got.isEmpty }
+        #expect(got.count == 1 && got[0].hasSuffix("key key a text a"), "\(got)")
+        try rig.run(for: 0.3)
+        #expect(!plain.readLines().contains { $0.contains(" key ") }, "a plain subscriber gets no key events")
+    }
+
     @Test func badLinesAreRefusedAndTheConnectionGoesOn() throws {
         let rig = try ControlRig()
         let c = try rig.connect()

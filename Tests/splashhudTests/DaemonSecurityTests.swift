@@ -33,6 +33,8 @@ extension DaemonProcessTests {
         let (image, imageOut) = try asNobody(["image", "/usr/share/fonts/whatever.png"])
         #expect(image == 77 && imageOut.contains("an image path"), "\(image) \(imageOut)")
         #expect(try asNobody(["set", "font", "/usr/share/fonts/x.ttf"]).0 == 77)
+        let (keys, keysOut) = try asNobody(["subscribe", "--keys", "--count", "1"])
+        #expect(keys == 77 && keysOut.contains("watching keys"), "\(keys) \(keysOut)")
         let (state, shown) = try d.client(["state"])
         #expect(state == 0 && shown.contains("status \"From the group\""), "the daemon goes on: \(shown)")
         // Root (the daemon's user) may end it.

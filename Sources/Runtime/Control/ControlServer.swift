@@ -122,6 +122,12 @@ public final class ControlServer {
             c.fill(slot, .ok("protocol \(ControlProtocol.version) splashhud \(ControlProtocol.softwareVersion)"))
             send(c)
         case .subscribe(let keys):
+            // Key events could carry what someone types at a console prompt (a disk passphrase):
+            // only root and the daemon's user may watch the keyboard.
+            if keys && !c.trusted {
+                c.fill(slot, .error(.denied, "watching keys is for root and the daemon's user (uid \(Files.effectiveUserID)), not the socket's group"))
+                return send(c)
+            }
             c.subscribed = true
             if keys && !c.watchesKeys {
                 c.watchesKeys = true
@@ -193,7 +199,8 @@ public final class ControlServer {
 
     private func broadcast(_ events: [HUDEvent]) {
         for c in host.connections.values where c.subscribed && !c.closed {
-            for e in events { c.send(event: e.line) }
+            // Key events go only to those who asked to watch keys (and may).
+            for e in events where e.kind != .key || c.watchesKeys { c.send(event: e.line) }
             send(c)
         }
     }
