@@ -73,16 +73,9 @@ struct FaultEndToEndTests {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try Self.guestScript.write(toFile: "\(dir)/guest.sh", atomically: true, encoding: .utf8)
-        var libs: Set<String> = []
-        for binary in [splashhud, daemon] {
-            let (lddStatus, ldd) = try runProcess("/usr/bin/ldd", [binary])
-            try #require(lddStatus == 0, "ldd \(binary): \(ldd)")
-            for line in ldd.split(whereSeparator: \.isNewline) {
-                if let lib = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).first(where: { $0.hasPrefix("/") }) { libs.insert(String(lib)) }
-            }
-        }
+        let files = try guestFiles([splashhud, daemon])
         let run = try VMRun(display: "bochs-late", program: "/bin/busybox", shotsDir: "\(dir)/shots", timeout: 300, verbose: true,
-                            files: [splashhud, daemon, "\(dir)/guest.sh:/fault-test.sh"] + libs.sorted(),
+                            files: files + ["\(dir)/guest.sh:/fault-test.sh"],
                             args: ["sh", "/fault-test.sh", splashhud, daemon])
         let output = run.output
         print(output.split(whereSeparator: \.isNewline).filter {

@@ -106,16 +106,9 @@ struct InputEndToEndTests {
         try Self.script(button: target, outside: outside, rotatedButton: (onScanout.x, onScanout.y))
             .write(toFile: "\(dir)/guest.sh", atomically: true, encoding: .utf8)
 
-        var libs: Set<String> = []
-        for binary in [splashhud, daemon] {
-            let (lddStatus, ldd) = try runProcess("/usr/bin/ldd", [binary])
-            try #require(lddStatus == 0, "ldd \(binary): \(ldd)")
-            for line in ldd.split(whereSeparator: \.isNewline) {
-                if let lib = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).first(where: { $0.hasPrefix("/") }) { libs.insert(String(lib)) }
-            }
-        }
+        let files = try guestFiles([splashhud, daemon])
         let run = try VMRun(display: "virtio", program: "/bin/busybox", shotsDir: "\(dir)/shots", timeout: 400, verbose: true,
-                            files: [splashhud, daemon, "\(dir)/guest.sh:/input-test.sh"] + libs.sorted(), input: true,
+                            files: files + ["\(dir)/guest.sh:/input-test.sh"], input: true,
                             args: ["sh", "/input-test.sh", splashhud, daemon])
         let output = run.output
         print(output.split(whereSeparator: \.isNewline).filter {

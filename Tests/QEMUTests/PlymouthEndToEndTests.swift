@@ -38,16 +38,9 @@ struct PlymouthEndToEndTests {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try Self.guestScript.write(toFile: "\(dir)/guest.sh", atomically: true, encoding: .utf8)
-        var libs: Set<String> = []
-        for binary in [daemon, plymouth] {
-            let (lddStatus, ldd) = try runProcess("/usr/bin/ldd", [binary])
-            try #require(lddStatus == 0, "ldd \(binary): \(ldd)")
-            for line in ldd.split(whereSeparator: \.isNewline) {
-                if let lib = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).first(where: { $0.hasPrefix("/") }) { libs.insert(String(lib)) }
-            }
-        }
+        let files = try guestFiles([daemon, plymouth])
         let run = try VMRun(display: "virtio", program: "/bin/busybox", shotsDir: "\(dir)/shots", timeout: 300, verbose: true,
-                            files: [daemon, plymouth, "\(dir)/guest.sh:/ply-test.sh"] + libs.sorted(),
+                            files: files + ["\(dir)/guest.sh:/ply-test.sh"],
                             args: ["sh", "/ply-test.sh", daemon, plymouth])
         print(run.output.split(whereSeparator: \.isNewline).filter { $0.contains("RESULT") || $0.contains("ended:") || $0.contains("plymouth") }
             .joined(separator: "\n"))

@@ -86,17 +86,10 @@ struct ServiceEndToEndTests {
         try Self.guestScript.write(toFile: "\(dir)/guest.sh", atomically: true, encoding: .utf8)
 
         // The program is busybox (static); both binaries and every library they need go in as files.
-        var libs: Set<String> = []
-        for binary in [splashhud, daemon] {
-            let (lddStatus, ldd) = try runProcess("/usr/bin/ldd", [binary])
-            try #require(lddStatus == 0, "ldd \(binary): \(ldd)")
-            for line in ldd.split(whereSeparator: \.isNewline) {
-                if let lib = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).first(where: { $0.hasPrefix("/") }) { libs.insert(String(lib)) }
-            }
-        }
+        let files = try guestFiles([splashhud, daemon])
         let plug = display == "virtio"
         let run = try VMRun(display: display, program: "/bin/busybox", shotsDir: "\(dir)/shots", timeout: 300, verbose: true,
-                            files: [splashhud, daemon, "\(dir)/guest.sh:/svc-test.sh"] + libs.sorted(), modules: plug ? ["bochs"] : [],
+                            files: files + ["\(dir)/guest.sh:/svc-test.sh"], modules: plug ? ["bochs"] : [],
                             args: ["sh", "/svc-test.sh", splashhud, daemon] + (plug ? ["plug"] : []))
         let (status, output) = (run.status, run.output)
         print(output.split(whereSeparator: \.isNewline).filter { $0.contains("vmtest: \(display)") || $0.contains("RESULT") || $0.contains("ended:") }

@@ -1,7 +1,8 @@
 // Running a host-built program in the QEMU guest through scripts/qemu/vmtest.py, and finding the
-// guest program of the end-to-end display tests.
+// guest program of the end-to-end display tests, and the files a busybox guest needs to run ours.
 import Foundation
 import Raster
+import Testing
 
 /// One `vmtest.py run`: its exit status, everything it printed, and the guest's INFO lines.
 struct VMRun {
@@ -90,4 +91,18 @@ func runProcess(_ program: String, _ args: [String]) throws -> (status: Int32, o
     let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
     return (process.terminationStatus, output)
+}
+
+/// Host binaries for a busybox guest: each with every shared library `ldd` names, as `--file`
+/// arguments (the guest has no libraries of its own).
+func guestFiles(_ binaries: [String]) throws -> [String] {
+    var libs: Set<String> = []
+    for binary in binaries {
+        let (status, ldd) = try runProcess("/usr/bin/ldd", [binary])
+        try #require(status == 0, "ldd \(binary): \(ldd)")
+        for line in ldd.split(whereSeparator: \.isNewline) {
+            if let lib = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).first(where: { $0.hasPrefix("/") }) { libs.insert(String(lib)) }
+        }
+    }
+    return binaries + libs.sorted()
 }
