@@ -1,8 +1,8 @@
 // Faults a boot meets, on real kernel drivers (one boot, about 40 s, the std VGA):
 // - the daemon starts before the display's driver has loaded (`--wait-for-display`): it answers
 //   its clients at once, and once `insmod bochs` brings the card it shows the HUD it was told
-//   about at once (about 1 s from the card's uevent in this debug build under TCG), bit for bit
-//   what the host's memory display draws, and again after the kernel's console has set up;
+//   about within a second of the card's uevent (the release daemon, as shipped), bit for bit what
+//   the host's memory display draws, and again after the kernel's console has set up;
 // - the daemon is killed with SIGKILL (no clean-up at all: its socket stays, its framebuffers and
 //   DRM master die with it) and the next one recovers: it takes the stale socket over, takes the
 //   card and shows the same picture again;
@@ -68,7 +68,8 @@ struct FaultEndToEndTests {
     func lateDriverAndKill() throws {
         try VMSelftestTests.requireQEMUTools()
         let splashhud = try GuestProgram.path(product: "splashhud")
-        let daemon = try GuestProgram.path(product: "splashhudd")
+        // The daemon as shipped (release): the time to the first frame is a shipped binary's.
+        let daemon = try GuestProgram.path(product: "splashhudd", release: true)
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("splashhud-fault-vm-\(UInt32.random(in: 0...UInt32.max))").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -87,12 +88,11 @@ struct FaultEndToEndTests {
         #expect(output.contains("waiting for one to appear"), "\(output)")
         #expect(output.contains("RESULT progress 0"), "the daemon answers before it has a screen:\n\(output)")
         #expect(output.contains("EARLY visible yes mode ring progress 0.5 status \"Waiting for the screen\" outputs none"), "\(output)")
-        // The daemon's own figure, from the card's uevent to its first frame presented. A debug
-        // build under TCG renders and copies its first 1280x800 frame in about a second (a release
-        // build on hardware, in a few milliseconds): the bound leaves room for a loaded host.
+        // The daemon's own figure, from the card's uevent to its first frame presented: within a
+        // second even under TCG (about 20 times slower than the hardware).
         let shown = output.split(whereSeparator: \.isNewline).first { $0.contains("first frame") && $0.contains("after its hotplug notice") }
             .flatMap { line in line.components(separatedBy: "first frame ").last?.split(separator: " ").first.flatMap { Int($0) } }
-        #expect(shown.map { $0 <= 1500 } == true, "the HUD must reach the new screen at once: \(shown.map { "\($0) ms" } ?? "never")")
+        #expect(shown.map { $0 <= 1000 } == true, "the HUD must reach the new screen within 1 s: \(shown.map { "\($0) ms" } ?? "never")")
         #expect(output.contains("SHOWN after"), "the client sees the new output too:\n\(output)")
         #expect(output.contains("RESULT killed 137"), "\(output)")
         #expect(output.contains("RESULT stale socket left"), "SIGKILL leaves the socket behind:\n\(output)")

@@ -55,8 +55,12 @@ enum GuestProgram {
     }
 
     /// The executable `product` beside this test binary (`swift build --build-tests` builds every
-    /// product), built now with the same scratch path and configuration when it is missing.
-    static func path(product: String = "splashhud-display-guest") throws -> String {
+    /// product), built now with the same scratch path and configuration when it is missing. With
+    /// `release`, the optimised build of it, always brought up to date, in a scratch path of its own
+    /// (`swift test` holds the lock of its own while it runs): for tests that time what a shipped
+    /// binary does.
+    static func path(product: String = "splashhud-display-guest", release: Bool = false) throws -> String {
+        if release { return try releasePath(product: product) }
         // This process is .build/<triple>/<configuration>/SplashHUDPackageTests.xctest.
         let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
@@ -65,6 +69,17 @@ enum GuestProgram {
         let (status, log) = try runProcess("swift", ["build", "--product", product,
                                                      "--scratch-path", dir.deletingLastPathComponent().deletingLastPathComponent().path,
                                                      "-c", dir.lastPathComponent])
+        guard status == 0, FileManager.default.isExecutableFile(atPath: program) else {
+            throw Failure.build(product: product, log: log)
+        }
+        return program
+    }
+
+    private static func releasePath(product: String) throws -> String {
+        let scratch = VMSelftestTests.repo.appendingPathComponent(".build-release").path
+        let (status, log) = try runProcess("swift", ["build", "-c", "release", "--product", product, "--scratch-path", scratch,
+                                                     "--package-path", VMSelftestTests.repo.path])
+        let program = "\(scratch)/release/\(product)"
         guard status == 0, FileManager.default.isExecutableFile(atPath: program) else {
             throw Failure.build(product: product, log: log)
         }
