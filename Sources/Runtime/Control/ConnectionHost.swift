@@ -71,6 +71,7 @@ final class ConnectionHost {
                 continue
             }
             let c = ControlConnection(descriptor: fd, name: name)
+            c.trusted = peer.map { $0.uid == 0 || $0.uid == Files.effectiveUserID } ?? false
             accepted(c, peer)
             do {
                 try runtime.loop.watch(fd.rawValue, interest: .read) { [unowned self, unowned c] r in handle(c, r) }

@@ -24,7 +24,8 @@ final class ControlConnection {
     var watchesKeys = false
     /// The peer shut its sending side: answer what it asked, then close.
     var peerFinished = false
-    /// May drive the HUD (the Plymouth listener's root check).
+    /// Root or the daemon's own user (SO_PEERCRED), set on accept: may send Plymouth's requests
+    /// and the control socket's privileged ones.
     var trusted = false
     private(set) var closed = false
 

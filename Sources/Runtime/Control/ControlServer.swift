@@ -43,9 +43,6 @@ public final class ControlServer {
     public init(socket: ControlSocket, runtime: HUDRuntime) throws {
         self.socket = socket; self.runtime = runtime
         host = try ConnectionHost(runtime: runtime, listener: socket.descriptor, kind: "control client")
-        host.accepted = { c, peer in
-            c.trusted = peer.map { $0.uid == 0 || $0.uid == Files.effectiveUserID } ?? false
-        }
         host.refusal = { [socket] peer in
             guard let peer, !socket.admits(peer) else { return nil }
             return "not root, not our user, not in the socket's group"
@@ -101,12 +98,12 @@ public final class ControlServer {
             c.fill(slot, .ok(nil))
             return send(c)
         }
+        if !c.trusted, let what = Self.privileged(request) {
+            c.fill(slot, .error(.denied, "\(what) is for root and the daemon's user (uid \(Files.effectiveUserID)), not the socket's group"))
+            return send(c)
+        }
         switch request {
         case .request(let r):
-            if !c.trusted, let what = Self.privileged(r) {
-                c.fill(slot, .error(.denied, "\(what) is for root and the daemon's user (uid \(Files.effectiveUserID)), not the socket's group"))
-                return send(c)
-            }
             runtime.enqueue(r) { [weak self, weak c] outcome in
                 guard let self, let c else { return }
                 switch outcome {
@@ -122,12 +119,6 @@ public final class ControlServer {
             c.fill(slot, .ok("protocol \(ControlProtocol.version) splashhud \(ControlProtocol.softwareVersion)"))
             send(c)
         case .subscribe(let keys):
-            // Key events could carry what someone types at a console prompt (a disk passphrase):
-            // only root and the daemon's user may watch the keyboard.
-            if keys && !c.trusted {
-                c.fill(slot, .error(.denied, "watching keys is for root and the daemon's user (uid \(Files.effectiveUserID)), not the socket's group"))
-                return send(c)
-            }
             c.subscribed = true
             if keys && !c.watchesKeys {
                 c.watchesKeys = true
@@ -140,13 +131,15 @@ public final class ControlServer {
         }
     }
 
-    /// What in `r` only a trusted peer may ask for: ending the daemon, or naming a file for it to
-    /// open. nil when anyone the socket admits may send it.
-    static func privileged(_ r: Request) -> String? {
+    /// What in `r` only a trusted peer may ask for: ending the daemon, naming a file for it to
+    /// open, or watching the keyboard (keys could be a passphrase typed at a console prompt). nil
+    /// when anyone the socket admits may send it.
+    static func privileged(_ r: ControlRequest) -> String? {
         switch r {
-        case .quit, .dismissAndQuit: return "ending the daemon"
-        case .hud(.image(.custom, _)): return "an image path"
-        case .hud(.set(.font)): return "a font path"
+        case .request(.quit), .request(.dismissAndQuit): return "ending the daemon"
+        case .request(.hud(.image(.custom, _))): return "an image path"
+        case .request(.hud(.set(.font))): return "a font path"
+        case .subscribe(keys: true): return "watching keys"
         default: return nil
         }
     }

@@ -50,9 +50,9 @@ public final class PlymouthServer {
             throw error
         }
         host.arrivalLevel = .debug
-        host.accepted = { [unowned self] c, peer in
-            // plymouthd answers only root; our own user may drive a daemon it started (tests, kiosks).
-            c.trusted = peer.map { $0.uid == 0 || $0.uid == Files.effectiveUserID } ?? false
+        // plymouthd answers only root; our own user may drive a daemon it started (tests, kiosks):
+        // that is the connection's `trusted`.
+        host.accepted = { [unowned self] c, _ in
             decoders[ObjectIdentifier(c)] = PlymouthDecoder()
         }
         host.received = { [unowned self] c, bytes in
