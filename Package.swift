@@ -42,6 +42,12 @@ let package = Package(
             dependencies: ["CLinuxShim", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: [.define("ENABLE_MOCKING", .when(configuration: .debug))]),
 
+        // Command lines for the daemon and the client, which run in early boot and so link no
+        // Foundation (swift-argument-parser needs FoundationEssentials): a table of options read
+        // by glibc's getopt_long, whose global state CGetOpt scans under a lock.
+        .target(name: "CGetOpt"),
+        .target(name: "CommandLineOptions", dependencies: ["CGetOpt"]),
+
         // Pure Swift: fixed point, paths, stroker, scan converter, paints, surfaces, pixel formats.
         .target(name: "Raster", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         // Fonts through FreeType and PNG through libspng, feeding the rasterizer.
@@ -123,6 +129,7 @@ let package = Package(
         .testTarget(name: "FuzzTargetsTests", dependencies: ["SplashFuzzTargets"]),
 
         .target(name: "GoldenSupport", dependencies: ["Raster", "Assets"], path: "Tests/GoldenSupport"),
+        .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem", .product(name: "SystemPackage", package: "swift-system")]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "GoldenSupport"], exclude: ["Golden"]),
         .testTarget(name: "AssetsTests", dependencies: ["Assets", "Raster", "GoldenSupport"], exclude: ["Golden", "Fixtures"]),
