@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "SplashHUDKit", targets: ["SplashHUDKit", "HUDClient"]),
         .executable(name: "splashhud", targets: ["splashhud"]),
         .executable(name: "splashhudd", targets: ["splashhudd"]),
+        .executable(name: "splashhud-tools", targets: ["splashhud-tools"]),
         .executable(name: "splashhud-bench", targets: ["splashhud-bench"]),
         .executable(name: "splashhud-fuzz", targets: ["splashhud-fuzz"]),
     ],
@@ -54,7 +55,7 @@ let package = Package(
         .target(name: "Assets", dependencies: ["LinuxSystem", "Raster", "CFreeType", "CSPNG", "CZlib"]),
         // The command language (lexer, parser, printer), the service verbs, HUDEvent and time
         // values: all a client needs, without the display stack, fonts or images.
-        .target(name: "HUDProtocol", dependencies: ["Raster"]),
+        .target(name: "HUDProtocol", dependencies: ["Raster", .product(name: "SystemPackage", package: "swift-system")]),
         // The HUD: SVProgressHUD/MBProgressHUD behaviour on a Clock, layout, indicators and the
         // damage-tracking scene renderer.
         .target(name: "HUD", dependencies: ["HUDProtocol", "Raster", "Assets"]),
@@ -69,7 +70,7 @@ let package = Package(
         // Board profiles: a file in boards/ turned into display options and HUD settings.
         .target(
             name: "Board",
-            dependencies: ["Display", "HUD", "HUDProtocol", "Assets", "Raster", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["Display", "HUD", "HUDProtocol", "Assets", "Raster", "LinuxSystem", .product(name: "Logging", package: "swift-log")]),
         // The reference frame and the primitive gallery, shared by the demo, tests and benchmark.
         .target(name: "Gallery", dependencies: ["Raster", "Assets"]),
         // The HUD on a Display: the event loop, message queue, frame scheduler, one scene per
@@ -82,10 +83,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
+        // The client: one verb per request to a running splashhudd. It runs at boot, so it links
+        // no Foundation (CommandLineOptions, not swift-argument-parser).
         .executableTarget(
             name: "splashhud",
+            dependencies: ["HUDProtocol", "HUDClient", "LinuxSystem", "CommandLineOptions", .product(name: "SystemPackage", package: "swift-system")]),
+        // What never runs at boot: the demo, headless renders and the probe (`splashhud demo|render|probe`).
+        .executableTarget(
+            name: "splashhud-tools",
             dependencies: [
-                "Gallery", "Board", "HUDProtocol", "HUDClient", "HUD", "Assets", "Raster", "Display", "Runtime", "LinuxSystem",
+                "Gallery", "Board", "HUDProtocol", "HUD", "Assets", "Raster", "Display", "Runtime", "LinuxSystem",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -101,8 +108,7 @@ let package = Package(
         .executableTarget(
             name: "splashhudd",
             dependencies: [
-                "Board", "HUDProtocol", "HUD", "Assets", "Raster", "Display", "Runtime", "LinuxSystem",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Board", "HUDProtocol", "HUD", "Assets", "Raster", "Display", "Runtime", "LinuxSystem", "CommandLineOptions",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),
@@ -159,8 +165,8 @@ let package = Package(
                 "Display", "HUDProtocol", "HUD", "Raster", "Assets",
             ],
             path: "Tests/QEMUTests"),
-        .testTarget(name: "RuntimeTests", dependencies: ["LinuxSystem", "Board", "HUDProtocol", "Runtime", "Input", "HUD", "Display", "Raster", "Assets", "GoldenSupport"]),
-        .testTarget(name: "splashhudTests", dependencies: ["Board", "HUDProtocol", "HUDClient", "splashhud", "splashhudd", "splashhud-example", "SplashHUDKit", "HUD", "Assets", "Raster", "Display", "Runtime", "LinuxSystem",
+        .testTarget(name: "RuntimeTests", dependencies: ["HUDClient", "LinuxSystem", "Board", "HUDProtocol", "Runtime", "Input", "HUD", "Display", "Raster", "Assets", "GoldenSupport"]),
+        .testTarget(name: "splashhudTests", dependencies: ["Board", "HUDProtocol", "HUDClient", "splashhud", "splashhudd", "splashhud-tools", "CommandLineOptions", "splashhud-example", "SplashHUDKit", "HUD", "Assets", "Raster", "Display", "Runtime", "LinuxSystem",
                                                        .product(name: "ArgumentParser", package: "swift-argument-parser")]),
     ],
     swiftLanguageModes: [.v6]

@@ -11,5 +11,6 @@ source scripts/setup.sh
 out="${1:-out/demo}"
 shift || true
 swift build -c release --product splashhud >/dev/null
+swift build -c release --product splashhud-tools >/dev/null
 "$(swift build -c release --show-bin-path)/splashhud" demo --out "$out" "$@"
 echo "Open $out/hud.apng.png (animated) and $out/hud-*.png to see the HUD; $out/raster/ holds the rasterizer's pictures."

@@ -106,7 +106,7 @@ struct BoardProfileValues {
         case ("input", "assign"):
             var assignments: [BoardProfile.InputAssignment] = []
             for item in try list() {
-                guard let arrow = item.range(of: "->") else { throw bad(expected(section)) }
+                guard let arrow = item.firstRange(of: "->") else { throw bad(expected(section)) }
                 let device = Self.strip(item[..<arrow.lowerBound]), output = Self.strip(item[arrow.upperBound...])
                 guard !device.isEmpty, Self.isConnectorName(output) else { throw bad(expected(section)) }
                 assignments.append(BoardProfile.InputAssignment(device: device, output: output))

@@ -27,6 +27,15 @@ extension CommandSpec {
         usageWords(program: program, verbs: verbs).joined(separator: " ")
     }
 
+    /// The usage in one short line, for error messages: `splashhudd [<options>]`.
+    public func shortUsage(program: String, verbs: Bool = false) -> String {
+        var words = [program]
+        if verbs { words.append("VERB") }
+        if !options.isEmpty { words.append("[<options>]") }
+        if !operands.isEmpty { words.append(operands) }
+        return words.joined(separator: " ")
+    }
+
     func usageWords(program: String, verbs: Bool) -> [String] {
         var words = [program]
         if verbs { words.append("VERB") }

@@ -139,6 +139,16 @@ public enum Files {
         }
     }
 
+    /// `mkdir -p`: `path` and every missing directory above it.
+    public static func makeDirectories(_ path: String, mode: UInt32 = 0o755) throws(SystemError) {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for part in path.split(separator: "/") {
+            prefix += part
+            try makeDirectory(prefix, mode: mode)
+            prefix += "/"
+        }
+    }
+
     /// The id of the group called `name` (getgrnam_r), nil when there is none.
     public static func groupID(named name: String) throws(SystemError) -> UInt32? {
         let (gid, error) = system_groupID(name)

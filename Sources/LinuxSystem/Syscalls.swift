@@ -160,6 +160,14 @@ func system_realpath(_ path: String) -> String? {
     return String(cString: resolved)
 }
 
+/// execv(2): returns only on failure (errno set).
+func system_execv(_ path: String, _ arguments: [String]) {
+    var argv = arguments.map { strdup($0) }
+    argv.append(nil)
+    _ = execv(path, argv)
+    argv.forEach { free($0) }
+}
+
 func system_getenv(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
 
 func system_geteuid() -> UInt32 { UInt32(geteuid()) }

@@ -4,16 +4,15 @@
 // also keeps a write end open itself (busybox fbsplash's trick): with a writer always present a
 // read never returns end-of-file when a script's `echo` closes its end, so poll does not spin on
 // a permanently readable descriptor and nothing has to reopen the pipe. The sending side
-// (`CommandFIFO.send`, used by `splashhud send`) never blocks: with no reader it fails at once.
+// (HUDClient's `CommandFIFOSender`, used by `splashhud send`) never blocks: with no reader it fails at once.
 // Whoever can write the FIFO controls the splash, so the reader checks what it opened (fstat):
 // a FIFO owned by someone else or writable by others is replaced, or refused.
 
+import HUDProtocol
 import SystemPackage
 
 public final class CommandFIFO {
-    /// A FIFO path for `splashhudd --fifo` and `splashhud send --fifo` (psplash uses
-    /// /run/psplash_fifo: /run is a tmpfs, so a read-only root does not matter).
-    public static let defaultPath = "/run/splashhud.fifo"
+    public static let defaultPath = CommandFIFOFormat.defaultPath
     /// psplash's mode: only the owner (root) writes.
     public static let ownerOnly: UInt32 = 0o600
     /// Also writable by the FIFO's group (e.g. an update agent in the splash's group).
@@ -184,56 +183,5 @@ public final class CommandFIFO {
         if created && removing { _ = RuntimeSyscalls.unlink(path) }
         RuntimeSyscalls.close(keepAlive)
         RuntimeSyscalls.close(descriptor)
-    }
-
-    // MARK: Sending
-
-    /// Writes `lines` to the FIFO at `path`, each ended by "\n", without ever blocking: no FIFO or
-    /// no reader fails at once; a FIFO that stays full fails after `timeoutMilliseconds`. Each line
-    /// is one write of at most PIPE_BUF bytes, so lines from concurrent senders never interleave.
-    public static func send(_ lines: [String], to path: String = CommandFIFO.defaultPath,
-                            timeoutMilliseconds: Int32 = 2000) throws(CommandFIFOError) {
-        let limit = CommandFIFOLineBuffer.defaultLimit
-        var messages: [[UInt8]] = []
-        for line in lines {
-            let bytes = Array(line.utf8)
-            guard bytes.count <= limit else { throw .lineTooLong(bytes: bytes.count, limit: limit) }
-            if let i = bytes.firstIndex(where: { $0 == 0x0A || $0 == 0x00 }) {
-                throw .splitLine(line: messages.count + 1, byteOffset: i)
-            }
-            messages.append(bytes + [0x0A])
-        }
-        switch RuntimeSyscalls.fileKind(path) {
-        case .failure(let e): throw .syscall("lstat", e, path)
-        case .success(nil): throw .missing(path: path)
-        case .success(.fifo?): break
-        case .success(let kind?):
-            throw .notAFIFO(path: path, found: kind == .regular ? "a regular file" : kind == .directory ? "a directory" : "not a FIFO")
-        }
-        RuntimeSyscalls.ignoreBrokenPipe()
-        let fd: FileDescriptor
-        switch RuntimeSyscalls.openNonBlocking(path, write: true) {
-        case .success(let d): fd = d
-        case .failure(.noSuchAddressOrDevice): throw .noReader(path: path)
-        case .failure(.noSuchFileOrDirectory): throw .missing(path: path)
-        case .failure(let e): throw .syscall("open", e, path)
-        }
-        defer { RuntimeSyscalls.close(fd) }
-        for message in messages {
-            var rest = message[...]
-            while !rest.isEmpty {
-                switch RuntimeSyscalls.write(fd, rest) {
-                case .success(let n?): rest = rest.dropFirst(n)
-                case .success(nil):
-                    switch RuntimeSyscalls.waitWritable(fd, timeoutMilliseconds: timeoutMilliseconds) {
-                    case .success(true): continue
-                    case .success(false): throw .writeTimedOut(path: path, milliseconds: timeoutMilliseconds)
-                    case .failure(let e): throw .syscall("poll", e, path)
-                    }
-                case .failure(.brokenPipe): throw .readerGone(path: path)
-                case .failure(let e): throw .syscall("write", e, path)
-                }
-            }
-        }
     }
 }

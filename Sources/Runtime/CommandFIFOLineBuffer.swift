@@ -4,10 +4,12 @@
 // limit and lines that are not UTF-8 are rejected whole, and the stream resynchronises at the next
 // terminator, so one bad writer cannot wedge or corrupt the commands that follow.
 
+import HUDProtocol
+
 public struct CommandFIFOLineBuffer {
     /// The longest line accepted, in bytes without its terminator. 4095: a line and its newline fit
     /// in PIPE_BUF (4096), so every writer's line is written atomically and never interleaved.
-    public static let defaultLimit = 4095
+    public static let defaultLimit = CommandFIFOFormat.lineLimit
 
     public let limit: Int
     private var pending: [UInt8] = []

@@ -1,8 +1,7 @@
 // `--display auto|drm[:DEVICE]|fbdev[:DEVICE]|memory[:WxH]`: which screen the daemon takes.
-import ArgumentParser
 import Board
 
-struct DisplayChoice: ExpressibleByArgument, Equatable {
+struct DisplayChoice: Equatable {
     var backend: BoardProfile.Backend?
     /// A card node (drm), a framebuffer device (fbdev).
     var device: String?
@@ -40,8 +39,6 @@ struct DisplayChoice: ExpressibleByArgument, Equatable {
         guard parts.count == 2, let w = Int32(parts[0]), let h = Int32(parts[1]), (16...8192).contains(w), (16...8192).contains(h) else { return nil }
         return (w, h)
     }
-
-    var defaultValueDescription: String { backend?.rawValue ?? "auto" }
 
     /// `profile` with this choice applied: only this backend, on this device.
     func apply(to profile: BoardProfile?) -> BoardProfile? {

@@ -4,11 +4,12 @@
 // runtime hands events out at the end of each loop turn.
 import Assets
 import Display
-import Foundation
 import HUD
 import HUDProtocol
+import LinuxSystem
 import Raster
 import Runtime
+import SystemPackage
 
 final class ShowRecorder {
     let directory: String
@@ -16,7 +17,7 @@ final class ShowRecorder {
     let minimumGap: Int64
     private var tracks: [String: Track] = [:]
     private var order: [String] = []
-    private let eventLog: FileHandle
+    private let eventLog: FileDescriptor
     private var eventCount = 0
 
     /// One output's animation: frames added once the next one (or the end) says how long it stayed.
@@ -31,15 +32,11 @@ final class ShowRecorder {
         self.directory = directory
         self.display = display
         minimumGap = 1_000_000_000 / maxFPS
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let events = "\(directory)/events.txt"
-        guard FileManager.default.createFile(atPath: events, contents: nil), let handle = FileHandle(forWritingAtPath: events) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: events])
-        }
-        eventLog = handle
+        try Files.makeDirectories(directory)
+        eventLog = try Files.open("\(directory)/events.txt", flags: OpenFlag.writeOnly | OpenFlag.create | OpenFlag.truncate, mode: 0o644)
     }
 
-    deinit { try? eventLog.close() }
+    deinit { Files.close(eventLog) }
 
     /// Records `session`'s screens after every loop turn, its events as they come, and writes the
     /// files when it ends (before the display is closed). The session's runtime keeps the recorder.
@@ -60,7 +57,7 @@ final class ShowRecorder {
 
     /// Appends `events` to events.txt, one line each.
     func record(_ events: [HUDEvent]) throws {
-        try eventLog.write(contentsOf: Data(events.map { $0.description + "\n" }.joined().utf8))
+        try Files.writeAll(eventLog, Array(events.map { $0.description + "\n" }.joined().utf8), subject: "\(directory)/events.txt")
         eventCount += events.count
     }
 
@@ -112,7 +109,7 @@ final class ShowRecorder {
                 written.append("\(base)-last.png (the last frame)")
             }
         }
-        try eventLog.synchronize()
+        try Files.fsync(eventLog, subject: "\(directory)/events.txt")
         written.append("\(directory)/events.txt (\(eventCount) HUD events)")
         return written
     }

@@ -1,4 +1,5 @@
 // The FIFO's line splitting, on byte pieces as reads deliver them.
+import HUDProtocol
 import Runtime
 import Testing
 

@@ -3,6 +3,8 @@
 // refused), lines from several writers, EOF never spinning, and a sender that never blocks.
 import Foundation
 import Glibc
+import HUDClient
+import HUDProtocol
 import Runtime
 import SystemPackage
 import Testing
@@ -107,7 +109,7 @@ struct CommandFIFOTests {
         #expect(mode("\(dir)/f") & 0o7777 == 0o620)
         _ = "QUIT\n".withCString { write(intruder, $0, 5) }
         #expect(try fifo.drain() == 0 && got.isEmpty, "the old FIFO's writer reached the splash: \(got)")
-        try CommandFIFO.send(["MSG ok"], to: "\(dir)/f")
+        try CommandFIFOSender.send(["MSG ok"], to: "\(dir)/f")
         #expect(try fifo.drain() == 1 && got == ["MSG ok"])
         fifo.close()
         #expect(!FileManager.default.fileExists(atPath: "\(dir)/f"))
@@ -162,7 +164,7 @@ struct CommandFIFOTests {
         var got: [String] = []
         let fifo = try CommandFIFO(path: "\(dir)/f") { r in got.append((try? r.get()) ?? "ERROR") }
         #expect(!readable(fifo.descriptor), "nothing written yet")
-        try CommandFIFO.send(["show \"Starting\"", "progress 0.4 \"Installing 3 of 7\""], to: "\(dir)/f")
+        try CommandFIFOSender.send(["show \"Starting\"", "progress 0.4 \"Installing 3 of 7\""], to: "\(dir)/f")
         // A shell `echo` that opens, writes a line in two pieces and closes (psplash-write style NUL).
         let fd = open("\(dir)/f", O_WRONLY | O_NONBLOCK)
         #expect(fd >= 0)
@@ -197,14 +199,14 @@ struct CommandFIFOTests {
 
     @Test func sendWithoutAReaderFailsAtOnce() throws {
         let dir = try temporaryDirectory()
-        #expect(throws: CommandFIFOError.missing(path: "\(dir)/none")) { try CommandFIFO.send(["QUIT"], to: "\(dir)/none") }
+        #expect(throws: CommandFIFOError.missing(path: "\(dir)/none")) { try CommandFIFOSender.send(["QUIT"], to: "\(dir)/none") }
         #expect(mkfifo("\(dir)/f", 0o600) == 0)
         let start = ContinuousClock.now
-        #expect(throws: CommandFIFOError.noReader(path: "\(dir)/f")) { try CommandFIFO.send(["QUIT"], to: "\(dir)/f") }
+        #expect(throws: CommandFIFOError.noReader(path: "\(dir)/f")) { try CommandFIFOSender.send(["QUIT"], to: "\(dir)/f") }
         #expect(ContinuousClock.now - start < .seconds(1))
         try "x".write(toFile: "\(dir)/file", atomically: true, encoding: .utf8)
         #expect(throws: CommandFIFOError.notAFIFO(path: "\(dir)/file", found: "a regular file")) {
-            try CommandFIFO.send(["QUIT"], to: "\(dir)/file")
+            try CommandFIFOSender.send(["QUIT"], to: "\(dir)/file")
         }
     }
 
@@ -215,7 +217,7 @@ struct CommandFIFOTests {
         let line = String(repeating: "y", count: 4000)
         let start = ContinuousClock.now
         #expect(throws: CommandFIFOError.writeTimedOut(path: "\(dir)/f", milliseconds: 100)) {
-            try CommandFIFO.send(Array(repeating: line, count: 40), to: "\(dir)/f", timeoutMilliseconds: 100)
+            try CommandFIFOSender.send(Array(repeating: line, count: 40), to: "\(dir)/f", timeoutMilliseconds: 100)
         }
         #expect(ContinuousClock.now - start < .seconds(2))
         fifo.close()
@@ -225,10 +227,10 @@ struct CommandFIFOTests {
         let dir = try temporaryDirectory()
         let fifo = try CommandFIFO(path: "\(dir)/f") { _ in }
         #expect(throws: CommandFIFOError.lineTooLong(bytes: 5000, limit: 4095)) {
-            try CommandFIFO.send([String(repeating: "z", count: 5000)], to: "\(dir)/f")
+            try CommandFIFOSender.send([String(repeating: "z", count: 5000)], to: "\(dir)/f")
         }
         #expect(throws: CommandFIFOError.splitLine(line: 2, byteOffset: 6)) {
-            try CommandFIFO.send(["show b", "show a\nQUIT"], to: "\(dir)/f")
+            try CommandFIFOSender.send(["show b", "show a\nQUIT"], to: "\(dir)/f")
         }
         var got = 0
         fifo.onInput = { _ in got += 1 }

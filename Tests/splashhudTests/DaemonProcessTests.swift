@@ -7,7 +7,7 @@ import Display
 import Foundation
 import HUDProtocol
 import Testing
-@testable import splashhud
+@testable import splashhud_tools
 
 @Suite("splashhudd and the client as processes", .serialized)
 struct DaemonProcessTests {

@@ -8,7 +8,7 @@ import Logging
 import Raster
 import Runtime
 import Testing
-@testable import splashhud
+@testable import splashhud_tools
 
 @Suite("splashhud demo on an opened screen", .serialized)
 struct DemoScreenTests {

@@ -1,6 +1,6 @@
 import Display
 import Testing
-@testable import splashhud
+@testable import splashhud_tools
 
 /// `splashhud probe`'s text on hand-made probe results (the gathering runs against real drivers in
 /// Tests/QEMUTests/ProbeEndToEndTests.swift).

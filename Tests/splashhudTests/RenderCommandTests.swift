@@ -4,7 +4,7 @@ import Assets
 import HUDProtocol
 import Raster
 import Testing
-@testable import splashhud
+@testable import splashhud_tools
 
 @Suite("splashhud render")
 struct RenderCommandTests {
@@ -15,7 +15,7 @@ struct RenderCommandTests {
         """
 
     func run(_ args: [String]) throws {
-        var command = try SplashHUDCommand.parseAsRoot(args)
+        var command = try SplashHUDTools.parseAsRoot(args)
         try command.run()
     }
 
@@ -73,7 +73,7 @@ struct RenderCommandTests {
         #expect(throws: (any Error).self) { try run(["render", "\(dir)/bad.hud", "--at", "0", "--out", "\(dir)/x.png"]) }
         #expect(throws: (any Error).self) { try run(["render", "\(dir)/bad.hud", "--size", "0x5", "--at", "0", "--out", "\(dir)/x.png"]) }
         #expect(throws: (any Error).self) { try run(["render", "\(dir)/bad.hud"]) }
-        let message = SplashHUDCommand.message(for: RenderTestError.parse(dir))
+        let message = SplashHUDTools.message(for: RenderTestError.parse(dir))
         #expect(message.contains("line 1") && message.contains("shwo"))
     }
 }
@@ -82,7 +82,7 @@ enum RenderTestError: Error {
     case parse(String)
 }
 
-extension SplashHUDCommand {
+extension SplashHUDTools {
     /// The message the tool prints for the error parsing `dir/bad.hud` raises.
     static func message(for e: RenderTestError) -> String {
         guard case .parse(let dir) = e else { return "" }

@@ -1,5 +1,5 @@
 import Testing
-@testable import splashhud
+@testable import splashhud_tools
 
 @Suite("render outputs")
 struct RenderOutputTests {

@@ -1,8 +1,7 @@
 // The systemd units in udev/: every ExecStart/ExecStop command line is one the real daemon or client
-// accepts (Daemon/SplashHUDCommand.parseAsRoot, so every option exists and every line is valid), the boot
+// accepts (DaemonOptions and SplashHUDClient.parse, so every option exists and every line is valid), the boot
 // rules the units promise hold (never holding boot), and `systemd-analyze verify` finds nothing
 // to say about them (a skipped test where it is not installed).
-import ArgumentParser
 import Foundation
 import HUDProtocol
 import Testing
@@ -64,9 +63,9 @@ struct ServiceUnitTests {
             #expect(e.value.hasPrefix("-") || e.key == "ExecStart", "\(unit) \(e.key): a missing splash must not fail the unit")
             if argv.first == "/usr/bin/splashhudd" {
                 #expect(unit == "splashhud.service" && e.key == "ExecStart")
-                let daemon: Daemon
-                do { daemon = try Daemon.parseAsRoot(Array(argv.dropFirst())) as! Daemon } catch {
-                    Issue.record("\(unit) \(e.key): `\(e.value)` is refused by splashhudd: \(Daemon.message(for: error))")
+                let daemon: DaemonOptions
+                do { daemon = try DaemonOptions(arguments: Array(argv.dropFirst())) } catch {
+                    Issue.record("\(unit) \(e.key): `\(e.value)` is refused by splashhudd: \(error)")
                     continue
                 }
                 #expect(daemon.socket == "/run/splashhud/control")
@@ -75,13 +74,12 @@ struct ServiceUnitTests {
                 continue
             }
             #expect(argv.first == "/usr/bin/splashhud", "\(unit) \(e.key) runs \(argv.first ?? "nothing")")
-            let parsed: ParsableCommand
-            do { parsed = try SplashHUDCommand.parseAsRoot(Array(argv.dropFirst())) } catch {
-                Issue.record("\(unit) \(e.key): `\(e.value)` is refused by the client: \(SplashHUDCommand.message(for: error))")
+            let connection: ClientOptions
+            do { (_, _, connection) = try SplashHUDClient.parse(Array(argv.dropFirst())) } catch {
+                Issue.record("\(unit) \(e.key): `\(e.value)` is refused by the client: \(error)")
                 continue
             }
-            let timeout = (parsed as? any ClientVerb)?.connection.timeout
-            #expect((timeout ?? 9999) <= 1000, "\(unit) \(e.key): a client call must never wait long")
+            #expect(connection.timeout <= 1000, "\(unit) \(e.key): a client call must never wait long")
         }
     }
 

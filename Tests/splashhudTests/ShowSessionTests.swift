@@ -4,11 +4,13 @@
 import Display
 import Foundation
 import HUD
+import HUDClient
 import HUDProtocol
 import Logging
 import Raster
 import Runtime
 import Testing
+import CommandLineOptions
 @testable import splashhud
 @testable import splashhudd
 
@@ -36,13 +38,13 @@ struct ShowSessionTests {
         let display = MemoryDisplay(width: 240, height: 160)
         let s = try session(display, dir: dir, duration: 30, record: true)
         // Written before the loop runs: the pipe holds them.
-        try CommandFIFO.send(["show \"Hello\"", "PROGRESS 40", "MSG Installing", "no-such-verb"], to: "\(dir)/fifo")
+        try CommandFIFOSender.send(["show \"Hello\"", "PROGRESS 40", "MSG Installing", "no-such-verb"], to: "\(dir)/fifo")
         // QUIT from another process's point of view: a writer 1.5 s later, while the loop runs
         // (well past the 0.15 s fade-in even on a loaded machine, so did-appear comes first).
         let path = "\(dir)/fifo"
         Thread.detachNewThread {
             Thread.sleep(forTimeInterval: 1.5)
-            try? CommandFIFO.send(["QUIT"], to: path)
+            try? CommandFIFOSender.send(["QUIT"], to: path)
         }
         var kinds: [String] = []
         s.runtime.addEventListener { kinds += $0.map(\.kind.rawValue) }
@@ -69,7 +71,7 @@ struct ShowSessionTests {
         let display = MemoryDisplay(width: 240, height: 160)
         let s = try session(display, dir: dir, script: [TimedCommand(time: .zero, command: .progress(fraction: Fixed16_16(0.5), status: "Half"), line: 1)],
                             duration: 10)
-        try CommandFIFO.send(["quit --retain"], to: "\(dir)/fifo")
+        try CommandFIFOSender.send(["quit --retain"], to: "\(dir)/fifo")
         let end = try s.run()
         #expect(end.retain && end.reason == "quit --retain")
         #expect(display.closedAs == .retain)
@@ -100,6 +102,6 @@ struct ShowSessionTests {
         #expect(mkfifo(fifo, 0o600) == 0)
         let (status, output) = try SplashBinary.run(try SplashBinary.path(), ["send", "--fifo", fifo, "QUIT"])
         #expect(status == 1 && output.contains("ENXIO"), "\(output)")
-        #expect(throws: (any Error).self) { _ = try SplashHUDCommand.parseAsRoot(["send", "--fifo", fifo, "progress lots"]) }
+        #expect(throws: UsageError.self) { _ = try SplashHUDClient.parse(["send", "--fifo", fifo, "progress lots"]) }
     }
 }

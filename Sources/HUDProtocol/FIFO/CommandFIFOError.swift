@@ -58,7 +58,7 @@ public enum CommandFIFOError: Error, Equatable, CustomStringConvertible {
     }
 
     /// Permission bits as ls and chmod write them: 0666, 0620, 04755.
-    static func octal(_ mode: UInt32) -> String {
+    public static func octal(_ mode: UInt32) -> String {
         let digits = String(mode & 0o7777, radix: 8)
         return "0" + String(repeating: "0", count: max(0, 3 - digits.count)) + digits
     }

@@ -1,0 +1,39 @@
+// A verb of the client: its command-line table and what it does with what was read. Most verbs
+// send one line of the command language and expect `ok` (`line`); the others read replies.
+import CommandLineOptions
+import HUDClient
+import HUDProtocol
+
+struct ClientVerb: Sendable {
+    let spec: CommandSpec
+    /// Runs the verb; standard output gets what it prints.
+    let run: @Sendable (ParsedOptions, ClientOptions) throws(ClientFailure) -> Void
+    /// Checks what `run` cannot know until it runs (a request line that would be refused).
+    var check: @Sendable (ParsedOptions) throws(UsageError) -> Void = { _ in }
+
+    var name: String { spec.name }
+
+    /// A verb that sends the line `line` makes of its operands and options, and expects `ok`.
+    static func line(_ spec: CommandSpec, _ line: @escaping @Sendable (ParsedOptions) -> String) -> ClientVerb {
+        ClientVerb(spec: spec, run: { p, connection throws(ClientFailure) in
+            let client = try connection.connect()
+            do throws(ControlClientError) { _ = try client.request(line(p)) } catch { throw ClientFailure(error) }
+        }, check: { p throws(UsageError) in
+            do { _ = try ControlRequest.parse(line(p)) } catch { throw UsageError("\(error)") }
+        })
+    }
+
+    /// `spec` with the connection's options, as every verb takes them.
+    static func spec(_ name: String, _ abstract: String, discussion: String = "", options: [OptionSpec] = [], operands: String = "",
+                     operandHelp: [(name: String, help: String)] = [], count: ClosedRange<Int>? = 0...0) -> CommandSpec {
+        CommandSpec(name: name, abstract: abstract, discussion: discussion, options: options + ClientOptions.specs,
+                    operands: operands, operandHelp: operandHelp, operandCount: count)
+    }
+}
+
+/// `verb` + `fixed` words + the rest joined as one text word (absent when empty).
+func commandLine(_ verb: String, _ fixed: [String], text: [String] = []) -> String {
+    var words = [verb] + fixed.map(CommandParser.word)
+    if !text.isEmpty { words.append(CommandParser.word(text.joined(separator: " "))) }
+    return words.joined(separator: " ")
+}

@@ -1,0 +1,84 @@
+// `splashhud`: the client. Each verb talks to a running splashhudd over its control socket. It
+// runs in early boot (from an initramfs, a unit, a script), so it links no Foundation: a bare
+// client verb is loading, one connect and one round trip. `demo`, `render` and `probe` are
+// splashhud-tools, installed beside it, which this runs in its place.
+import CommandLineOptions
+#if canImport(Glibc)
+import Glibc
+#endif
+import HUDProtocol
+import LinuxSystem
+
+@main
+enum SplashHUDClient {
+    static let verbs = ClientVerb.hudVerbs + ClientVerb.queryVerbs
+    /// The verbs of splashhud-tools.
+    static let toolVerbs = ["demo", "render", "probe"]
+
+    static let spec = CommandSpec(
+        name: "splashhud",
+        abstract: "A progress HUD for Linux displays without a window system.",
+        discussion: """
+            The verbs talk to a running splashhudd over its control socket; `demo`, `render` and `probe` run \
+            splashhud-tools (the demo on the best display, headless renders of scripts, the display probe). Exit \
+            status: 0 applied, 64 bad arguments, 65 refused by the daemon, 69 no daemon running, 73 a file could not be \
+            written, 74 an I/O error, 75 no answer within --timeout, 76 not the protocol, 77 not allowed to use the socket.
+            """,
+        options: [.flag("version", help: "Show the version.")], operands: "[<arguments> ...]", operandCount: nil)
+
+    static var toolsList: [CommandSpec] {
+        [CommandSpec(name: "demo", abstract: "Play a HUD update sequence and write its pictures (splashhud-tools; the default without a verb)."),
+         CommandSpec(name: "render", abstract: "Render a timed script headless to PNGs (splashhud-tools)."),
+         CommandSpec(name: "probe", abstract: "List the displays this machine has and what each can do (splashhud-tools).")]
+    }
+
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        guard let first = arguments.first, !toolVerbs.contains(first) else { runTools(arguments) }
+        if ["--help", "-h", "help"].contains(first) {
+            CommandLineTool.exitWithHelp(spec.helpText(program: "splashhud", verbs: toolsList + verbs.map(\.spec)))
+        }
+        if first == "--version" { print(ControlProtocol.softwareVersion); return }
+        if first == "--generate-completion-script" {
+            guard arguments.count == 2, let script = Completions.script(for: arguments[1], command: spec, verbs: toolsList + verbs.map(\.spec)) else {
+                CommandLineTool.exitWithUsageError(UsageError("--generate-completion-script takes bash, zsh or fish"), program: "splashhud",
+                                                   usage: "splashhud --generate-completion-script bash|zsh|fish")
+            }
+            CommandLineTool.exitWithHelp(script)
+        }
+        let verb: ClientVerb, options: ParsedOptions, connection: ClientOptions
+        do { (verb, options, connection) = try parse(arguments) } catch {
+            let known = verbs.first { $0.name == first }
+            CommandLineTool.exitWithUsageError(error, program: known.map { "splashhud \($0.name)" } ?? "splashhud",
+                                               usage: known?.spec.shortUsage(program: "splashhud \(first)") ?? spec.shortUsage(program: "splashhud", verbs: true))
+        }
+        if options.wantsHelp { CommandLineTool.exitWithHelp(verb.spec.helpText(program: "splashhud \(verb.name)")) }
+        do { try verb.run(options, connection) } catch {
+            CommandLineTool.printError(error.message)
+            exit(error.status)
+        }
+    }
+
+    /// The verb `arguments` names, its options read and checked, and where its daemon is.
+    static func parse(_ arguments: [String]) throws(UsageError) -> (ClientVerb, ParsedOptions, ClientOptions) {
+        guard let name = arguments.first else { throw UsageError("no verb") }
+        guard let verb = verbs.first(where: { $0.name == name }) else {
+            throw UsageError("unknown verb '\(name)'; the verbs are \((toolVerbs + verbs.map(\.name)).joined(separator: ", "))")
+        }
+        let options = try OptionParser.parse(Array(arguments.dropFirst()), spec: verb.spec)
+        if options.wantsHelp { return (verb, options, ClientOptions()) }
+        let connection = try ClientOptions(options)
+        try verb.check(options)
+        return (verb, options, connection)
+    }
+
+    /// Runs splashhud-tools from beside this program (the demo when no verb is given).
+    static func runTools(_ arguments: [String]) -> Never {
+        let here = ProcessImage.executablePath() ?? CommandLine.arguments[0]
+        let tools = String(here[..<(here.lastIndex(of: "/") ?? here.startIndex)]) + "/splashhud-tools"
+        let error = ProcessImage.replace(with: tools, arguments: [tools] + arguments)
+        CommandLineTool.printError("splashhud: \(arguments.first ?? "demo") is a verb of splashhud-tools, which could not be run (\(error)); "
+            + "install it beside splashhud, or use the client's verbs (splashhud --help)")
+        exit(69)  // EX_UNAVAILABLE
+    }
+}

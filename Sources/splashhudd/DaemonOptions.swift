@@ -1,0 +1,131 @@
+// splashhudd's command line: the option table (which also writes --help) and the values read
+// from it, each checked before anything is opened.
+import Board
+import CommandLineOptions
+import HUDProtocol
+import Logging
+import Runtime
+
+struct DaemonOptions {
+    var display: DisplayChoice = .auto
+    var profile: String?
+    var socket = ControlProtocol.defaultSocketPath
+    var socketGroup: String?
+    var plymouth: PlymouthMode = .off
+    var psplashFifo: String?
+    var fbsplashFifo: String?
+    var fifo: String?
+    var fifoMode: UInt32 = CommandFIFO.ownerOnly
+    var script: String?
+    var retain = false
+    var announce: String?
+    var bootEstimate = false
+    var stateDir = "/var/lib/splashhud"
+    var out: String?
+    var duration: Double?
+    var logLevel: Logger.Level = .info
+    var console = "auto"
+    var input: String?
+    var grabInput = false
+    var waitForDisplay = false
+    var user: String?
+    var assetDir: [String] = []
+
+    static let defaultAssetDirectories = ["/usr/share/splashhud", "/etc/splashhud", "/usr/share/fonts", "/usr/local/share/fonts",
+                                          "/usr/share/pixmaps", "/usr/share/plymouth/themes"]
+    static let psplashDefault = "/run/psplash_fifo"
+    static let fifoModes: [String: UInt32] = ["600": CommandFIFO.ownerOnly, "0600": CommandFIFO.ownerOnly,
+                                              "620": CommandFIFO.groupWritable, "0620": CommandFIFO.groupWritable]
+
+    static let spec = CommandSpec(
+        name: "splashhudd",
+        abstract: "The SplashHUD daemon: the HUD on the best display, driven through its control socket and FIFOs.",
+        discussion: """
+            Clients talk to it with `splashhud VERB …` (or the Swift API) over the control socket; boot scripts may \
+            also write psplash's `MSG`/`PROGRESS`/`QUIT` to --psplash-fifo and fbsplash's `NN`/`exit` to --fbsplash-fifo. \
+            QUIT or exit dismisses the HUD and ends after its fade-out; `quit` ends at once, `quit --retain` keeps \
+            the frame on the screen. Under systemd (Type=notify) it says READY=1 once the first frame is shown.
+            """,
+        options: [
+            .option("display", "display", help: "Display: auto (the profile's backends, else drm then fbdev, memory when no screen opens), drm[:CARD], fbdev[:DEVICE] or memory[:WxH]. Default: auto."),
+            .option("profile", "profile", help: "Board profile: a name in boards/ (e.g. rpi4, qemu-bochs) or a .conf file."),
+            .option("socket", "socket", help: "The control socket (`none`: no socket). When its directory cannot be used, the abstract socket @PATH is used instead. Default: \(ControlProtocol.defaultSocketPath)."),
+            .option("socket-group", "group", help: "The group that may use the control socket (mode 0660), a name or a number."),
+            OptionSpec("plymouth", value: .optional("mode", bare: "on"), help: "Also answer Plymouth's protocol on its socket (@/org/freedesktop/plymouthd), so `plymouth`, boot scripts and systemd drive the HUD: on (also a bare --plymouth), off (the default), or auto (on unless Plymouth is installed)."),
+            OptionSpec("psplash-fifo", value: .optional("path", bare: psplashDefault), help: "Also read psplash's FIFO here (MSG, PROGRESS, QUIT); without a value: \(psplashDefault)."),
+            .option("fbsplash-fifo", "path", help: "Also read busybox fbsplash's FIFO here (NN, exit)."),
+            .option("fifo", "path", help: "Also read command-language lines from this FIFO (`echo 'progress 0.5' > FIFO`)."),
+            .option("fifo-mode", "mode", help: "The FIFOs' mode when we create them: 600 (owner only, as psplash; the default) or 620 (group may write)."),
+            .option("script", "file", help: "A timed script to play from the start (`@SECONDS COMMAND` lines, as `splashhud render` takes)."),
+            .flag("retain", help: "Leave the last frame on the screen when ending (else what was there before is restored)."),
+            .option("announce", "console", help: "Also announce every status text on this console (e.g. /dev/ttyS0), besides the log."),
+            .flag("boot-estimate", help: "Show the boot's progress estimated from the previous boot (Plymouth's boot-duration), until a client sends progress itself."),
+            .option("state-dir", "dir", help: "Where the boot estimate is remembered between boots. Default: /var/lib/splashhud."),
+            .option("out", "dir", help: "Memory display: write what was shown here (animated PNG with real timing, last frame, events)."),
+            .option("duration", "seconds", help: "Stop after this many seconds."),
+            .option("log-level", "level", help: "Log level on standard error: trace, debug, info (the default), notice, warning, error, critical."),
+            .option("console", "console", help: "Virtual terminal: auto (stdin's VT, else the foreground one; none for the memory display; the default), off, or a device such as /dev/tty1."),
+            .option("input", "devices", help: "Input devices: auto (every touchscreen, tablet, mouse and keyboard, followed as they come and go; the default on a real screen), none (the default on the memory display), or device paths separated by commas. The profile's [input] devices unless given."),
+            .flag("grab-input", help: "Take the input devices for the HUD alone (EVIOCGRAB), so nothing behind it sees their events (the profile's [input] grab)."),
+            .flag("wait-for-display", help: "When no screen opens yet (early boot, before the display's driver has loaded), wait for a DRM card to appear and show on it at once, instead of falling back to the memory display. Clients are answered while it waits."),
+            .option("user", "name", help: "Run as this user once the display, the sockets, the FIFOs and the input devices are open (its groups, e.g. video and input, are kept for devices plugged in later)."),
+            .option("asset-dir", "dir", help: "A directory whose files commands may show or use (`image PATH`, `set font PATH`); repeat it for several. Paths are resolved (symlinks, ..) and refused outside. Default: \(defaultAssetDirectories.joined(separator: ", ")) and the profile's directory."),
+            .flag("version", help: "Show the version."),
+        ])
+
+    /// The values of `arguments` (without the program's name), checked.
+    init(arguments: [String]) throws(UsageError) {
+        try self.init(OptionParser.parse(arguments, spec: Self.spec))
+    }
+
+    /// Whether the command line asks for --help or --version instead of a run.
+    var wantsHelp = false
+    var wantsVersion = false
+
+    init(_ p: ParsedOptions) throws(UsageError) {
+        wantsHelp = p.wantsHelp
+        wantsVersion = p.flag("version")
+        if let text = p.value("display") {
+            guard let d = DisplayChoice(argument: text) else {
+                throw UsageError("--display takes auto, drm[:CARD], fbdev[:DEVICE] or memory[:WxH] (16...8192 each), got '\(text)'")
+            }
+            display = d
+        }
+        profile = p.value("profile")
+        socket = p.value("socket") ?? socket
+        guard socket == "none" || !socket.isEmpty else { throw UsageError("--socket needs a path") }
+        socketGroup = p.value("socket-group")
+        plymouth = try p.choice("plymouth", of: PlymouthMode.allCases.map(\.rawValue)).flatMap(PlymouthMode.init) ?? .off
+        psplashFifo = p.value("psplash-fifo")
+        fbsplashFifo = p.value("fbsplash-fifo")
+        fifo = p.value("fifo")
+        let fifos = [fifo, psplashFifo, fbsplashFifo].compactMap { $0 }
+        guard Set(fifos).count == fifos.count else { throw UsageError("each FIFO needs its own path") }
+        if let mode = p.value("fifo-mode") {
+            guard let m = Self.fifoModes[mode] else { throw UsageError("--fifo-mode must be 600 or 620, got '\(mode)'") }
+            fifoMode = m
+        }
+        script = p.value("script")
+        retain = p.flag("retain")
+        announce = p.value("announce")
+        bootEstimate = p.flag("boot-estimate")
+        stateDir = p.value("state-dir") ?? stateDir
+        out = p.value("out")
+        duration = try p.number("duration", above: 0, atMost: 1_000_000)
+        if let level = p.value("log-level") {
+            guard let l = Logger.Level(rawValue: level) else { throw UsageError("--log-level: unknown level '\(level)'") }
+            logLevel = l
+        }
+        console = p.value("console") ?? console
+        input = p.value("input")
+        if let input, input != "auto", input != "none" {
+            guard input.split(separator: ",").allSatisfy({ $0.hasPrefix("/") }) else {
+                throw UsageError("--input takes auto, none or device paths separated by commas, got '\(input)'")
+            }
+        }
+        grabInput = p.flag("grab-input")
+        waitForDisplay = p.flag("wait-for-display")
+        user = p.value("user")
+        assetDir = p.values("asset-dir")
+    }
+}
