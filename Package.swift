@@ -47,6 +47,8 @@ let package = Package(
         // Foundation (swift-argument-parser needs FoundationEssentials): a table of options read
         // by glibc's getopt_long, whose global state CGetOpt scans under a lock.
         .target(name: "CGetOpt"),
+        // Runs before the Swift runtime starts: no waiting for the kernel's random pool in early boot.
+        .target(name: "CEarlyStart"),
         .target(name: "CommandLineOptions", dependencies: ["CGetOpt"]),
 
         // Pure Swift: fixed point, paths, stroker, scan converter, paints, surfaces, pixel formats.
@@ -87,7 +89,7 @@ let package = Package(
         // no Foundation (CommandLineOptions, not swift-argument-parser).
         .executableTarget(
             name: "splashhud",
-            dependencies: ["HUDProtocol", "HUDClient", "LinuxSystem", "CommandLineOptions", .product(name: "SystemPackage", package: "swift-system")]),
+            dependencies: ["HUDProtocol", "HUDClient", "LinuxSystem", "CommandLineOptions", "CEarlyStart", .product(name: "SystemPackage", package: "swift-system")]),
         // What never runs at boot: the demo, headless renders and the probe (`splashhud demo|render|probe`).
         .executableTarget(
             name: "splashhud-tools",
@@ -108,7 +110,7 @@ let package = Package(
         .executableTarget(
             name: "splashhudd",
             dependencies: [
-                "Board", "HUDProtocol", "HUD", "Assets", "Raster", "Display", "Runtime", "LinuxSystem", "CommandLineOptions",
+                "Board", "HUDProtocol", "HUD", "Assets", "Raster", "Display", "Runtime", "LinuxSystem", "CommandLineOptions", "CEarlyStart",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),

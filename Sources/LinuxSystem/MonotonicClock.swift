@@ -4,3 +4,9 @@ public enum MonotonicClock {
     /// Nanoseconds since an unspecified start (`clock_gettime(CLOCK_MONOTONIC)`).
     public static func nanoseconds() -> Int64 { system_monotonic() }
 }
+
+/// The CPU this process has used (`clock_gettime(CLOCK_PROCESS_CPUTIME_ID)`), user and system
+/// together. Read first thing in `main`, it is what loading and starting the program cost.
+public enum ProcessCPUClock {
+    public static func nanoseconds() -> Int64 { system_processCPUTime() }
+}

@@ -219,6 +219,13 @@ func system_listdir(_ path: String) -> [String]? {
 }
 
 /// CLOCK_MONOTONIC in nanoseconds.
+/// clock_gettime(CLOCK_PROCESS_CPUTIME_ID): CPU time of the whole process, user and system.
+func system_processCPUTime() -> Int64 {
+    var ts = timespec()
+    guard clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) == 0 else { return 0 }
+    return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+}
+
 func system_monotonic() -> Int64 {
     var ts = timespec()
     let r = clock_gettime(CLOCK_MONOTONIC, &ts)

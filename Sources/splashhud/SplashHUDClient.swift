@@ -2,6 +2,7 @@
 // runs in early boot (from an initramfs, a unit, a script), so it links no Foundation: a bare
 // client verb is loading, one connect and one round trip. `demo`, `render` and `probe` are
 // splashhud-tools, installed beside it, which this runs in its place.
+import CEarlyStart
 import CommandLineOptions
 #if canImport(Glibc)
 import Glibc
@@ -33,6 +34,7 @@ enum SplashHUDClient {
     }
 
     static func main() {
+        _ = CEarlyStart_answeredBeforePoolReady()  // links CEarlyStart: no waiting for the random pool
         let arguments = Array(CommandLine.arguments.dropFirst())
         guard let first = arguments.first, !toolVerbs.contains(first) else { runTools(arguments) }
         if ["--help", "-h", "help"].contains(first) {

@@ -3,6 +3,7 @@
 // messages in its queue. Everything that can be wrong with the options, the profile or the socket
 // is reported before the screen is touched.
 import Board
+import CEarlyStart
 import CommandLineOptions
 import Display
 #if canImport(Glibc)
@@ -18,6 +19,8 @@ import SystemPackage
 @main
 enum Daemon {
     static func main() {
+        let timeline = StartupTimeline(clock: MonotonicClock.nanoseconds, cpuBeforeMain: ProcessCPUClock.nanoseconds(),
+                                       execAt: Environment.value("SPLASHHUD_EXEC_NS").flatMap { Int64($0) })
         let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.count == 2, arguments[0] == "--generate-completion-script" {
             guard let script = Completions.script(for: arguments[1], command: DaemonOptions.spec) else {
@@ -32,7 +35,8 @@ enum Daemon {
         }
         if options.wantsHelp { CommandLineTool.exitWithHelp(DaemonOptions.spec.helpText(program: "splashhudd")) }
         if options.wantsVersion { print(ControlProtocol.softwareVersion); return }
-        do { try DaemonRun(options: options).run() } catch let error as UsageError {
+        timeline.mark("options")
+        do { try DaemonRun(options: options, timeline: timeline).run() } catch let error as UsageError {
             CommandLineTool.exitWithUsageError(error, program: "splashhudd", usage: DaemonOptions.spec.shortUsage(program: "splashhudd"))
         } catch {
             CommandLineTool.printError("\(error)")
@@ -44,6 +48,7 @@ enum Daemon {
 /// One run of the daemon with its options.
 struct DaemonRun {
     let options: DaemonOptions
+    let timeline: StartupTimeline
 
     func makeLogger() -> Logger {
         var logger = Logger(label: "splashhudd") { StreamLogHandler.standardError(label: $0) }
@@ -66,6 +71,7 @@ struct DaemonRun {
             guard account != nil else { throw UsageError("--user: no user called '\(user)'") }
         }
         if let profile { do { _ = try profile.hudSettings() } catch { throw DaemonFailure("\(error)") } }
+        timeline.mark("profile")
         var control: ControlSocket?
         if socket != "none" {
             do { control = try ControlSocket.bind(path: socket, group: socketGroup) } catch { throw DaemonFailure("\(error)") }
@@ -78,10 +84,12 @@ struct DaemonRun {
                     ? "Plymouth's socket \(PlymouthProtocol.socketName) is taken: plymouthd (or another splashhudd --plymouth) runs" : "\(error)")
             }
         }
+        timeline.mark("sockets")
         var opener = DisplayOpener(profile: profile, logger: logger)
         if let size = display.size { (opener.memoryWidth, opener.memoryHeight) = size }
         opener.waitForDisplay = waitForDisplay && display.backend != .memory
         let opened = opener.open()
+        timeline.mark("display (\(opened.backend.rawValue): open, modeset)")
         func giveUp(_ message: String) -> DaemonFailure {
             opened.display.close(.restore)
             control?.close()
@@ -96,6 +104,7 @@ struct DaemonRun {
         do { runtime = try HUDRuntime(display: opened.display, profile: profile, console: consoleMode, logger: logger) } catch {
             throw giveUp("\(error)")
         }
+        timeline.mark("runtime (fonts, scene)")
         var recorder: ShowRecorder?
         if let out {
             if opened.display.presentCount(output: 0) != nil {
@@ -142,6 +151,11 @@ struct DaemonRun {
             }
             logger.info("running as \(account.name) (uid \(account.uid), gid \(account.gid))")
         }
+        if CEarlyStart_answeredBeforePoolReady() != 0 {
+            logger.info("the kernel's random pool was not ready at start: the hashing seed took best-effort bytes rather than waiting")
+        }
+        timeline.mark("session, servers, input")
+        timeline.reportAtFirstFrame(of: runtime, logger: logger)
         let notifier = ServiceNotifier(logger: logger)
         notifier.sendReady(when: runtime, status: "showing on \(opened.backend.rawValue)")
         let announcer = Announcer(runtime: runtime, consolePath: announce, logger: logger)
