@@ -1,0 +1,34 @@
+// The daemon and the client run in early boot, from an initramfs: neither may need Foundation,
+// FoundationEssentials or ICU (81 MB of libraries with its data), and the client needs none of
+// the display stack's libraries. ldd lists what the dynamic loader would really load.
+import Foundation
+import Testing
+
+@Suite struct LinkageTests {
+    func libraries(_ program: String) throws -> [String] {
+        let (status, output) = try SplashBinary.run("/usr/bin/ldd", [try SplashBinary.path(program)])
+        #expect(status == 0, "\(output)")
+        return output.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) }
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    @Test(arguments: ["splashhudd", "splashhud"])
+    func noFoundationAtBoot(program: String) throws {
+        let libs = try libraries(program)
+        #expect(libs.contains { $0.hasPrefix("libswiftCore") }, "\(libs)")  // the list is real
+        let foundation = libs.filter { $0.contains("Foundation") || $0.contains("icu") || $0.contains("ICU") }
+        #expect(foundation.isEmpty, "\(program) loads \(foundation)")
+    }
+
+    @Test func theClientNeedsNoDisplayStack() throws {
+        let libs = try libraries("splashhud")
+        for heavy in ["libfreetype", "libspng", "libpng", "libz."] {
+            #expect(!libs.contains { $0.hasPrefix(heavy) }, "splashhud loads \(heavy): \(libs)")
+        }
+    }
+
+    /// The tools that never run at boot keep ArgumentParser (and so FoundationEssentials).
+    @Test func theToolsAreWhereFoundationStays() throws {
+        #expect(try libraries("splashhud-tools").contains { $0.contains("Foundation") })
+    }
+}
