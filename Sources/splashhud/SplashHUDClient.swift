@@ -41,6 +41,7 @@ enum SplashHUDClient {
             CommandLineTool.exitWithHelp(spec.helpText(program: "splashhud", verbs: toolsList + verbs.map(\.spec)))
         }
         if first == "--version" { print(ControlProtocol.softwareVersion); return }
+        if arguments == ["--generate-manual"] { CommandLineTool.exitWithHelp(ManPage.page(for: spec, verbs: toolsList + verbs.map(\.spec))) }
         if first == "--generate-completion-script" {
             guard arguments.count == 2, let script = Completions.script(for: arguments[1], command: spec, verbs: toolsList + verbs.map(\.spec)) else {
                 CommandLineTool.exitWithUsageError(UsageError("--generate-completion-script takes bash, zsh or fish"), program: "splashhud",

@@ -29,6 +29,7 @@ enum Daemon {
             }
             CommandLineTool.exitWithHelp(script)
         }
+        if arguments == ["--generate-manual"] { CommandLineTool.exitWithHelp(ManPage.page(for: DaemonOptions.spec)) }
         let options: DaemonOptions
         do { options = try DaemonOptions(arguments: arguments) } catch {
             CommandLineTool.exitWithUsageError(error, program: "splashhudd", usage: DaemonOptions.spec.shortUsage(program: "splashhudd"))

@@ -1,0 +1,37 @@
+// A man page (roff, section 1) from the same tables: NAME, SYNOPSIS, DESCRIPTION, OPTIONS and, for
+// a command with verbs, one subsection per verb with its own options.
+
+public enum ManPage {
+    public static func page(for command: CommandSpec, verbs: [CommandSpec] = [], date: String = "") -> String {
+        let name = command.name
+        var s = ".TH \(name.uppercased()) 1 \"\(date)\" \"SplashHUD\" \"User Commands\"\n"
+        s += ".SH NAME\n\(escape(name)) \\- \(escape(command.abstract))\n"
+        s += ".SH SYNOPSIS\n.B \(escape(name))\n" + escape(command.usageWords(program: name, verbs: !verbs.isEmpty).dropFirst().joined(separator: " ")) + "\n"
+        if !command.discussion.isEmpty { s += ".SH DESCRIPTION\n\(escape(command.discussion))\n" }
+        s += options(command.options + [CommandSpec.help], heading: ".SH OPTIONS")
+        if !verbs.isEmpty {
+            s += ".SH VERBS\n"
+            for v in verbs {
+                s += ".SS \(escape(v.name))\n" + escape(v.usage(program: "\(name) \(v.name)")) + "\n.PP\n\(escape(v.abstract))\n"
+                if !v.discussion.isEmpty { s += ".PP\n\(escape(v.discussion))\n" }
+                for (operand, help) in v.operandHelp { s += ".TP\n.I \(escape(operand))\n\(escape(help))\n" }
+                s += options(v.options, heading: "")
+            }
+        }
+        return s
+    }
+
+    static func options(_ list: [OptionSpec], heading: String) -> String {
+        guard !list.isEmpty else { return "" }
+        var s = heading.isEmpty ? "" : heading + "\n"
+        for o in list { s += ".TP\n.B \(escape(CommandSpec.synopsis(o)))\n\(escape(o.help))\n" }
+        return s
+    }
+
+    /// roff: backslashes doubled, hyphens as \-, and a leading dot or quote made literal.
+    static func escape(_ text: String) -> String {
+        var out = text.replacing("\\", with: "\\\\").replacing("-", with: "\\-")
+        if out.first == "." || out.first == "'" { out = "\\&" + out }
+        return out.replacing("\n.", with: "\n\\&.").replacing("\n'", with: "\n\\&'")
+    }
+}
