@@ -21,12 +21,20 @@ public enum CommandLineTool {
     /// `program: error: MESSAGE`, the usage line and a pointer to --help; exit 64.
     public static func exitWithUsageError(_ error: UsageError, program: String, usage: String) -> Never {
         printError("\(program): error: \(error.message)\nUsage: \(usage)\n  See '\(program) --help' for more information.")
-        exit(UsageError.exitStatus)
+        Glibc.exit(UsageError.exitStatus)
     }
+
+    /// Ends the program with `status`, standard output flushed.
+    public static func exit(_ status: Int32) -> Never {
+        Glibc.exit(status)
+    }
+
+    /// Writes what `print` buffered, so a line reaches a pipe now.
+    public static func flushOutput() { fflush(nil) }
 
     /// The help on standard output; exit 0.
     public static func exitWithHelp(_ text: String) -> Never {
         print(text, terminator: "")
-        exit(0)
+        Glibc.exit(0)
     }
 }

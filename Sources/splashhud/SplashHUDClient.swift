@@ -4,9 +4,6 @@
 // splashhud-tools, installed beside it, which this runs in its place.
 import CEarlyStart
 import CommandLineOptions
-#if canImport(Glibc)
-import Glibc
-#endif
 import HUDProtocol
 import LinuxSystem
 
@@ -58,7 +55,7 @@ enum SplashHUDClient {
         if options.wantsHelp { CommandLineTool.exitWithHelp(verb.spec.helpText(program: "splashhud \(verb.name)")) }
         do { try verb.run(options, connection) } catch {
             CommandLineTool.printError(error.message)
-            exit(error.status)
+            CommandLineTool.exit(error.status)
         }
     }
 
@@ -82,6 +79,6 @@ enum SplashHUDClient {
         let error = ProcessImage.replace(with: tools, arguments: [tools] + arguments)
         CommandLineTool.printError("splashhud: \(arguments.first ?? "demo") is a verb of splashhud-tools, which could not be run (\(error)); "
             + "install it beside splashhud, or use the client's verbs (splashhud --help)")
-        exit(69)  // EX_UNAVAILABLE
+        CommandLineTool.exit(69)  // EX_UNAVAILABLE
     }
 }

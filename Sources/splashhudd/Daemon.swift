@@ -6,9 +6,6 @@ import Board
 import CEarlyStart
 import CommandLineOptions
 import Display
-#if canImport(Glibc)
-import Glibc
-#endif
 import HUD
 import HUDProtocol
 import LinuxSystem
@@ -41,7 +38,7 @@ enum Daemon {
             CommandLineTool.exitWithUsageError(error, program: "splashhudd", usage: DaemonOptions.spec.shortUsage(program: "splashhudd"))
         } catch {
             CommandLineTool.printError("\(error)")
-            exit(1)
+            CommandLineTool.exit(1)
         }
     }
 }

@@ -1,9 +1,6 @@
 // The verbs that read from the daemon: its version, the HUD's state, waiting for the HUD to go,
 // following its events, a screenshot of an output, and raw lines (`send`).
 import CommandLineOptions
-#if canImport(Glibc)
-import Glibc
-#endif
 import HUDClient
 import HUDProtocol
 import LinuxSystem
@@ -81,7 +78,7 @@ extension ClientVerb {
                 } catch { throw ClientFailure(error) }
                 guard let event else { continue }
                 print(event.line)
-                fflush(nil)  // every open output stream: the line reaches a pipe now
+                CommandLineTool.flushOutput()  // the line reaches a pipe now
                 seen += 1
                 if event.kind.rawValue == until || seen == count { return }
             }
