@@ -1,0 +1,108 @@
+#!/bin/bash
+# shellcheck disable=SC2154 # dracut sets dracutsysrootdir, moddir, systemdsystemunitdir, udevdir
+# dracut module: the SplashHUD splash in the initramfs (Fedora-like systems; any dracut). The
+# daemon and the client with their libraries (dracut-install follows ldd), DejaVu Sans, the board
+# profiles, /etc/splashhud/initrd.conf and the helper /usr/lib/splashhud/splashhud-initrd.
+#
+# With systemd in the initramfs: the udev rule and splashhud.service as the real root has them,
+# and a drop-in (splashhud-initrd.conf) that starts the daemon through the helper and hands it over
+# when the initrd's units stop before switch-root. Without systemd: a pre-trigger hook starts it
+# and a pre-pivot hook hands it over, as 50plymouth does for plymouthd.
+#
+# The binaries are found in $SPLASHHUD_PREFIX/bin (the environment, else the configuration), else
+# /usr/bin, else /usr/local/bin; they land in /usr/bin in the image.
+
+# The directory holding bin/splashhudd and bin/splashhud, or nothing.
+splashhud_prefix() {
+    local conf="$dracutsysrootdir${SPLASHHUD_CONF:-/etc/splashhud/initrd.conf}" from_env="${SPLASHHUD_PREFIX:-}" p
+    local SPLASHHUD_PREFIX=""
+    # shellcheck source=/dev/null
+    [[ -r $conf ]] && . "$conf"
+    [[ $from_env ]] && SPLASHHUD_PREFIX="$from_env"
+    for p in $SPLASHHUD_PREFIX /usr /usr/local; do
+        if [[ -x $dracutsysrootdir$p/bin/splashhudd && -x $dracutsysrootdir$p/bin/splashhud ]]; then
+            echo "$p"
+            return 0
+        fi
+    done
+    return 1
+}
+
+# The first of the given files that exists.
+splashhud_first() {
+    local f
+    for f in "$@"; do
+        [[ -e $dracutsysrootdir$f ]] && echo "$f" && return 0
+    done
+    return 1
+}
+
+# called by dracut
+check() {
+    splashhud_prefix > /dev/null || return 1
+    return 0
+}
+
+# called by dracut
+depends() {
+    echo drm
+    return 0
+}
+
+# called by dracut
+installkernel() {
+    local conf="$dracutsysrootdir${SPLASHHUD_CONF:-/etc/splashhud/initrd.conf}" SPLASHHUD_DRM_MODULES=""
+    # shellcheck source=/dev/null
+    [[ -r $conf ]] && . "$conf"
+    # shellcheck disable=SC2086 # a list of module names
+    [[ $SPLASHHUD_DRM_MODULES ]] && instmods $SPLASHHUD_DRM_MODULES
+    return 0
+}
+
+# called by dracut
+install() {
+    local prefix conf helper unit rules f
+    prefix=$(splashhud_prefix) || return 1
+    conf="${SPLASHHUD_CONF:-/etc/splashhud/initrd.conf}"
+
+    inst_binary "$prefix/bin/splashhudd" /usr/bin/splashhudd
+    inst_binary "$prefix/bin/splashhud" /usr/bin/splashhud
+    helper=$(splashhud_first "$prefix/lib/splashhud/splashhud-initrd" /usr/lib/splashhud/splashhud-initrd) || {
+        derror "splashhud: splashhud-initrd not found in $prefix/lib/splashhud"
+        return 1
+    }
+    inst_script "$helper" /usr/lib/splashhud/splashhud-initrd
+    inst_simple /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf \
+        || dwarning "splashhud: DejaVu Sans (fonts-dejavu-core) missing: the splash will show no text"
+    for f in "$dracutsysrootdir$prefix"/share/splashhud/boards/* "$dracutsysrootdir"/etc/splashhud/boards/*; do
+        [[ -f $f ]] || continue
+        f="${f#"$dracutsysrootdir"}"
+        case "$f" in
+            /etc/*) inst_simple "$f" ;;
+            *) inst_simple "$f" "/usr/share/splashhud/boards/${f##*/}" ;;
+        esac
+    done
+    [[ -r $dracutsysrootdir$conf ]] && inst_simple "$conf" /etc/splashhud/initrd.conf
+
+    if dracut_module_included "systemd"; then
+        # scripts/install.sh puts them in /etc (under its --destdir: beside PREFIX, "${prefix%/usr*}").
+        unit=$(splashhud_first "${prefix%/usr*}/etc/systemd/system/splashhud.service" /etc/systemd/system/splashhud.service \
+            "$systemdsystemunitdir/splashhud.service" /usr/local/lib/systemd/system/splashhud.service) || {
+            derror "splashhud: splashhud.service is not installed (udev/ in SplashHUD's sources)"
+            return 1
+        }
+        rules=$(splashhud_first "${prefix%/usr*}/etc/udev/rules.d/90-splashhud.rules" /etc/udev/rules.d/90-splashhud.rules \
+            "$udevdir/rules.d/90-splashhud.rules") || {
+            derror "splashhud: 90-splashhud.rules is not installed (udev/ in SplashHUD's sources)"
+            return 1
+        }
+        inst_simple "$unit" "$systemdsystemunitdir/splashhud.service"
+        inst_simple "$moddir/splashhud-initrd.conf" "$systemdsystemunitdir/splashhud.service.d/initrd.conf"
+        inst_rules "$rules"
+    else
+        inst_hook pre-trigger 20 "$moddir/splashhud-pretrigger.sh"
+        inst_hook pre-pivot 90 "$moddir/splashhud-newroot.sh"
+    fi
+    inst_hook emergency 50 "$moddir/splashhud-emergency.sh"
+    return 0
+}
