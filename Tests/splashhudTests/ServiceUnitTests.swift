@@ -55,6 +55,12 @@ struct ServiceUnitTests {
             var argv = Self.words(e.value)
             // Prefixes: "-" ignores failure, "@", "+", "!", ":" change how it runs; none changes the words.
             while let first = argv.first?.first, "-@+!:".contains(first) { argv[0].removeFirst() }
+            if argv.first == "/bin/rm" {
+                // The initramfs's hand-over file, read once (EnvironmentFile=).
+                #expect(unit == "splashhud.service" && e.key == "ExecStartPost" && argv == ["/bin/rm", "-f", "/run/initramfs/splashhud.env"],
+                        "\(unit) \(e.key): \(e.value)")
+                continue
+            }
             if argv.first == "/bin/sh" {
                 // A shell line (the example's agent loop): it reports through the client.
                 #expect(e.value.contains("/usr/bin/splashhud progress"), "\(unit) \(e.key)")
@@ -63,11 +69,18 @@ struct ServiceUnitTests {
             #expect(e.value.hasPrefix("-") || e.key == "ExecStart", "\(unit) \(e.key): a missing splash must not fail the unit")
             if argv.first == "/usr/bin/splashhudd" {
                 #expect(unit == "splashhud.service" && e.key == "ExecStart")
-                let daemon: DaemonOptions
-                do { daemon = try DaemonOptions(arguments: Array(argv.dropFirst())) } catch {
-                    Issue.record("\(unit) \(e.key): `\(e.value)` is refused by splashhudd: \(error)")
-                    continue
+                // "$SPLASHHUD_HANDOVER" (systemd splits the variable into words): none without the
+                // initramfs, the resume script after its hand-over (what initramfs/splashhud-initrd writes).
+                #expect(argv.last == "$SPLASHHUD_HANDOVER", "\(unit) \(e.key): \(e.value)")
+                let base = Array(argv.dropFirst().filter { !$0.hasPrefix("$") })
+                let handedOver = base + ["--script", "/run/initramfs/splashhud-resume.hud"]
+                var parsed: [DaemonOptions] = []
+                for args in [base, handedOver] {
+                    do { parsed.append(try DaemonOptions(arguments: args)) } catch {
+                        Issue.record("\(unit) \(e.key): `\(args.joined(separator: " "))` is refused by splashhudd: \(error)")
+                    }
                 }
+                guard let daemon = parsed.first else { continue }
                 #expect(daemon.socket == "/run/splashhud/control")
                 #expect(daemon.psplashFifo == "/run/psplash_fifo")
                 #expect(daemon.plymouth == .auto)
