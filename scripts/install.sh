@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Installs SplashHUD: the daemon and the client, the board profiles, the udev rule and the systemd
+# units, and with --initramfs the initramfs integration (initramfs-tools hook and scripts in
+# /etc/initramfs-tools, the dracut module in /usr/lib/dracut/modules.d/90splashhud, the helper
+# PREFIX/lib/splashhud/splashhud-initrd, /etc/splashhud/initrd.conf unless one is there).
+#
+#   scripts/install.sh [--prefix /usr] [--destdir DIR] [--bin-dir DIR] [--initramfs]
+#
+# --prefix  where bin/, lib/splashhud and share/splashhud go (default /usr); the units' and the
+#           initramfs configuration's paths follow it.
+# --destdir stage everything under DIR (packaging, tests); nothing outside it is touched.
+# --bin-dir take splashhudd and splashhud from DIR instead of building them (`swift build -c release`).
+# --initramfs also the initramfs integration. Rebuild the image afterwards: update-initramfs -u
+#           (Debian, Ubuntu) or dracut -f (Fedora-like).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+prefix=/usr destdir="" bindir="" initramfs=0
+while (($#)); do
+    case "$1" in
+        --prefix) prefix="${2:?--prefix needs a directory}"; shift 2 ;;
+        --destdir) destdir="${2:?--destdir needs a directory}"; shift 2 ;;
+        --bin-dir) bindir="${2:?--bin-dir needs a directory}"; shift 2 ;;
+        --initramfs) initramfs=1; shift ;;
+        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "install.sh: unknown argument '$1' (see --help)" >&2; exit 64 ;;
+    esac
+done
+prefix="${prefix%/}"
+[[ $prefix == /* ]] || { echo "install.sh: --prefix must be absolute" >&2; exit 64; }
+[[ -z $destdir || $destdir == /* ]] || destdir="$PWD/$destdir"
+
+if [[ -z $bindir ]]; then
+    swift build -c release --product splashhudd
+    swift build -c release --product splashhud
+    bindir="$(swift build -c release --show-bin-path)"
+fi
+for b in splashhudd splashhud; do
+    [[ -x $bindir/$b ]] || { echo "install.sh: $bindir/$b is missing" >&2; exit 66; }
+done
+
+# The units name /usr/bin; another prefix is written into them.
+unit() {
+    sed "s|/usr/bin/splashhud|$prefix/bin/splashhud|g" "udev/$1" > "$destdir/etc/systemd/system/$1"
+    chmod 0644 "$destdir/etc/systemd/system/$1"
+}
+
+install -d "$destdir$prefix/bin" "$destdir$prefix/share/splashhud" "$destdir/etc/udev/rules.d" "$destdir/etc/systemd/system"
+install -m 0755 "$bindir/splashhudd" "$bindir/splashhud" "$destdir$prefix/bin/"
+rm -rf "$destdir$prefix/share/splashhud/boards"
+cp -r boards "$destdir$prefix/share/splashhud/"
+install -m 0644 udev/90-splashhud.rules "$destdir/etc/udev/rules.d/"
+unit splashhud.service
+unit splashhud-quit.service
+
+if ((initramfs)); then
+    install -d "$destdir$prefix/lib/splashhud" "$destdir/etc/splashhud"
+    install -m 0755 initramfs/splashhud-initrd "$destdir$prefix/lib/splashhud/"
+    if [[ ! -e $destdir/etc/splashhud/initrd.conf ]]; then
+        sed "s|^SPLASHHUD_PREFIX=\"\"|SPLASHHUD_PREFIX=\"$prefix\"|" initramfs/initrd.conf > "$destdir/etc/splashhud/initrd.conf"
+    fi
+    it="$destdir/etc/initramfs-tools"
+    install -d "$it/hooks" "$it/scripts/init-premount" "$it/scripts/init-bottom" "$it/scripts/panic"
+    install -m 0755 initramfs/initramfs-tools/hooks/splashhud "$it/hooks/"
+    for s in init-premount init-bottom panic; do
+        install -m 0755 "initramfs/initramfs-tools/scripts/$s/splashhud" "$it/scripts/$s/"
+    done
+    dm="$destdir/usr/lib/dracut/modules.d/90splashhud"
+    install -d "$dm"
+    install -m 0755 initramfs/dracut/90splashhud/*.sh "$dm/"
+    install -m 0644 initramfs/dracut/90splashhud/splashhud-initrd.conf "$dm/"
+fi
+
+echo "install.sh: installed into ${destdir:-/}${destdir:+ }(prefix $prefix)"
+if [[ -z $destdir ]]; then
+    echo "install.sh: then: systemctl daemon-reload && udevadm control --reload && systemctl enable splashhud-quit.service"
+    ((initramfs)) && echo "install.sh: and rebuild the initramfs: update-initramfs -u (or dracut -f)"
+fi
+exit 0
