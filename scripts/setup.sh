@@ -32,6 +32,11 @@ if [[ " $* " == *" --tests "* ]]; then
     # Plymouth's own client (`plymouth`), for the drop-in tests against splashhudd --plymouth;
     # its daemon is never started on the host.
     plymouth
+    # The initramfs test (Tests/QEMUTests/InitramfsEndToEndTests, scripts/qemu/initramfs-boot.py):
+    # Debian's mkinitramfs with our hook (zstd compresses the image), an ext4 root made by
+    # mke2fs -d; and dracut (dracut-core installs beside initramfs-tools without replacing it)
+    # to build images with the dracut module and list them with lsinitrd.
+    initramfs-tools zstd e2fsprogs dracut-core
   )
 fi
 

@@ -2,6 +2,7 @@
 """Runs a host-built program under QEMU against real Linux display drivers and captures the screen.
 
     vmtest.py run --display bochs --program PATH [--args ARG ...] --shots-dir DIR [--timeout S] [--modules M,...] [--input]
+    vmtest.py boot --display virtio --initrd IMG [--drive DISK] [--cmdline WORDS] --shots-dir DIR [--timeout S]
     vmtest.py selftest [--displays bochs,virtio,...] [--shots-dir DIR]
     vmtest.py displays
 
@@ -542,8 +543,11 @@ class RunResult:
 
 
 def run_vm(display, program, args=(), shots_dir=".", timeout=120.0, env=(), extra_files=(),
-           cmdline="", memory=1024, png=True, verbose=False, extra_modules=(), input_devices=False):
-    """Boots the guest with `program` and serves its requests; returns a RunResult."""
+           cmdline="", memory=1024, png=True, verbose=False, extra_modules=(), input_devices=False,
+           initrd=None, drives=()):
+    """Boots the guest with `program` and serves its requests; returns a RunResult. With `initrd`
+    (an image built elsewhere, e.g. by mkinitramfs) that image boots instead of the harness's own
+    and `program` is unused; `drives` are raw disk images attached as virtio disks (vda, vdb...)."""
     if display not in DISPLAYS:
         raise VMError(f"unknown display '{display}' (have: {', '.join(sorted(DISPLAYS))})")
     qemu = shutil.which("qemu-system-x86_64")
@@ -562,15 +566,16 @@ def run_vm(display, program, args=(), shots_dir=".", timeout=120.0, env=(), extr
         if input_devices:
             # The tablet and keyboard QMP's input-send-event reaches, and their drivers.
             extra_modules = list(extra_modules) + [m for m in ("virtio_pci", "virtio_input", "evdev") if m not in extra_modules]
-        base = base_initramfs(version, display, extra_modules)
-        prog = program_initramfs(display, program, list(args), list(env), list(extra_files), work)
-        initrd = os.path.join(work, "initrd")
-        # The kernel unpacks concatenated archives; the uncompressed one goes first because after a
-        # gzip member the kernel misreads what follows ("invalid magic at start of compressed archive").
-        with open(initrd, "wb") as out:
-            for part in (prog, base):
-                with open(part, "rb") as f:
-                    shutil.copyfileobj(f, out)
+        if initrd is None:
+            base = base_initramfs(version, display, extra_modules)
+            prog = program_initramfs(display, program, list(args), list(env), list(extra_files), work)
+            initrd = os.path.join(work, "initrd")
+            # The kernel unpacks concatenated archives; the uncompressed one goes first because after a
+            # gzip member the kernel misreads what follows ("invalid magic at start of compressed archive").
+            with open(initrd, "wb") as out:
+                for part in (prog, base):
+                    with open(part, "rb") as f:
+                        shutil.copyfileobj(f, out)
         console = os.path.join(work, "console.log")
         qmp_path, ctl_path = os.path.join(work, "qmp"), os.path.join(work, "ctl")
         # The caller's words go before the configuration's: QEMU's loader takes the first vga=.
@@ -583,6 +588,8 @@ def run_vm(display, program, args=(), shots_dir=".", timeout=120.0, env=(), extr
                 "-S"] + cfg["qemu"]
         if input_devices:
             argv += ["-device", "virtio-tablet-pci,id=tablet0", "-device", "virtio-keyboard-pci,id=kbd0"]
+        for drive in drives:
+            argv += ["-drive", f"file={os.path.abspath(drive)},if=virtio,format=raw"]
         if verbose:
             log(" ".join(shlex.quote(a) for a in argv))
         boot_start = time.monotonic()
@@ -832,6 +839,14 @@ def main():
                    "(insmodded at boot with their dependencies: drivers of devices hot-plugged later)")
     r.add_argument("--input", action="store_true", help="a virtio tablet and keyboard (TAP, KEY requests)")
     r.add_argument("--verbose", action="store_true")
+    b = sub.add_parser("boot", help="boot a given initramfs (and disks) and serve its screenshot requests")
+    b.add_argument("--display", required=True, choices=sorted(DISPLAYS))
+    b.add_argument("--initrd", required=True, help="the initramfs image (mkinitramfs's, dracut's)")
+    b.add_argument("--drive", action="append", default=[], help="a raw disk image, attached as a virtio disk")
+    b.add_argument("--shots-dir", default=".")
+    b.add_argument("--timeout", type=float, default=120.0)
+    b.add_argument("--cmdline", default="", help="kernel command line (root=/dev/vda ...)")
+    b.add_argument("--verbose", action="store_true")
     s = sub.add_parser("selftest", help="fbfill on each display; screendumps checked against the pattern")
     s.add_argument("--displays", default="bochs,virtio,cirrus,vesafb32,vesafb24,vesafb16")
     s.add_argument("--shots-dir", default=os.path.join(CACHE_DIR, "selftest"))
@@ -848,8 +863,12 @@ def main():
             failures = selftest([d for d in a.displays.split(",") if d], a.shots_dir, a.timeout)
             print("selftest: " + ("all passed" if not failures else "FAILED: " + ", ".join(failures)))
             return 1 if failures else 0
-        res = run_vm(a.display, a.program, a.args, a.shots_dir, a.timeout, a.env, a.file, a.cmdline,
-                     verbose=a.verbose, extra_modules=[m for m in a.modules.split(",") if m], input_devices=a.input)
+        if a.cmd == "boot":
+            res = run_vm(a.display, None, shots_dir=a.shots_dir, timeout=a.timeout, cmdline=a.cmdline,
+                         verbose=a.verbose, initrd=os.path.abspath(a.initrd), drives=a.drive)
+        else:
+            res = run_vm(a.display, a.program, a.args, a.shots_dir, a.timeout, a.env, a.file, a.cmdline,
+                         verbose=a.verbose, extra_modules=[m for m in a.modules.split(",") if m], input_devices=a.input)
         boot = f"{res.ready_seconds:.1f} s" if res.ready_seconds is not None else "-"
         log(f"{a.display}: status {res.status}, {len(res.shots)} shot(s), boot {boot}, total {res.total_seconds:.1f} s")
         if res.error or res.status != 0:

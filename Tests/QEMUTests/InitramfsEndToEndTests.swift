@@ -1,0 +1,145 @@
+// The splash in a real initramfs. scripts/qemu/initramfs-boot.py installs the release binaries with
+// scripts/install.sh --initramfs into a staging directory, builds an image with Debian's own
+// mkinitramfs (our hook and scripts beside Debian's hooks: udev, busybox, kmod...), makes an ext4
+// root file system holding the daemon, the client, the units and the rule, and boots both on
+// virtio-gpu under QEMU: udev loads the driver, init-premount starts the splash, a probe after it
+// reports /proc/mounts and asks for a screendump while the root is not yet mounted; init-bottom
+// hands over with `quit --retain`; the real root's init (a script playing systemd's part) starts
+// splashhud.service's command line, which takes the HUD over, then splashhud-quit.service's, which
+// ends it and gives the console back. One boot of about 30 s plus 10-40 s to build the image.
+//
+// The dracut module (Debian's dracut-core installs beside initramfs-tools): two images built with
+// `dracut --no-hostonly -m "…splashhud"`, with and without systemd, and their contents checked
+// with lsinitrd. They are not booted.
+import Assets
+import Foundation
+import Raster
+import Testing
+
+@Suite("The splash in the initramfs under QEMU", .serialized)
+struct InitramfsEndToEndTests {
+    static let helper = VMSelftestTests.repo.appendingPathComponent("scripts/qemu/initramfs-boot.py").path
+
+    static func requireTools(_ tools: [String]) throws {
+        let dirs = ((ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin") + ":/usr/sbin:/sbin").split(separator: ":")
+        for tool in tools {
+            try #require(dirs.contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") },
+                         "\(tool) is not installed: run scripts/setup.sh --tests")
+        }
+    }
+
+    /// The release binaries' directory (both built in .build-release, as shipped).
+    static func binDir() throws -> String {
+        let daemon = try GuestProgram.path(product: "splashhudd", release: true)
+        _ = try GuestProgram.path(product: "splashhud", release: true)
+        return URL(fileURLWithPath: daemon).deletingLastPathComponent().path
+    }
+
+    static func workDirectory(_ name: String) throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("splashhud-\(name)-\(UInt32.random(in: 0...UInt32.max))").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    @Test("mkinitramfs's image: the splash before the root is mounted, handed over at switch_root, the console back at the end")
+    func debianInitramfs() throws {
+        try VMSelftestTests.requireQEMUTools()
+        try Self.requireTools(["mkinitramfs", "lsinitramfs", "unmkinitramfs", "mke2fs", "zstd"])
+        let bin = try Self.binDir()
+        let dir = try Self.workDirectory("initramfs-vm")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (status, output) = try VMBootLock.holding(exclusive: false) {
+            try runProcess("python3", [Self.helper, "boot", "--bin-dir", bin, "--work", "\(dir)/work", "--shots-dir", "\(dir)/shots"])
+        }
+        let lines = output.split(whereSeparator: \.isNewline).map(String.init)
+        print(lines.filter { !$0.hasPrefix("IMAGE") && !$0.hasPrefix("[") }.joined(separator: "\n"))
+        try #require(status == 0, "the boot failed (\(status)):\n\(output)")
+
+        // What the hook put into the image, at the paths the scripts use.
+        let image = Set(lines.filter { $0.hasPrefix("IMAGE ") }.map { String($0.dropFirst(6)) })
+        for path in ["usr/bin/splashhudd", "usr/bin/splashhud", "usr/lib/splashhud/splashhud-initrd",
+                     "usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "usr/share/splashhud/boards/qemu-virtio.conf",
+                     "etc/splashhud/initrd.conf", "scripts/init-premount/splashhud", "scripts/init-bottom/splashhud",
+                     "scripts/panic/splashhud"] {
+            #expect(image.contains(path), "\(path) is not in the initramfs")
+        }
+        #expect(image.contains { $0.hasSuffix("/virtio-gpu.ko") }, "initrd.conf's SPLASHHUD_DRM_MODULES did not add virtio-gpu")
+        // init-bottom: ours before udev's, which moves /dev away (the daemon leaves its frame in /dev/fb0 as it quits).
+        let order = lines.filter { $0.hasPrefix("ORDER init-bottom /scripts/") }
+        let ours = order.firstIndex { $0.contains("/splashhud ") }, udev = order.firstIndex { $0.contains("/udev ") }
+        #expect(ours != nil && udev != nil && ours! < udev!, "init-bottom order: \(order)")
+
+        func info(_ prefix: String) -> String? {
+            lines.first { $0.contains("guest said: INFO \(prefix) ") }.map { String($0[$0.range(of: "INFO \(prefix) ")!.upperBound...]) }
+        }
+        // Early boot: the daemon started by init-premount shows the spinner on the card udev brought up,
+        // and nothing is mounted on /root yet, neither then nor when the screendump was taken.
+        #expect(info("INITRAMFS state")?.hasPrefix("visible yes mode spinner outputs card0-Virtual-1:1280x800") == true, "\(output)")
+        for key in ["INITRAMFS mounts", "INITRAMFS shot-mounts"] {
+            let mounts = try #require(info(key), "no \(key) line:\n\(output)").split(separator: " ")
+            #expect(mounts.contains("/run") && !mounts.contains("/root"), "\(key): \(mounts)")
+        }
+        // The real root: the initramfs's daemon is gone, its HUD handed over through the unit's
+        // EnvironmentFile (read once), the quit unit ends the new daemon cleanly.
+        #expect(info("REALROOT pid") == "1" && info("REALROOT root") == "/dev/vda ext4", "run-init must exec the real root's init:\n\(output)")
+        #expect(info("REALROOT initramfs-daemon") == "none", "\(output)")
+        #expect(info("REALROOT handover") == "SPLASHHUD_HANDOVER=\"--script /run/initramfs/splashhud-resume.hud\"", "\(output)")
+        #expect(info("REALROOT state")?.hasPrefix("visible yes mode ring progress 0.5 status \"Initramfs\"") == true, "\(output)")
+        #expect(info("REALROOT env-left") == "none", "ExecStartPost must remove the hand-over file")
+        #expect(info("REALROOT quit") == "0" && info("REALROOT daemon") == "0", "\(output)")
+        #expect(output.contains("the real root's splashhud.service takes the screen over"), "\(output)")
+
+        // The same HUD on the host's memory display, with the release daemon.
+        try "@0 show\n@0 progress 0.5 Initramfs\n".write(toFile: "\(dir)/s.hud", atomically: true, encoding: .utf8)
+        let (hostStatus, hostLog) = try runProcess("\(bin)/splashhudd", ["--display", "memory:1280x800", "--socket", "none",
+                                                                     "--script", "\(dir)/s.hud", "--duration", "1.5", "--retain",
+                                                                     "--out", "\(dir)/host", "--log-level", "error"])
+        try #require(hostStatus == 0, "\(hostLog)")
+        let expected = try PNGDecoder.decode(contentsOf: "\(dir)/host/shown-last.png")
+        // Before the root is mounted; the frame kept over switch_root; the real root's daemon's.
+        for shot in ["initramfs", "retained", "realroot"] {
+            let screen = try PNGDecoder.decode(contentsOf: "\(dir)/shots/\(shot).png")
+            try #require(screen.width == expected.width && screen.height == expected.height, "\(shot): \(screen.width)x\(screen.height)")
+            let off = ServiceEndToEndTests.differing(expected, screen)
+            if off != 0 { save(screen, shot) }
+            #expect(off == 0, "\(shot): \(off) pixels differ from the HUD on the memory display")
+        }
+        // The end: the HUD gone, fbcon drawing the text the real root wrote to tty1 (KD_TEXT again).
+        let console = try ScreenDump(contentsOf: "\(dir)/shots/console.ppm")
+        let cellRows: Int32 = 16 * 6  // six lines of the 8x16 console font
+        let (text, below) = console.litPixels(splitAtRow: cellRows)
+        if text < 3000 || below > 200 { save(console.pixmap, "console") }
+        #expect(text > 3000, "the console's six lines are not on the screen (\(text) lit pixels)")
+        #expect(below <= 200, "\(below) lit pixels below the console's text (the HUD, or more than the cursor)")
+    }
+
+    @Test("dracut's module: the splash's files in images built with and without systemd")
+    func dracutModule() throws {
+        try Self.requireTools(["dracut", "lsinitrd", "zstd"])
+        let bin = try Self.binDir()
+        let dir = try Self.workDirectory("dracut")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (status, output) = try runProcess("python3", [Self.helper, "dracut", "--bin-dir", bin, "--work", dir])
+        try #require(status == 0, "dracut failed (\(status)):\n\(output)")
+        let lines = Set(output.split(whereSeparator: \.isNewline).map(String.init))
+        let common = ["usr/bin/splashhudd", "usr/bin/splashhud", "usr/lib/splashhud/splashhud-initrd", "etc/splashhud/initrd.conf",
+                      "usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "usr/share/splashhud/boards/qemu-virtio.conf",
+                      "usr/lib/dracut/hooks/emergency/50-splashhud-emergency.sh"]
+        let variants = [
+            "plain": common + ["usr/lib/dracut/hooks/pre-trigger/20-splashhud-pretrigger.sh", "usr/lib/dracut/hooks/pre-pivot/90-splashhud-newroot.sh"],
+            "systemd": common + ["usr/lib/systemd/system/splashhud.service", "usr/lib/systemd/system/splashhud.service.d/initrd.conf",
+                                 "etc/udev/rules.d/90-splashhud.rules"],
+        ]
+        for (variant, paths) in variants {
+            for path in paths { #expect(lines.contains("DRACUT-\(variant) \(path)"), "\(variant): \(path) missing:\n\(output)") }
+        }
+        #expect(!lines.contains("DRACUT-systemd usr/lib/dracut/hooks/pre-trigger/20-splashhud-pretrigger.sh"), "systemd starts it from the unit")
+        #expect(!lines.contains { $0.contains("-log ") }, "dracut complained:\n\(output)")
+    }
+
+    func save(_ picture: Pixmap, _ name: String) {
+        let dir = VMSelftestTests.repo.appendingPathComponent(".build/qemu-failures").path
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try? PNGEncoder.write(picture, to: "\(dir)/initramfs-\(name).png")
+    }
+}

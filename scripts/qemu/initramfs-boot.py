@@ -1,0 +1,291 @@
+#!/usr/bin/env python3
+"""Boots SplashHUD from a real initramfs: Debian's mkinitramfs with our hook, then a real root.
+
+    initramfs-boot.py boot --bin-dir DIR --work DIR --shots-dir DIR [--timeout S]
+    initramfs-boot.py dracut --bin-dir DIR --work DIR
+
+`boot`:
+  1. scripts/install.sh --destdir WORK/stage --bin-dir DIR --initramfs: the binaries, the units,
+     the rule, the hook, the scripts and the helper as a machine would have them.
+  2. mkinitramfs -d WORK/stage/etc/initramfs-tools (our hook and scripts; Debian's own hooks in
+     /usr/share/initramfs-tools run too) with MODULES=list (virtio disk, ext4; the hook adds
+     virtio-gpu from initrd.conf's SPLASHHUD_DRM_MODULES), SPLASHHUD_PREFIX naming the stage.
+     The test adds one probe, scripts/init-premount/zz-splashhud-probe (after ours): it waits
+     for the daemon's HUD, reports /proc/mounts, sets a static progress and asks for a screendump,
+     all before the root file system is mounted.
+  3. A root file system (ext4 by mke2fs -d): busybox, the daemon, the client and their libraries,
+     the units and the rule (so the initramfs hands over with `quit --retain`), and /sbin/init, a
+     script that plays systemd's part: it asks for a screendump of the retained frame, writes to
+     tty1, runs splashhud.service (EnvironmentFile, ExecStart, ExecStartPost) and asks for a
+     screendump of its HUD, then runs splashhud-quit.service's ExecStart and asks for a
+     screendump of the console.
+  4. scripts/qemu/vmtest.py boot --display virtio --initrd ... --drive root.img.
+  Prints IMAGE lines (what the initramfs holds) and vmtest's output; exits with vmtest's status.
+
+`dracut`: builds two images with dracut (--no-hostonly, zstd -1): `-m "base splashhud"`
+and `-m "systemd base splashhud"`, using a copy of /usr/lib/dracut whose modules.d also holds
+the staged 90splashhud; prints DRACUT-<variant> lines listing what lsinitrd shows of ours.
+Python 3 standard library only.
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+# mkinitramfs, mke2fs and dracut live in sbin, which a test runner's PATH may lack.
+os.environ["PATH"] = os.environ.get("PATH", "/usr/bin:/bin") + ":/usr/sbin:/sbin"
+REPO = os.path.dirname(os.path.dirname(HERE))
+
+PROBE = r"""#!/bin/sh
+# The test's probe (not part of SplashHUD): runs after scripts/init-premount/splashhud.
+PREREQ="splashhud"
+prereqs() { echo "$PREREQ"; }
+case "$1" in prereqs) prereqs; exit 0 ;; esac
+stty -F /dev/ttyS1 raw -echo 2>/dev/null
+exec 3<>/dev/ttyS1
+ctl() { echo "$1" >&3; read -r answer <&3; echo "probe: $1 -> $answer"; }
+i=0
+st=""
+while [ $i -lt 600 ]; do
+    st=$(/usr/bin/splashhud state --timeout 500 2>&1)
+    case "$st" in *"visible yes"*"outputs card"*) break ;; esac
+    sleep 0.1
+    i=$((i + 1))
+done
+echo "INFO INITRAMFS state $st" >&3
+echo "INFO INITRAMFS mounts $(cut -d' ' -f2 /proc/mounts | tr '\n' ' ')" >&3
+echo "INFO INITRAMFS daemon $(cat /run/initramfs/splashhud.pid 2>/dev/null)" >&3
+/usr/bin/splashhud progress 0.5 Initramfs
+ctl "SHOT initramfs settled"
+echo "INFO INITRAMFS shot-mounts $(cut -d' ' -f2 /proc/mounts | tr '\n' ' ')" >&3
+"""
+
+REAL_INIT = r"""#!/bin/busybox sh
+# The test's real root init (not part of SplashHUD): systemd's part in the hand-over.
+/bin/busybox --install -s /bin
+export PATH=/bin:/usr/bin
+stty -F /dev/ttyS1 raw -echo 2>/dev/null
+exec 3<>/dev/ttyS1
+ctl() { echo "$1" >&3; read -r answer <&3; echo "realroot: $1 -> $answer"; }
+echo "INFO REALROOT pid $$" >&3
+echo "INFO REALROOT root $(grep ' / ' /proc/mounts | cut -d' ' -f1,3)" >&3
+echo "INFO REALROOT initramfs-daemon $(pidof splashhudd || echo none)" >&3
+ctl "SHOT retained settled"
+for i in 1 2 3 4 5 6; do echo "SplashHUD initramfs test: the real root's console, line $i" > /dev/tty1; done
+# splashhud.service, as systemd would start it (udev's rule pulls it in when card0 is added):
+# its EnvironmentFile, its ExecStart with the variable expanded, its ExecStartPost.
+unit=/etc/systemd/system/splashhud.service
+env=$(sed -n 's/^EnvironmentFile=-\{0,1\}//p' $unit)
+echo "INFO REALROOT handover $(cat "$env" 2>/dev/null || echo none)" >&3
+[ -r "$env" ] && . "$env"
+start=$(sed -n 's/^ExecStart=//p' $unit)
+eval "$start" >/run/realroot-daemon.log 2>&1 &
+pid=$!
+post=$(sed -n 's/^ExecStartPost=-\{0,1\}//p' $unit)
+i=0
+while ! splashhud ping --timeout 200 >/dev/null 2>&1 && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+$post
+echo "INFO REALROOT state $(splashhud state 2>&1)" >&3
+echo "INFO REALROOT env-left $(ls "$env" 2>/dev/null || echo none)" >&3
+sleep 2
+ctl "SHOT realroot settled"
+# splashhud-quit.service at the end of boot.
+quit=$(sed -n 's/^ExecStart=-\{0,1\}//p' /etc/systemd/system/splashhud-quit.service)
+$quit
+echo "INFO REALROOT quit $?" >&3
+wait $pid
+echo "INFO REALROOT daemon $?" >&3
+ctl "SHOT console stable"
+echo "--- initramfs daemon log"; cat /run/initramfs/splashhud.log
+echo "--- real root daemon log"; cat /run/realroot-daemon.log
+echo "EXIT 0" >&3
+sleep 1
+poweroff -f
+"""
+
+
+def log(msg):
+    print(f"initramfs-boot: {msg}", file=sys.stderr, flush=True)
+
+
+def run(argv, env=None, **kw):
+    t = time.monotonic()
+    p = subprocess.run(argv, env=env, capture_output=True, text=True, **kw)
+    if p.returncode != 0:
+        sys.stderr.write(p.stdout + p.stderr)
+        raise SystemExit(f"initramfs-boot: {' '.join(argv[:3])}… failed ({p.returncode})")
+    return p.stdout, time.monotonic() - t
+
+
+def kernel_version():
+    for v in sorted(os.listdir("/lib/modules"), reverse=True):
+        if os.path.exists(f"/boot/vmlinuz-{v}"):
+            return v
+    raise SystemExit("initramfs-boot: no /boot/vmlinuz-* with /lib/modules/* (linux-image-amd64)")
+
+
+def stage(bin_dir, work):
+    st = os.path.join(work, "stage")
+    shutil.rmtree(st, ignore_errors=True)
+    run([os.path.join(REPO, "scripts/install.sh"), "--destdir", st, "--bin-dir", bin_dir, "--initramfs"])
+    conf = os.path.join(st, "etc/splashhud/initrd.conf")
+    with open(conf) as f:
+        text = f.read()
+    with open(conf, "w") as f:
+        f.write(text.replace('SPLASHHUD_DRM_MODULES=""', 'SPLASHHUD_DRM_MODULES="virtio-gpu"'))
+    env = dict(os.environ, SPLASHHUD_PREFIX=os.path.join(st, "usr"), SPLASHHUD_CONF=conf)
+    return st, env
+
+
+def copy_libraries(binaries, root):
+    """Every library ldd names for the binaries, at its host path (lib -> usr/lib as on the host)."""
+    paths = set()
+    for b in binaries:
+        out, _ = run(["ldd", b])
+        for line in out.splitlines():
+            for word in line.split():
+                if word.startswith("/") and word != b:
+                    paths.add(word)
+    for p in sorted(paths):
+        real = os.path.realpath(p)
+        dest = os.path.join(root, real.lstrip("/"))
+        os.makedirs(os.path.dirname(dest), exist_ok=True)
+        shutil.copy2(real, dest)
+        if p != real:  # the name ldd printed (a symlink, or a path through /lib)
+            link = os.path.join(root, p.lstrip("/"))
+            if not os.path.lexists(link):
+                os.makedirs(os.path.dirname(link), exist_ok=True)
+                os.symlink(real, link)
+
+
+def root_filesystem(st, work):
+    root = os.path.join(work, "root")
+    shutil.rmtree(root, ignore_errors=True)
+    for d in ("dev", "proc", "sys", "run", "tmp", "root", "sbin", "bin", "usr/lib", "usr/lib64", "etc"):
+        os.makedirs(os.path.join(root, d), exist_ok=True)
+    for name, target in (("lib", "usr/lib"), ("lib64", "usr/lib64")):
+        os.symlink(target, os.path.join(root, name))
+    shutil.copy2("/bin/busybox", os.path.join(root, "bin/busybox"))
+    daemon, client = os.path.join(st, "usr/bin/splashhudd"), os.path.join(st, "usr/bin/splashhud")
+    copy_libraries([daemon, client], root)
+    os.makedirs(os.path.join(root, "usr/bin"), exist_ok=True)
+    for b in (daemon, client):
+        shutil.copy2(b, os.path.join(root, "usr/bin", os.path.basename(b)))
+    for sub in ("etc/systemd", "etc/udev", "usr/share/splashhud"):
+        shutil.copytree(os.path.join(st, sub), os.path.join(root, sub), symlinks=True)
+    font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+    os.makedirs(os.path.join(root, os.path.dirname(font).lstrip("/")), exist_ok=True)
+    shutil.copy2(font, os.path.join(root, font.lstrip("/")))
+    init = os.path.join(root, "sbin/init")
+    with open(init, "w") as f:
+        f.write(REAL_INIT)
+    os.chmod(init, 0o755)
+    size = sum(os.path.getsize(os.path.join(d, n)) for d, _, ns in os.walk(root) for n in ns
+               if not os.path.islink(os.path.join(d, n)))
+    image = os.path.join(work, "root.img")
+    if os.path.exists(image):
+        os.remove(image)
+    _, took = run(["mke2fs", "-q", "-F", "-t", "ext4", "-L", "root", "-d", root, image, f"{size // (1 << 20) + 64}M"])
+    log(f"root file system {image}: {size >> 20} MB of files, mke2fs {took:.1f} s")
+    return image
+
+
+def boot(a):
+    work = os.path.abspath(a.work)
+    os.makedirs(work, exist_ok=True)
+    version = kernel_version()
+    st, env = stage(a.bin_dir, work)
+    confdir = os.path.join(st, "etc/initramfs-tools")
+    with open(os.path.join(confdir, "initramfs.conf"), "w") as f:
+        f.write("MODULES=list\nBUSYBOX=y\nKEYMAP=n\nCOMPRESS=zstd\nRUNSIZE=10%\nFSTYPE=ext4\n")
+    with open(os.path.join(confdir, "modules"), "w") as f:
+        f.write("virtio_pci\nvirtio_blk\next4\n")
+    probe = os.path.join(confdir, "scripts/init-premount/zz-splashhud-probe")
+    with open(probe, "w") as f:
+        f.write(PROBE)
+    os.chmod(probe, 0o755)
+    image = os.path.join(work, "initrd.img")
+    _, took = run(["mkinitramfs", "-d", confdir, "-o", image, version], env=env)
+    log(f"mkinitramfs {image}: {os.path.getsize(image) >> 20} MB, {took:.1f} s")
+    listing, _ = run(["lsinitramfs", image])
+    for line in sorted(set(listing.split())):
+        if "splashhud" in line or "DejaVuSans" in line or "virtio-gpu" in line or "virtio_gpu" in line:
+            print(f"IMAGE {line}")
+    # The order the initramfs runs its init-bottom scripts in (ours must come before udev's).
+    unpacked = os.path.join(work, "unpacked")
+    shutil.rmtree(unpacked, ignore_errors=True)
+    run(["unmkinitramfs", image, unpacked])
+    for order in (os.path.join(unpacked, "main/scripts/init-bottom/ORDER"), os.path.join(unpacked, "scripts/init-bottom/ORDER")):
+        if os.path.exists(order):
+            with open(order) as f:
+                for line in f:
+                    if line.strip():
+                        print(f"ORDER init-bottom {line.strip()}")
+    shutil.rmtree(unpacked, ignore_errors=True)
+    disk = root_filesystem(st, work)
+    cmd = [sys.executable, os.path.join(HERE, "vmtest.py"), "boot", "--display", "virtio", "--initrd", image,
+           "--drive", disk, "--shots-dir", a.shots_dir, "--timeout", str(a.timeout), "--verbose",
+           "--cmdline", "root=/dev/vda rw plymouth.enable=0"]
+    sys.stdout.flush()
+    return subprocess.call(cmd)
+
+
+def dracut(a):
+    work = os.path.abspath(a.work)
+    os.makedirs(work, exist_ok=True)
+    version = kernel_version()
+    if not shutil.which("dracut"):
+        print("DRACUT missing (apt-get install --no-install-recommends dracut-core)")
+        return 2
+    st, env = stage(a.bin_dir, work)
+    # /usr/lib/dracut with our module beside its own; the host's dracut is left alone.
+    base = os.path.join(work, "dracut")
+    shutil.rmtree(base, ignore_errors=True)
+    os.makedirs(os.path.join(base, "modules.d"))
+    for name in os.listdir("/usr/lib/dracut"):
+        if name != "modules.d":
+            os.symlink(os.path.join("/usr/lib/dracut", name), os.path.join(base, name))
+    for name in os.listdir("/usr/lib/dracut/modules.d"):
+        os.symlink(os.path.join("/usr/lib/dracut/modules.d", name), os.path.join(base, "modules.d", name))
+    os.symlink(os.path.join(st, "usr/lib/dracut/modules.d/90splashhud"), os.path.join(base, "modules.d/90splashhud"))
+    env = dict(env, dracutbasedir=base)
+    status = 0
+    for variant, modules in (("plain", "base splashhud"), ("systemd", "systemd base splashhud")):
+        image = os.path.join(work, f"dracut-{variant}.img")
+        p = subprocess.run(["dracut", "--force", "--no-hostonly", "--compress", "zstd -1 -T0", "--no-early-microcode", "--quiet",
+                            "-m", modules, "--kver", version, image], env=env, capture_output=True, text=True)
+        if p.returncode != 0:
+            print(f"DRACUT-{variant} failed {p.returncode}: {p.stderr.strip()}")
+            status = 1
+            continue
+        for line in p.stderr.splitlines():
+            if "splashhud" in line:
+                print(f"DRACUT-{variant}-log {line.strip()}")
+        listing = subprocess.run(["lsinitrd", image], capture_output=True, text=True, errors="replace").stdout
+        for line in listing.splitlines():
+            path = line.split()[-1] if line.split() else ""
+            if line.startswith(("-", "l", "d")) and ("splashhud" in path or "DejaVuSans" in path):
+                print(f"DRACUT-{variant} {path}")
+    return status
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    b = sub.add_parser("boot")
+    b.add_argument("--bin-dir", required=True)
+    b.add_argument("--work", required=True)
+    b.add_argument("--shots-dir", required=True)
+    b.add_argument("--timeout", type=float, default=240.0)
+    d = sub.add_parser("dracut")
+    d.add_argument("--bin-dir", required=True)
+    d.add_argument("--work", required=True)
+    a = ap.parse_args()
+    return boot(a) if a.cmd == "boot" else dracut(a)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
