@@ -1,0 +1,95 @@
+// The initramfs integration's shell scripts (initramfs/): each parses with the shell that runs it
+// (sh for initramfs-tools' hook and scripts, the helper and dracut's hooks; bash for dracut's
+// module-setup.sh), shellcheck finds nothing (when installed), each is executable (initramfs-tools
+// skips scripts that are not), their prerequisites order them as the hand-over needs, and the
+// helper decides a real root takes the splash over only when that root will start it. The images
+// themselves are built and booted by QEMUTests/InitramfsEndToEndTests.
+import Foundation
+import Testing
+
+@Suite("initramfs/ scripts")
+struct InitramfsScriptsTests {
+    static let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("initramfs").path
+    static let helper = "\(dir)/splashhud-initrd"
+
+    /// Every script, with the shell that runs it.
+    static let scripts: [(path: String, shell: String)] = [
+        ("splashhud-initrd", "sh"), ("initramfs-tools/hooks/splashhud", "sh"),
+        ("initramfs-tools/scripts/init-premount/splashhud", "sh"), ("initramfs-tools/scripts/init-bottom/splashhud", "sh"),
+        ("initramfs-tools/scripts/panic/splashhud", "sh"), ("dracut/90splashhud/module-setup.sh", "bash"),
+        ("dracut/90splashhud/splashhud-pretrigger.sh", "sh"), ("dracut/90splashhud/splashhud-newroot.sh", "sh"),
+        ("dracut/90splashhud/splashhud-emergency.sh", "sh"),
+    ]
+
+    static let shellcheck = ["/usr/bin/shellcheck", "/bin/shellcheck"].first(where: FileManager.default.isExecutableFile)
+
+    @Test(arguments: scripts.map(\.path))
+    func parsesAndIsExecutable(_ script: String) throws {
+        let path = "\(Self.dir)/\(script)"
+        let shell = Self.scripts.first { $0.path == script }!.shell
+        #expect(FileManager.default.isExecutableFile(atPath: path), "\(script) must be executable (initramfs-tools skips it otherwise)")
+        let (status, output) = try SplashBinary.run("/bin/\(shell)", ["-n", path])
+        #expect(status == 0, "\(shell) -n \(script): \(output)")
+        if let shellcheck = Self.shellcheck {
+            let (checkStatus, report) = try SplashBinary.run(shellcheck, ["-s", shell, path])
+            #expect(checkStatus == 0 && report.isEmpty, "shellcheck \(script):\n\(report)")
+        }
+    }
+
+    /// initramfs-tools orders scripts by `prereqs`: the start after udev (the driver is loaded); the
+    /// hand-over with none, so it runs (by name) before udev's init-bottom moves /dev away.
+    @Test func prerequisites() throws {
+        for (script, expected) in [("scripts/init-premount/splashhud", "udev"), ("scripts/init-bottom/splashhud", ""),
+                                   ("scripts/panic/splashhud", ""), ("hooks/splashhud", "")] {
+            let (status, output) = try SplashBinary.run("/bin/sh", ["\(Self.dir)/initramfs-tools/\(script)", "prereqs"])
+            #expect(status == 0 && output.trimmingCharacters(in: .whitespacesAndNewlines) == expected, "\(script) prereqs: \(output)")
+        }
+        #expect("splashhud" < "udev", "init-bottom scripts without prerequisites run in name order")
+    }
+
+    /// `takes-over NEWROOT`: the daemon, its unit (not masked) and the udev rule that starts it
+    /// must all be there, or the initramfs quits without retaining and the console comes back.
+    @Test func aRealRootTakesOverOnlyWhenItWillStartTheSplash() throws {
+        let base = try temporaryDirectory("takeover")
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        let fm = FileManager.default
+        func root(_ name: String, daemon: String? = "usr/bin", unit: String? = "etc/systemd/system", rule: String? = "etc/udev/rules.d",
+                  masked: Bool = false) throws -> String {
+            let r = "\(base)/\(name)"
+            if let daemon {
+                try fm.createDirectory(atPath: "\(r)/\(daemon)", withIntermediateDirectories: true)
+                fm.createFile(atPath: "\(r)/\(daemon)/splashhudd", contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o755])
+            }
+            if let unit {
+                try fm.createDirectory(atPath: "\(r)/\(unit)", withIntermediateDirectories: true)
+                fm.createFile(atPath: "\(r)/\(unit)/splashhud.service", contents: Data("[Service]\n".utf8))
+            }
+            if masked {
+                try fm.createDirectory(atPath: "\(r)/etc/systemd/system", withIntermediateDirectories: true)
+                try fm.createSymbolicLink(atPath: "\(r)/etc/systemd/system/splashhud.service", withDestinationPath: "/dev/null")
+            }
+            if let rule {
+                try fm.createDirectory(atPath: "\(r)/\(rule)", withIntermediateDirectories: true)
+                fm.createFile(atPath: "\(r)/\(rule)/90-splashhud.rules", contents: Data())
+            }
+            return r
+        }
+        let cases: [(String, Bool)] = [
+            (try root("installed"), true),
+            (try root("packaged", unit: "usr/lib/systemd/system", rule: "usr/lib/udev/rules.d"), true),
+            (try root("local", daemon: "usr/local/bin"), true),
+            (try root("no-daemon", daemon: nil), false),
+            (try root("no-unit", unit: nil), false),
+            (try root("no-rule", rule: nil), false),
+            (try root("masked", unit: "usr/lib/systemd/system", masked: true), false),
+            ("\(base)/missing", false),
+        ]
+        let cmdline = (try? String(contentsOfFile: "/proc/cmdline", encoding: .utf8)) ?? ""
+        try #require(!cmdline.contains("splashhud.enable=0"), "this host's command line turns the splash off")
+        for (newroot, expected) in cases {
+            let (status, output) = try SplashBinary.run("/bin/sh", [Self.helper, "takes-over", newroot])
+            #expect((status == 0) == expected, "\(URL(fileURLWithPath: newroot).lastPathComponent): status \(status) \(output)")
+        }
+    }
+}
