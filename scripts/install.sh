@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs SplashHUD: the daemon and the client, the board profiles, the udev rule and the systemd
+# Installs SplashHUD: the daemon and the client (and splashhud-tools when built), the board profiles, the udev rule and the systemd
 # units, and with --initramfs the initramfs integration (initramfs-tools hook and scripts in
 # /etc/initramfs-tools, the dracut module in /usr/lib/dracut/modules.d/90splashhud, the helper
 # PREFIX/lib/splashhud/splashhud-initrd, /etc/splashhud/initrd.conf unless one is there).
@@ -31,13 +31,16 @@ prefix="${prefix%/}"
 [[ -z $destdir || $destdir == /* ]] || destdir="$PWD/$destdir"
 
 if [[ -z $bindir ]]; then
-    swift build -c release --product splashhudd
-    swift build -c release --product splashhud
+    for product in splashhudd splashhud splashhud-tools; do swift build -c release --product "$product"; done
     bindir="$(swift build -c release --show-bin-path)"
 fi
 for b in splashhudd splashhud; do
     [[ -x $bindir/$b ]] || { echo "install.sh: $bindir/$b is missing" >&2; exit 66; }
 done
+# demo, render and probe: `splashhud VERB` runs splashhud-tools from beside itself (never at boot,
+# so it stays out of the initramfs).
+tools=()
+[[ -x $bindir/splashhud-tools ]] && tools=("$bindir/splashhud-tools")
 
 # The units name /usr/bin; another prefix is written into them.
 unit() {
@@ -46,7 +49,7 @@ unit() {
 }
 
 install -d "$destdir$prefix/bin" "$destdir$prefix/share/splashhud" "$destdir/etc/udev/rules.d" "$destdir/etc/systemd/system"
-install -m 0755 "$bindir/splashhudd" "$bindir/splashhud" "$destdir$prefix/bin/"
+install -m 0755 "$bindir/splashhudd" "$bindir/splashhud" "${tools[@]}" "$destdir$prefix/bin/"
 rm -rf "$destdir$prefix/share/splashhud/boards"
 cp -r boards "$destdir$prefix/share/splashhud/"
 install -m 0644 udev/90-splashhud.rules "$destdir/etc/udev/rules.d/"
