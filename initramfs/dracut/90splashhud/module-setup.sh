@@ -100,6 +100,7 @@ install() {
         inst_simple "$moddir/splashhud-initrd.conf" "$systemdsystemunitdir/splashhud.service.d/initrd.conf"
         inst_rules "$rules"
     else
+        inst_multiple udevadm
         inst_hook pre-trigger 20 "$moddir/splashhud-pretrigger.sh"
         inst_hook pre-pivot 90 "$moddir/splashhud-newroot.sh"
     fi
