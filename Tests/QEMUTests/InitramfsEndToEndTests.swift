@@ -8,9 +8,10 @@
 // splashhud.service's command line, which takes the HUD over, then splashhud-quit.service's, which
 // ends it and gives the console back. One boot of about 30 s plus 10-40 s to build the image.
 //
-// The dracut module (Debian's dracut-core installs beside initramfs-tools): two images built with
-// `dracut --no-hostonly -m "…splashhud"`, with and without systemd, and their contents checked
-// with lsinitrd. They are not booted.
+// The dracut module (Debian's dracut-core installs beside initramfs-tools): an image without systemd
+// in it (the module's pre-trigger and pre-pivot hooks, the probe as a pre-mount hook) booted the
+// same way; and two images built with `dracut --no-hostonly -m "…splashhud"`, with and without
+// systemd, whose contents lsinitrd lists (the systemd one is not booted).
 import Assets
 import Foundation
 import Raster
@@ -68,26 +69,47 @@ struct InitramfsEndToEndTests {
         let order = lines.filter { $0.hasPrefix("ORDER init-bottom /scripts/") }
         let ours = order.firstIndex { $0.contains("/splashhud ") }, udev = order.firstIndex { $0.contains("/udev ") }
         #expect(ours != nil && udev != nil && ours! < udev!, "init-bottom order: \(order)")
+        try checkBoot(lines: lines, output: output, dir: dir, bin: bin, name: "initramfs-tools")
+    }
 
+    @Test("dracut's image without systemd: the same boot through the module's pre-trigger and pre-pivot hooks")
+    func dracutBoot() throws {
+        try VMSelftestTests.requireQEMUTools()
+        try Self.requireTools(["dracut", "mke2fs", "zstd"])
+        let bin = try Self.binDir()
+        let dir = try Self.workDirectory("dracut-vm")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (status, output) = try VMBootLock.holding(exclusive: false) {
+            try runProcess("python3", [Self.helper, "dracut-boot", "--bin-dir", bin, "--work", "\(dir)/work", "--shots-dir", "\(dir)/shots"])
+        }
+        let lines = output.split(whereSeparator: \.isNewline).map(String.init)
+        print(lines.filter { !$0.hasPrefix("[") }.joined(separator: "\n"))
+        try #require(status == 0, "the boot failed (\(status)):\n\(output)")
+        try checkBoot(lines: lines, output: output, dir: dir, bin: bin, name: "dracut")
+    }
+
+    /// What both boots must show: the HUD before the root is mounted, kept over switch_root, taken
+    /// over by splashhud.service's command line, and the console back after splashhud-quit.service's.
+    func checkBoot(lines: [String], output: String, dir: String, bin: String, name: String) throws {
         func info(_ prefix: String) -> String? {
             lines.first { $0.contains("guest said: INFO \(prefix) ") }.map { String($0[$0.range(of: "INFO \(prefix) ")!.upperBound...]) }
         }
-        // Early boot: the daemon started by init-premount shows the spinner on the card udev brought up,
-        // and nothing is mounted on /root yet, neither then nor when the screendump was taken.
-        #expect(info("INITRAMFS state")?.hasPrefix("visible yes mode spinner outputs card0-Virtual-1:1280x800") == true, "\(output)")
+        // Early boot: the daemon started by the initramfs shows the spinner on the card udev brought
+        // up, and nothing is mounted on the new root yet, neither then nor when the screendump was taken.
+        #expect(info("INITRAMFS state")?.hasPrefix("visible yes mode spinner outputs card0-Virtual-1:1280x800") == true, "\(name):\n\(output)")
         for key in ["INITRAMFS mounts", "INITRAMFS shot-mounts"] {
-            let mounts = try #require(info(key), "no \(key) line:\n\(output)").split(separator: " ")
-            #expect(mounts.contains("/run") && !mounts.contains("/root"), "\(key): \(mounts)")
+            let mounts = try #require(info(key), "\(name): no \(key) line:\n\(output)").split(separator: " ")
+            #expect(mounts.contains("/run") && !mounts.contains("/root") && !mounts.contains("/sysroot"), "\(name) \(key): \(mounts)")
         }
         // The real root: the initramfs's daemon is gone, its HUD handed over through the unit's
         // EnvironmentFile (read once), the quit unit ends the new daemon cleanly.
-        #expect(info("REALROOT pid") == "1" && info("REALROOT root") == "/dev/vda ext4", "run-init must exec the real root's init:\n\(output)")
-        #expect(info("REALROOT initramfs-daemon") == "none", "\(output)")
-        #expect(info("REALROOT handover") == "SPLASHHUD_HANDOVER=\"--script /run/initramfs/splashhud-resume.hud\"", "\(output)")
-        #expect(info("REALROOT state")?.hasPrefix("visible yes mode ring progress 0.5 status \"Initramfs\"") == true, "\(output)")
-        #expect(info("REALROOT env-left") == "none", "ExecStartPost must remove the hand-over file")
-        #expect(info("REALROOT quit") == "0" && info("REALROOT daemon") == "0", "\(output)")
-        #expect(output.contains("the real root's splashhud.service takes the screen over"), "\(output)")
+        #expect(info("REALROOT pid") == "1" && info("REALROOT root") == "/dev/vda ext4", "\(name): the real root's init must run:\n\(output)")
+        #expect(info("REALROOT initramfs-daemon") == "none", "\(name):\n\(output)")
+        #expect(info("REALROOT handover") == "SPLASHHUD_HANDOVER=\"--script /run/initramfs/splashhud-resume.hud\"", "\(name):\n\(output)")
+        #expect(info("REALROOT state")?.hasPrefix("visible yes mode ring progress 0.5 status \"Initramfs\"") == true, "\(name):\n\(output)")
+        #expect(info("REALROOT env-left") == "none", "\(name): ExecStartPost must remove the hand-over file")
+        #expect(info("REALROOT quit") == "0" && info("REALROOT daemon") == "0", "\(name):\n\(output)")
+        #expect(output.contains("the real root's splashhud.service takes the screen over"), "\(name):\n\(output)")
 
         // The same HUD on the host's memory display, with the release daemon.
         try "@0 show\n@0 progress 0.5 Initramfs\n".write(toFile: "\(dir)/s.hud", atomically: true, encoding: .utf8)
@@ -99,18 +121,18 @@ struct InitramfsEndToEndTests {
         // Before the root is mounted; the frame kept over switch_root; the real root's daemon's.
         for shot in ["initramfs", "retained", "realroot"] {
             let screen = try PNGDecoder.decode(contentsOf: "\(dir)/shots/\(shot).png")
-            try #require(screen.width == expected.width && screen.height == expected.height, "\(shot): \(screen.width)x\(screen.height)")
+            try #require(screen.width == expected.width && screen.height == expected.height, "\(name) \(shot): \(screen.width)x\(screen.height)")
             let off = ServiceEndToEndTests.differing(expected, screen)
-            if off != 0 { save(screen, shot) }
-            #expect(off == 0, "\(shot): \(off) pixels differ from the HUD on the memory display")
+            if off != 0 { save(screen, "\(name)-\(shot)") }
+            #expect(off == 0, "\(name) \(shot): \(off) pixels differ from the HUD on the memory display")
         }
         // The end: the HUD gone, fbcon drawing the text the real root wrote to tty1 (KD_TEXT again).
         let console = try ScreenDump(contentsOf: "\(dir)/shots/console.ppm")
         let cellRows: Int32 = 16 * 6  // six lines of the 8x16 console font
         let (text, below) = console.litPixels(splitAtRow: cellRows)
-        if text < 3000 || below > 200 { save(console.pixmap, "console") }
-        #expect(text > 3000, "the console's six lines are not on the screen (\(text) lit pixels)")
-        #expect(below <= 200, "\(below) lit pixels below the console's text (the HUD, or more than the cursor)")
+        if text < 3000 || below > 200 { save(console.pixmap, "\(name)-console") }
+        #expect(text > 3000, "\(name): the console's six lines are not on the screen (\(text) lit pixels)")
+        #expect(below <= 200, "\(name): \(below) lit pixels below the console's text (the HUD, or more than the cursor)")
     }
 
     @Test("dracut's module: the splash's files in images built with and without systemd")

@@ -3,6 +3,7 @@
 
     initramfs-boot.py boot --bin-dir DIR --work DIR --shots-dir DIR [--timeout S]
     initramfs-boot.py dracut --bin-dir DIR --work DIR
+    initramfs-boot.py dracut-boot --bin-dir DIR --work DIR --shots-dir DIR [--timeout S]
 
 `boot`:
   1. scripts/install.sh --destdir WORK/stage --bin-dir DIR --initramfs: the binaries, the units,
@@ -25,6 +26,10 @@
 `dracut`: builds two images with dracut (--no-hostonly, zstd -1): `-m "base splashhud"`
 and `-m "systemd base splashhud"`, using a copy of /usr/lib/dracut whose modules.d also holds
 the staged 90splashhud; prints DRACUT-<variant> lines listing what lsinitrd shows of ours.
+
+`dracut-boot`: a dracut image without systemd in it (bash base udev-rules rootfs-block
+kernel-modules splashhud; the splash starts in the module's pre-trigger hook and is handed over in
+its pre-pivot hook), with the same probe as a pre-mount hook, booted on the same root as `boot`.
 Python 3 standard library only.
 """
 import argparse
@@ -63,6 +68,30 @@ ctl "SHOT initramfs settled"
 echo "INFO INITRAMFS shot-mounts $(cut -d' ' -f2 /proc/mounts | tr '\n' ' ')" >&3
 """
 
+DRACUT_PROBE = r"""# The test's probe (not part of SplashHUD): a dracut pre-mount hook, sourced by dracut's init
+# before the root is mounted on $NEWROOT. Shell builtins only (the image has no busybox).
+exec 3<>/dev/ttyS1
+i=0
+st=""
+while [ $i -lt 600 ]; do
+    st=$(/usr/bin/splashhud state --timeout 500 2>&1)
+    case "$st" in *"visible yes"*"outputs card"*) break ;; esac
+    sleep 0.1
+    i=$((i + 1))
+done
+mounts=""
+while read -r _ m _; do mounts="$mounts $m"; done < /proc/mounts
+echo "INFO INITRAMFS state $st" >&3
+echo "INFO INITRAMFS mounts$mounts" >&3
+/usr/bin/splashhud progress 0.5 Initramfs
+echo "SHOT initramfs settled" >&3
+read -r answer <&3
+mounts=""
+while read -r _ m _; do mounts="$mounts $m"; done < /proc/mounts
+echo "INFO INITRAMFS shot-mounts$mounts" >&3
+exec 3>&-
+"""
+
 REAL_INIT = r"""#!/bin/busybox sh
 # The test's real root init (not part of SplashHUD): systemd's part in the hand-over.
 /bin/busybox --install -s /bin
@@ -86,7 +115,7 @@ eval "$start" >/run/realroot-daemon.log 2>&1 &
 pid=$!
 post=$(sed -n 's/^ExecStartPost=-\{0,1\}//p' $unit)
 i=0
-while ! splashhud ping --timeout 200 >/dev/null 2>&1 && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+while ! splashhud ping --timeout 1000 >/dev/null 2>&1 && [ $i -lt 60 ]; do sleep 0.1; i=$((i + 1)); done
 $post
 echo "INFO REALROOT state $(splashhud state 2>&1)" >&3
 echo "INFO REALROOT env-left $(ls "$env" 2>/dev/null || echo none)" >&3
@@ -98,6 +127,7 @@ $quit
 echo "INFO REALROOT quit $?" >&3
 wait $pid
 echo "INFO REALROOT daemon $?" >&3
+echo "INFO REALROOT fb $(cat /proc/fb | tr '\n' ' ') vt $(cat /sys/class/tty/tty0/active) fbcon $(cat /sys/class/vtconsole/vtcon1/name /sys/class/vtconsole/vtcon1/bind 2>&1 | tr '\n' ' ') vcs1 $(head -c 60 /dev/vcs1)" >&3
 ctl "SHOT console stable"
 echo "--- initramfs daemon log"; cat /run/initramfs/splashhud.log
 echo "--- real root daemon log"; cat /run/realroot-daemon.log
@@ -233,15 +263,8 @@ def boot(a):
     return subprocess.call(cmd)
 
 
-def dracut(a):
-    work = os.path.abspath(a.work)
-    os.makedirs(work, exist_ok=True)
-    version = kernel_version()
-    if not shutil.which("dracut"):
-        print("DRACUT missing (apt-get install --no-install-recommends dracut-core)")
-        return 2
-    st, env = stage(a.bin_dir, work)
-    # /usr/lib/dracut with our module beside its own; the host's dracut is left alone.
+def dracut_base(st, work):
+    """/usr/lib/dracut with our module beside its own, for dracutbasedir: the host's dracut is left alone."""
     base = os.path.join(work, "dracut")
     shutil.rmtree(base, ignore_errors=True)
     os.makedirs(os.path.join(base, "modules.d"))
@@ -251,7 +274,18 @@ def dracut(a):
     for name in os.listdir("/usr/lib/dracut/modules.d"):
         os.symlink(os.path.join("/usr/lib/dracut/modules.d", name), os.path.join(base, "modules.d", name))
     os.symlink(os.path.join(st, "usr/lib/dracut/modules.d/90splashhud"), os.path.join(base, "modules.d/90splashhud"))
-    env = dict(env, dracutbasedir=base)
+    return base
+
+
+def dracut(a):
+    work = os.path.abspath(a.work)
+    os.makedirs(work, exist_ok=True)
+    version = kernel_version()
+    if not shutil.which("dracut"):
+        print("DRACUT missing (apt-get install --no-install-recommends dracut-core)")
+        return 2
+    st, env = stage(a.bin_dir, work)
+    env = dict(env, dracutbasedir=dracut_base(st, work))
     status = 0
     for variant, modules in (("plain", "base splashhud"), ("systemd", "systemd base splashhud")):
         image = os.path.join(work, f"dracut-{variant}.img")
@@ -272,6 +306,31 @@ def dracut(a):
     return status
 
 
+def dracut_boot(a):
+    """A dracut image without systemd (the module's pre-trigger and pre-pivot hooks) booted like `boot`."""
+    work = os.path.abspath(a.work)
+    os.makedirs(work, exist_ok=True)
+    version = kernel_version()
+    st, env = stage(a.bin_dir, work)
+    env = dict(env, dracutbasedir=dracut_base(st, work))
+    probe = os.path.join(work, "splashhud-probe.sh")
+    with open(probe, "w") as f:
+        f.write(DRACUT_PROBE)
+    image = os.path.join(work, "dracut-boot.img")
+    _, took = run(["dracut", "--force", "--no-hostonly", "--compress", "zstd -1 -T0", "--no-early-microcode", "--quiet",
+                   "-m", "bash base udev-rules rootfs-block kernel-modules splashhud",
+                   "--add-drivers", "virtio_pci virtio_blk ext4 virtio-gpu",
+                   "--include", probe, "/usr/lib/dracut/hooks/pre-mount/99-splashhud-probe.sh",
+                   "--kver", version, image], env=env)
+    log(f"dracut {image}: {os.path.getsize(image) >> 20} MB, {took:.1f} s")
+    disk = root_filesystem(st, work)
+    cmd = [sys.executable, os.path.join(HERE, "vmtest.py"), "boot", "--display", "virtio", "--initrd", image,
+           "--drive", disk, "--shots-dir", a.shots_dir, "--timeout", str(a.timeout), "--verbose",
+           "--cmdline", "root=/dev/vda rw plymouth.enable=0"]
+    sys.stdout.flush()
+    return subprocess.call(cmd)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -283,8 +342,13 @@ def main():
     d = sub.add_parser("dracut")
     d.add_argument("--bin-dir", required=True)
     d.add_argument("--work", required=True)
+    db = sub.add_parser("dracut-boot")
+    db.add_argument("--bin-dir", required=True)
+    db.add_argument("--work", required=True)
+    db.add_argument("--shots-dir", required=True)
+    db.add_argument("--timeout", type=float, default=240.0)
     a = ap.parse_args()
-    return boot(a) if a.cmd == "boot" else dracut(a)
+    return {"boot": boot, "dracut": dracut, "dracut-boot": dracut_boot}[a.cmd](a)
 
 
 if __name__ == "__main__":
