@@ -37,6 +37,8 @@ if [[ " $* " == *" --tests "* ]]; then
     # mke2fs -d; and dracut (dracut-core installs beside initramfs-tools without replacing it)
     # to build images with the dracut module and list them with lsinitrd.
     initramfs-tools zstd e2fsprogs dracut-core
+    # InitramfsScriptsTests lint every initramfs/ script.
+    shellcheck
   )
 fi
 
