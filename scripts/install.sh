@@ -4,25 +4,29 @@
 # /etc/initramfs-tools, the dracut module in /usr/lib/dracut/modules.d/90splashhud, the helper
 # PREFIX/lib/splashhud/splashhud-initrd, /etc/splashhud/initrd.conf unless one is there).
 #
-#   scripts/install.sh [--prefix /usr] [--destdir DIR] [--bin-dir DIR] [--initramfs]
+#   scripts/install.sh [--prefix /usr] [--destdir DIR] [--bin-dir DIR] [--static-stdlib] [--initramfs]
 #
 # --prefix  where bin/, lib/splashhud and share/splashhud go (default /usr); the units' and the
 #           initramfs configuration's paths follow it.
 # --destdir stage everything under DIR (packaging, tests); nothing outside it is touched.
 # --bin-dir take splashhudd and splashhud from DIR instead of building them (`swift build -c release`).
+# --static-stdlib build them with the Swift standard library linked in (--static-swift-stdlib):
+#           nothing of Swift's needs installing, at about 3x the binaries' size.
+# The daemon and the client are installed stripped.
 # --initramfs also the initramfs integration. Rebuild the image afterwards: update-initramfs -u
 #           (Debian, Ubuntu) or dracut -f (Fedora-like).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-prefix=/usr destdir="" bindir="" initramfs=0
+prefix=/usr destdir="" bindir="" initramfs=0 static=()
 while (($#)); do
     case "$1" in
         --prefix) prefix="${2:?--prefix needs a directory}"; shift 2 ;;
         --destdir) destdir="${2:?--destdir needs a directory}"; shift 2 ;;
         --bin-dir) bindir="${2:?--bin-dir needs a directory}"; shift 2 ;;
         --initramfs) initramfs=1; shift ;;
-        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --static-stdlib) static=(--static-swift-stdlib --scratch-path .build-static); shift ;;
+        -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "install.sh: unknown argument '$1' (see --help)" >&2; exit 64 ;;
     esac
 done
@@ -31,8 +35,8 @@ prefix="${prefix%/}"
 [[ -z $destdir || $destdir == /* ]] || destdir="$PWD/$destdir"
 
 if [[ -z $bindir ]]; then
-    for product in splashhudd splashhud splashhud-tools; do swift build -c release --product "$product"; done
-    bindir="$(swift build -c release --show-bin-path)"
+    for product in splashhudd splashhud splashhud-tools; do swift build -c release "${static[@]}" --product "$product"; done
+    bindir="$(swift build -c release "${static[@]}" --show-bin-path)"
 fi
 for b in splashhudd splashhud; do
     [[ -x $bindir/$b ]] || { echo "install.sh: $bindir/$b is missing" >&2; exit 66; }
@@ -49,7 +53,8 @@ unit() {
 }
 
 install -d "$destdir$prefix/bin" "$destdir$prefix/share/splashhud" "$destdir/etc/udev/rules.d" "$destdir/etc/systemd/system"
-install -m 0755 "$bindir/splashhudd" "$bindir/splashhud" "${tools[@]}" "$destdir$prefix/bin/"
+install -m 0755 -s "$bindir/splashhudd" "$bindir/splashhud" "$destdir$prefix/bin/"
+((${#tools[@]})) && install -m 0755 "${tools[@]}" "$destdir$prefix/bin/"
 rm -rf "$destdir$prefix/share/splashhud/boards"
 cp -r boards "$destdir$prefix/share/splashhud/"
 install -m 0644 udev/90-splashhud.rules "$destdir/etc/udev/rules.d/"
