@@ -44,6 +44,9 @@ public final class HUDRuntime {
     public let logger: Logger
     /// The VT in graphics mode, when one was taken.
     public private(set) var console: Console?
+    /// The VT opened while there was no output yet (waiting for the display's driver), taken
+    /// once the first output opens.
+    private var pendingConsole: Console?
     /// The signal self-pipe that follows VT switches and termination (on any display but memory,
     /// unless the console mode is `.off`; on any display after `catchTerminationSignals`): one per
     /// process, so callers must not make another.
@@ -389,8 +392,10 @@ public final class HUDRuntime {
             console.restore(keepingPicture: retain)
             for line in console.diagnostics { logger.warning("console: \(line)") }
         }
+        pendingConsole?.restore()
         if let fd = consoleSignals?.descriptor.rawValue { unwatch(fd) }
         console = nil
+        pendingConsole = nil
         consoleSignals = nil
         logger.info("quit (\(retain ? "retaining the last frame" : "restoring the screen"))")
     }
@@ -437,6 +442,20 @@ public final class HUDRuntime {
             return
         }
         guard let console = opened else { return }
+        guard display.outputs.isEmpty else { return enterGraphics(console, signals) }
+        // No screen yet: a driver that loads while the VT is in graphics mode leaves the console
+        // black when text mode comes back, so the VT is taken with the first output (in the turn
+        // its hotplug is handled, before its first frame).
+        pendingConsole = console
+        logger.info("console \(console.device): graphics mode once the first output opens")
+        loop.addTurnStep { [unowned self] in
+            guard let pending = pendingConsole, !display.outputs.isEmpty, !isFinished else { return }
+            pendingConsole = nil
+            enterGraphics(pending, signals)
+        }
+    }
+
+    private func enterGraphics(_ console: Console, _ signals: ConsoleSignals) {
         do {
             try console.enterGraphics(releaseSignal: signals.releaseSignal, acquireSignal: signals.acquireSignal)
             self.console = console
