@@ -89,16 +89,17 @@ public protocol Display: AnyObject {
     var outputs: [DisplayOutput] { get }
 
     /// Copies the `damage` rects of `frame` into scanout memory (converted to the output's format,
-    /// dithered and rotated) and shows it. `frame` is the HUD's premultiplied ARGB32 shadow buffer,
-    /// `frameWidth x frameHeight` of the output, and must hold the COMPLETE new picture: backends
-    /// with several buffers also copy older damage from it to bring a stale buffer up to date.
-    /// Returns once the new picture is visible or queued, with its timing.
-    func present(_ frame: PixmapView, damage: [IntRect]) throws(DisplayError) -> PresentTiming
+    /// dithered and rotated) and shows it. `frame` is the HUD's premultiplied ARGB32 picture (a
+    /// whole shadow buffer, or a colour and the HUD's box), `frameWidth x frameHeight` of the
+    /// output, and must be the COMPLETE new picture: backends with several buffers also copy older
+    /// damage from it to bring a stale buffer up to date. Returns once the new picture is visible
+    /// or queued, with its timing.
+    func present(_ frame: ComposedFrame, damage: [IntRect]) throws(DisplayError) -> PresentTiming
 
     /// Presents a frame laid out for output `index` alone (`outputs[index].frameWidth x
     /// frameHeight`): mirrored outputs of different sizes each get the HUD laid out for their own
     /// resolution. Single-output displays present to their one output.
-    func present(_ frame: PixmapView, damage: [IntRect], output index: Int) throws(DisplayError) -> PresentTiming
+    func present(_ frame: ComposedFrame, damage: [IntRect], output index: Int) throws(DisplayError) -> PresentTiming
 
     /// A descriptor (raw fd) that becomes readable when outputs may have come or gone (a hotplug
     /// uevent); nil for displays whose outputs never change. The frame loop polls it beside its
@@ -162,9 +163,19 @@ public protocol Display: AnyObject {
 }
 
 extension Display {
-    public func present(_ frame: PixmapView, damage: [IntRect], output index: Int) throws(DisplayError) -> PresentTiming {
+    public func present(_ frame: ComposedFrame, damage: [IntRect], output index: Int) throws(DisplayError) -> PresentTiming {
         precondition(index == 0, "output \(index) of a single-output display")
         return try present(frame, damage: damage)
+    }
+
+    /// Presents a whole picture (see `present(_:damage:)`).
+    public func present(_ frame: PixmapView, damage: [IntRect]) throws(DisplayError) -> PresentTiming {
+        try present(ComposedFrame(frame), damage: damage)
+    }
+
+    /// Presents a whole picture on output `index` (see `present(_:damage:output:)`).
+    public func present(_ frame: PixmapView, damage: [IntRect], output index: Int) throws(DisplayError) -> PresentTiming {
+        try present(ComposedFrame(frame), damage: damage, output: index)
     }
 
     public var hotplugDescriptor: Int32? { nil }

@@ -64,7 +64,7 @@ public final class MemoryScreen {
 
     func clear() { storage.initializeMemory(as: UInt8.self, repeating: 0, count: byteCount) }
 
-    func present(_ frame: PixmapView, damage: [IntRect], dither: Bool) throws(DisplayError) {
+    func present(_ frame: ComposedFrame, damage: [IntRect], dither: Bool) throws(DisplayError) {
         guard frame.width == output.frameWidth, frame.height == output.frameHeight else {
             throw .frameSizeMismatch(
                 expectedWidth: output.frameWidth, expectedHeight: output.frameHeight, width: frame.width, height: frame.height)
@@ -191,13 +191,13 @@ public final class MemoryDisplay: Display {
     public var frameIntervalNanoseconds: Int64 { (outputs.first?.mode ?? DisplayMode(width: 1, height: 1, refreshMillihertz: 60_000)).frameIntervalNanoseconds }
 
     /// Presents `frame` on every output (each must take this frame size).
-    public func present(_ frame: PixmapView, damage: [IntRect]) throws(DisplayError) -> PresentTiming {
+    public func present(_ frame: ComposedFrame, damage: [IntRect]) throws(DisplayError) -> PresentTiming {
         var timing = PresentTiming.immediate
         for i in screens.indices { timing = try present(frame, damage: damage, output: i) }
         return timing
     }
 
-    public func present(_ frame: PixmapView, damage: [IntRect], output index: Int) throws(DisplayError) -> PresentTiming {
+    public func present(_ frame: ComposedFrame, damage: [IntRect], output index: Int) throws(DisplayError) -> PresentTiming {
         guard closedAs == nil else { throw .closed }
         precondition(screens.indices.contains(index), "output \(index) of \(screens.count)")
         let screen = screens[index]

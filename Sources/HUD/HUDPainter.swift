@@ -20,11 +20,12 @@ public struct HUDPainter {
         Transform.scale(p.scale, about: layout.bezelCenter).concatenating(.scale(scale, scale))
     }
 
-    /// Draws `p` (laid out as `layout`) into `canvas`, within its clip. The backdrop covers the
-    /// whole target (the screen). The canvas's clip, transform and global alpha are restored.
-    public func draw(_ p: HUDPresentation, layout: HUDLayout, into canvas: Canvas, scale: Fixed16_16) {
+    /// Draws `p` (laid out as `layout`) into `canvas`, within its clip. The backdrop covers
+    /// `screen`, by default the whole target (a target that is a part of the screen, such as the
+    /// HUD's box, names the screen). The canvas's clip, transform and global alpha are restored.
+    public func draw(_ p: HUDPresentation, layout: HUDLayout, into canvas: Canvas, scale: Fixed16_16, screen: IntRect? = nil) {
         let a = p.appearance
-        Backdrop.draw(a.mask, color: a.backdropColor, alpha: p.backdropAlpha, screen: canvas.target.bounds, into: canvas)
+        Backdrop.draw(a.mask, color: a.backdropColor, alpha: p.backdropAlpha, screen: screen ?? canvas.target.bounds, into: canvas)
         let alpha = alphaByte(p.alpha)
         if alpha == 0 { return }
         let saved = (clip: canvas.clip, transform: canvas.transform, alpha: canvas.globalAlpha)

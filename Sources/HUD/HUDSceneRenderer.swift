@@ -1,5 +1,5 @@
-// The scene renderer: keeps a frame (the RAM shadow buffer) showing a background and the HUD, and
-// brings it up to date with each new presentation by redrawing only what changed.
+// The scene renderer: keeps a complete picture of a background and the HUD, and brings it up to
+// date with each new presentation by redrawing only what changed.
 //
 // Damage rules, from cheapest to dearest:
 // - nothing differs → no pixels are touched and no rect is reported;
@@ -10,6 +10,18 @@
 // - the backdrop differs (mask, colour, or its alpha during a fade) → the whole screen.
 // Each damaged rect is cleared to the background and redrawn clipped to itself; HUDPainter
 // guarantees that gives exactly the pixels of a full redraw there.
+//
+// Memory. A plain renderer holds the whole frame (the RAM shadow buffer, 4 MB at 1280x800). A
+// `compact` one holds only what differs from a single colour when the picture allows it: with a
+// solid background and no backdrop or a solid one (every mask but the gradient), every pixel
+// outside the HUD's bounds is the same colour, so it keeps one row of that colour and a box the
+// size of the HUD (`ComposedFrame`), a few hundred KB; the gradient mask or an image background
+// need the whole frame, which it then allocates and frees again when the picture goes back.
+// Both give the same bytes for every pixel (tests compare them in every state).
+//
+// Steps of an animation that comes round again (the 12 petals of the activity indicator, the
+// spinner when its phase is rounded to `spinnerSteps` a turn) are drawn once and then copied
+// from `IndicatorTileCache` while nothing else about the HUD changes.
 import Assets
 import Raster
 
@@ -25,12 +37,23 @@ public final class HUDSceneRenderer {
     public let height: Int32
     /// Points to pixels.
     public let scale: Fixed16_16
-    /// The frame: premultiplied ARGB32, always complete after `render`.
-    public let frame: Pixmap
     public let background: SceneBackground
-    let canvas: Canvas
+    /// Whether the renderer keeps only the HUD's box when the picture allows it (see above).
+    public let compact: Bool
+    /// When set, the spinner's phase is rounded down to one of this many steps a turn (1 s), so
+    /// its frames repeat every turn and are drawn once (a frame rate cap sets it to its rate).
+    public var spinnerSteps: Int32? {
+        didSet { if let n = spinnerSteps { precondition(n > 0, "spinner steps \(n)") } }
+    }
     let resources: HUDResources
     let painter = HUDPainter()
+    let tiles = IndicatorTileCache()
+
+    /// The whole frame and its canvas (always when not compact; else only while needed).
+    private var whole: (pixmap: Pixmap, canvas: Canvas)?
+    /// Compact: the colour of every pixel outside `box`, one row of it, and the box.
+    private var uniform: (color: UInt32, row: Pixmap)?
+    private var box: (rect: IntRect, pixmap: Pixmap, canvas: Canvas)?
 
     private struct Shown {
         var presentation: HUDPresentation
@@ -40,12 +63,39 @@ public final class HUDSceneRenderer {
     private var shown: Shown?
     private var cachedLayout: (key: HUDLayoutKey, layout: HUDLayout)?
 
-    public init(width: Int32, height: Int32, scale: Fixed16_16 = .one, background: SceneBackground, resources: HUDResources) {
+    public init(width: Int32, height: Int32, scale: Fixed16_16 = .one, background: SceneBackground,
+                resources: HUDResources, compact: Bool = false) {
         precondition(width > 0 && height > 0 && scale.raw > 0, "bad scene size \(width)x\(height) at scale \(scale)")
         self.width = width; self.height = height; self.scale = scale; self.background = background
-        self.resources = resources
-        frame = Pixmap(width: width, height: height)
-        canvas = Canvas(frame.view)
+        self.resources = resources; self.compact = compact
+        if !compact { whole = Self.makeWhole(width, height) }
+    }
+
+    private static func makeWhole(_ width: Int32, _ height: Int32) -> (pixmap: Pixmap, canvas: Canvas) {
+        let p = Pixmap(width: width, height: height)
+        return (p, Canvas(p.view))
+    }
+
+    private var screenRect: IntRect { IntRect(x: 0, y: 0, width: width, height: height) }
+
+    /// The complete picture as the display takes it.
+    public var composed: ComposedFrame {
+        if let whole { return ComposedFrame(whole.pixmap.view) }
+        guard let uniform else { return ComposedFrame(Pixmap(width: width, height: height).view) }  // nothing rendered yet
+        return ComposedFrame(width: width, height: height, row: uniform.row, tile: box.map { $0.pixmap.view.moved(toX: $0.rect.x, y: $0.rect.y) })
+    }
+
+    /// The frame: premultiplied ARGB32, complete after `render`. A compact renderer makes a new
+    /// pixmap of the whole picture each time (snapshots and tests); a plain one returns its own.
+    public var frame: Pixmap { whole?.pixmap ?? composed.materialized() }
+
+    /// Bytes of pixel memory the renderer holds now (the frame or the colour row and the box, and
+    /// cached indicator tiles).
+    public var pixelBytes: Int {
+        let w = whole.map { Int($0.pixmap.width) * Int($0.pixmap.height) * 4 } ?? 0
+        let u = uniform.map { Int($0.row.width) * 4 } ?? 0
+        let b = box.map { Int($0.pixmap.width) * Int($0.pixmap.height) * 4 } ?? 0
+        return w + u + b + tiles.bytes
     }
 
     /// The screen in points.
@@ -68,19 +118,79 @@ public final class HUDSceneRenderer {
 
     /// Brings the frame up to `p` and returns the rects of pixels that changed (possibly none).
     @discardableResult
-    public func render(_ p: HUDPresentation) -> [IntRect] {
+    public func render(_ presentation: HUDPresentation) -> [IntRect] {
+        let p = stepped(presentation)
         let layout = layout(for: p)
         let hud = p.alpha == .zero ? IntRect.zero : painter.bounds(p, layout: layout, scale: scale)
         let indicator = p.alpha == .zero ? IntRect.zero : painter.indicatorBounds(p, layout: layout, scale: scale)
-        let damage = damaged(from: shown, to: p, hud: hud, indicator: indicator)
+        var damage = damaged(from: shown, to: p, hud: hud, indicator: indicator)
+        let old = shown
         shown = Shown(presentation: p, hud: hud, indicator: indicator)
-        for rect in damage { redraw(rect, p, layout) }
-        canvas.flush()
+        let useWhole = !compact || !isUniform(p)
+        if useWhole != (whole != nil) { damage = [screenRect] }  // switching between the two
+        if damage.isEmpty { return [] }
+        let phaseOnly = old != nil && damage == [indicator] && Self.withoutPhase(old!.presentation) == Self.withoutPhase(p)
+        tiles.retain(for: Self.withoutPhase(p), rect: indicator)
+        if useWhole {
+            uniform = nil; box = nil
+            if whole == nil { whole = Self.makeWhole(width, height) }
+            draw(damage, p, layout, phaseOnly: phaseOnly, into: whole!.canvas)
+        } else {
+            whole = nil
+            renderCompact(damage, p, layout, hud: hud, phaseOnly: phaseOnly)
+        }
         return damage
     }
 
+    private func renderCompact(_ damage: [IntRect], _ p: HUDPresentation, _ layout: HUDLayout, hud bezel: IntRect, phaseOnly: Bool) {
+        let hud = bezel.intersection(screenRect)  // a zoomed bezel may reach past the screen's edges
+        let color = uniformColor(p)
+        if uniform?.color != color {
+            let row = Pixmap(width: width, height: 1)
+            row.view.fill(row.view.bounds, with: PremultipliedColor(argb: color))
+            uniform = (color, row)
+        }
+        if hud.isEmpty { box = nil; return }
+        guard let b = box, b.rect.contains(hud) else {
+            // A box that holds the HUD, drawn completely (everything outside it is the colour).
+            let pixmap = Pixmap(width: hud.width, height: hud.height)
+            let canvas = Canvas(pixmap.view.moved(toX: hud.x, y: hud.y))
+            box = (hud, pixmap, canvas)
+            draw([hud], p, layout, phaseOnly: false, into: canvas)
+            return
+        }
+        draw(damage.map { $0.intersection(b.rect) }.filter { !$0.isEmpty }, p, layout, phaseOnly: phaseOnly, into: b.canvas)
+    }
+
+    /// Whether every pixel outside the HUD's bounds is one colour in `p`.
+    private func isUniform(_ p: HUDPresentation) -> Bool {
+        guard case .color = background else { return false }
+        if p.backdropAlpha == .zero { return true }
+        if case .gradient = p.appearance.mask { return false }
+        return true
+    }
+
+    /// The colour of a pixel outside the HUD in `p` (uniform): the background with the backdrop
+    /// drawn over it by the same canvas operations as a whole frame's, so the same bytes.
+    private func uniformColor(_ p: HUDPresentation) -> UInt32 {
+        guard case .color(let c) = background else { preconditionFailure("an image background is never uniform") }
+        let pixel = Pixmap(width: 1, height: 1)
+        let canvas = Canvas(pixel.view)
+        canvas.fill(pixel.view.bounds, .solid(c), blend: .source)
+        Backdrop.draw(p.appearance.mask, color: p.appearance.backdropColor, alpha: p.backdropAlpha, screen: screenRect, into: canvas)
+        canvas.flush()
+        return pixel.view.row(0)[0]
+    }
+
+    /// `p` with the spinner's phase rounded down to `spinnerSteps`.
+    func stepped(_ p: HUDPresentation) -> HUDPresentation {
+        guard let n = spinnerSteps, case .spinner(let e) = p.indicator else { return p }
+        var q = p
+        q.indicator = .spinner(elapsed: SpinnerIndicator.step(e, steps: n))
+        return q
+    }
+
     private func damaged(from old: Shown?, to p: HUDPresentation, hud: IntRect, indicator: IntRect) -> [IntRect] {
-        let screenRect = IntRect(x: 0, y: 0, width: width, height: height)
         guard let old else { return [screenRect] }
         let q = old.presentation
         if q == p { return [] }
@@ -112,7 +222,29 @@ public final class HUDSceneRenderer {
         return q
     }
 
-    private func redraw(_ rect: IntRect, _ p: HUDPresentation, _ layout: HUDLayout) {
+    /// The step of `p`'s indicator animation when its frames come round again: the activity
+    /// indicator's head, the stepped spinner's step; nil for anything else.
+    private func step(_ p: HUDPresentation) -> Int32? {
+        switch p.indicator {
+        case .activity(let e): return ActivityIndicator.head(e)
+        case .spinner(let e): return spinnerSteps.map { SpinnerIndicator.stepIndex(e, steps: $0) }
+        default: return nil
+        }
+    }
+
+    /// Redraws `rects` of `p` into `canvas`; an indicator step (`phaseOnly`) is copied from the
+    /// tile cache when it was drawn before, and stored there when not.
+    private func draw(_ rects: [IntRect], _ p: HUDPresentation, _ layout: HUDLayout, phaseOnly: Bool, into canvas: Canvas) {
+        let step = phaseOnly && rects.count == 1 ? step(p) : nil
+        if let step, tiles.copy(step: step, into: canvas.target) {
+            return
+        }
+        for rect in rects { redraw(rect, p, layout, into: canvas) }
+        canvas.flush()
+        if let step { tiles.store(step: step, from: canvas.target) }
+    }
+
+    private func redraw(_ rect: IntRect, _ p: HUDPresentation, _ layout: HUDLayout, into canvas: Canvas) {
         canvas.clip = rect
         switch background {
         case .color(let c):
@@ -123,7 +255,7 @@ public final class HUDSceneRenderer {
                         .image(ImagePaint(image: image, in: Rect(x: .zero, y: .zero, width: Fixed16_16(width), height: Fixed16_16(height)))),
                         blend: .source)
         }
-        painter.draw(p, layout: layout, into: canvas, scale: scale)
-        canvas.clip = IntRect(x: 0, y: 0, width: width, height: height)
+        painter.draw(p, layout: layout, into: canvas, scale: scale, screen: screenRect)
+        canvas.clip = canvas.target.bounds
     }
 }

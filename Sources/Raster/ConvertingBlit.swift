@@ -49,10 +49,20 @@ func convertingBlit(
     from source: PixmapView, rect: IntRect, to destination: SurfaceView, rotation: Rotation, dither: Bool,
     fastPaths: Bool
 ) -> IntRect {
-    let srcRect = rect.intersection(source.bounds)
+    convertingBlit(from: source, frameWidth: source.bounds.maxX, frameHeight: source.bounds.maxY, rect: rect,
+                   to: destination, rotation: rotation, dither: dither, fastPaths: fastPaths)
+}
+
+/// The blit from `source`, a part of a `frameWidth x frameHeight` frame at its own origin (or the
+/// whole frame): rotation places the rect by the frame's size.
+func convertingBlit(
+    from source: PixmapView, frameWidth: Int32, frameHeight: Int32, rect: IntRect, to destination: SurfaceView,
+    rotation: Rotation, dither: Bool, fastPaths: Bool
+) -> IntRect {
+    let srcRect = rect.intersection(source.bounds).intersection(IntRect(x: 0, y: 0, width: frameWidth, height: frameHeight))
     if srcRect.isEmpty { return .zero }
-    let out = rotation.outputSize(sourceWidth: source.width, sourceHeight: source.height)
-    let dstRect = rotation.destinationRect(for: srcRect, sourceWidth: source.width, sourceHeight: source.height)
+    let out = rotation.outputSize(sourceWidth: frameWidth, sourceHeight: frameHeight)
+    let dstRect = rotation.destinationRect(for: srcRect, sourceWidth: frameWidth, sourceHeight: frameHeight)
         .intersection(destination.bounds)
     if dstRect.isEmpty { return .zero }
     let job = BlitJob(

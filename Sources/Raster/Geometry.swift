@@ -75,6 +75,21 @@ public struct IntRect: Hashable, Sendable, CustomStringConvertible {
     @inlinable public func contains(_ o: IntRect) -> Bool {
         o.isEmpty || (o.x >= x && o.y >= y && o.maxX <= maxX && o.maxY <= maxY)
     }
+    @inlinable public func contains(x px: Int32, y py: Int32) -> Bool {
+        px >= x && px < maxX && py >= y && py < maxY
+    }
+    /// The parts of this rect outside `o`: at most four disjoint rects (bands above and below
+    /// `o`, then the pieces left and right of it), none when `o` covers it.
+    public func subtracting(_ o: IntRect) -> [IntRect] {
+        let cut = intersection(o)
+        if cut.isEmpty { return isEmpty ? [] : [self] }
+        var out: [IntRect] = []
+        if cut.y > y { out.append(IntRect(x: x, y: y, width: width, height: cut.y - y)) }
+        if cut.maxY < maxY { out.append(IntRect(x: x, y: cut.maxY, width: width, height: maxY - cut.maxY)) }
+        if cut.x > x { out.append(IntRect(x: x, y: cut.y, width: cut.x - x, height: cut.height)) }
+        if cut.maxX < maxX { out.append(IntRect(x: cut.maxX, y: cut.y, width: maxX - cut.maxX, height: cut.height)) }
+        return out
+    }
     public var description: String { "(\(x), \(y), \(width)x\(height))" }
 }
 

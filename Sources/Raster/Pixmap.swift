@@ -3,36 +3,59 @@
 
 /// A view over premultiplied `0xAARRGGBB` pixels, one native-endian `UInt32` each, in caller-owned
 /// memory with any row stride (a multiple of 4 bytes). The view never frees the memory.
+///
+/// A view may sit at an `origin` other than (0, 0): its first pixel is then pixel (originX,
+/// originY) of a larger picture, and every coordinate it takes (`row`, subscripts, `bounds`, a
+/// canvas's clip and paths) is in that picture's space. The HUD draws its box this way into
+/// memory the size of the box, at the box's place on the screen.
 public struct PixmapView: @unchecked Sendable {
     public let base: UnsafeMutableRawPointer
     public let width: Int32
     public let height: Int32
-    /// Bytes from one row to the next.
+    /// Bytes from one row to the next (0 only in a `repeatingRow` view).
     public let rowBytes: Int
+    /// The picture coordinates of the first pixel.
+    public let originX: Int32
+    public let originY: Int32
     /// Keeps the memory alive while the view exists, when an object owns it (a `Pixmap`).
     public let owner: AnyObject?
 
     /// Wraps `base`; `rowBytes` must hold a row and be a multiple of 4. `owner`, if given, is
     /// retained for as long as the view (or a copy of it) lives.
-    public init(base: UnsafeMutableRawPointer, width: Int32, height: Int32, rowBytes: Int, owner: AnyObject? = nil) {
+    public init(base: UnsafeMutableRawPointer, width: Int32, height: Int32, rowBytes: Int,
+                originX: Int32 = 0, originY: Int32 = 0, owner: AnyObject? = nil) {
         precondition(width >= 0 && height >= 0, "negative pixmap size")
         precondition(rowBytes >= Int(width) * 4 && rowBytes % 4 == 0, "bad row stride \(rowBytes) for width \(width)")
-        self.base = base; self.width = width; self.height = height; self.rowBytes = rowBytes; self.owner = owner
+        self.base = base; self.width = width; self.height = height; self.rowBytes = rowBytes
+        self.originX = originX; self.originY = originY; self.owner = owner
     }
 
-    @inlinable public var bounds: IntRect { IntRect(x: 0, y: 0, width: width, height: height) }
+    /// A read-only view, `width x height` at (0, 0), whose every row is the one row at `base`
+    /// (`rowBytes` 0): a uniform picture that costs one row of memory, as a blit source.
+    init(repeatingRow base: UnsafeMutableRawPointer, width: Int32, height: Int32, owner: AnyObject?) {
+        precondition(width >= 0 && height >= 0, "negative pixmap size")
+        self.base = base; self.width = width; self.height = height; rowBytes = 0
+        originX = 0; originY = 0; self.owner = owner
+    }
 
-    /// The first pixel of row `y`.
+    /// The same pixels at picture coordinates (x, y).
+    public func moved(toX x: Int32, y: Int32) -> PixmapView {
+        PixmapView(base: base, width: width, height: height, rowBytes: rowBytes, originX: x, originY: y, owner: owner)
+    }
+
+    @inlinable public var bounds: IntRect { IntRect(x: originX, y: originY, width: width, height: height) }
+
+    /// Where pixel x = 0 of row `y` would be: add a picture x inside `bounds` to reach a pixel.
     @inlinable public func row(_ y: Int32) -> UnsafeMutablePointer<UInt32> {
-        (base + Int(y) * rowBytes).assumingMemoryBound(to: UInt32.self)
+        (base + ((Int(y) - Int(originY)) * rowBytes - Int(originX) * 4)).assumingMemoryBound(to: UInt32.self)
     }
     @inlinable public subscript(x: Int32, y: Int32) -> PremultipliedColor {
         get {
-            precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel (\(x), \(y)) outside the pixmap")
+            precondition(bounds.contains(x: x, y: y), "pixel (\(x), \(y)) outside the pixmap")
             return PremultipliedColor(argb: row(y)[Int(x)])
         }
         nonmutating set {
-            precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel (\(x), \(y)) outside the pixmap")
+            precondition(bounds.contains(x: x, y: y), "pixel (\(x), \(y)) outside the pixmap")
             row(y)[Int(x)] = newValue.argb
         }
     }

@@ -23,7 +23,7 @@ enum FBDevHandover {
                     fb = try FBDevDisplay(path: path, rotation: rotation, doubleBuffer: false)
                 }
                 let picture = scene.picture(for: fb.outputs[0])
-                _ = try fb.present(picture.view, damage: [picture.view.bounds])
+                _ = try fb.present(picture, damage: [picture.bounds])
                 fb.close(.retain)
                 logger.info("retained: the HUD also left in \(path) (the kernel's fallback picture once we exit)")
             } catch {

@@ -40,7 +40,10 @@ public final class HUDScene: PacedScene {
     private func makeRenderer(_ output: DisplayOutput) -> HUDSceneRenderer {
         let s = scale(output)
         let background = theme.background(width: output.frameWidth, height: output.frameHeight, scale: s)
-        return HUDSceneRenderer(width: output.frameWidth, height: output.frameHeight, scale: s, background: background, resources: resources)
+        // Compact: with a solid background only the HUD's box is kept, not the whole frame.
+        let r = HUDSceneRenderer(width: output.frameWidth, height: output.frameHeight, scale: s, background: background,
+                                 resources: resources, compact: true)
+        return r
     }
 
     /// The renderer of the output called `name` (its `frame` is that output's picture).
@@ -79,7 +82,7 @@ public final class HUDScene: PacedScene {
         return PacedFrame(outputDamage: damage, animating: presentation.isAnimating, nextChange: next)
     }
 
-    public func pixels(output index: Int) -> PixmapView { renderers[index].frame.view }
+    public func pixels(output index: Int) -> ComposedFrame { renderers[index].composed }
 
     public func outputsChanged(_ outputs: [DisplayOutput]) {
         var kept: [String: (DisplayOutput, HUDSceneRenderer)] = [:]
@@ -97,10 +100,10 @@ public final class HUDScene: PacedScene {
 
     /// The current picture laid out for `output` (any output, not only the scene's): for handing
     /// the HUD over to another screen, such as a DRM driver's fbdev emulation.
-    public func picture(for output: DisplayOutput) -> Pixmap {
+    public func picture(for output: DisplayOutput) -> ComposedFrame {
         let renderer = makeRenderer(output)
         _ = renderer.render(controller.presentation())
-        return renderer.frame
+        return renderer.composed
     }
 
     /// Forgets every output's frame so the next `frame` draws all of them completely (after a VT

@@ -6,7 +6,7 @@ import Testing
 /// The smallest display: it shows nothing and declares no capability.
 private final class BareDisplay: Display {
     var outputs: [DisplayOutput] = [DisplayOutput(name: "bare", mode: DisplayMode(width: 4, height: 4, refreshMillihertz: 60_000), format: .xrgb8888, rotation: .r0)]
-    func present(_ frame: PixmapView, damage: [IntRect]) throws(DisplayError) -> PresentTiming { .timer }
+    func present(_ frame: ComposedFrame, damage: [IntRect]) throws(DisplayError) -> PresentTiming { .timer }
     var frameIntervalNanoseconds: Int64 { 16_666_667 }
     func close(_ how: CloseBehaviour) {}
 }

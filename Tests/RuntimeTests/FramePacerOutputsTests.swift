@@ -59,7 +59,7 @@ struct FramePacerOutputsTests {
             }
             return PacedFrame(outputDamage: damage, animating: animating)
         }
-        func pixels(output index: Int) -> PixmapView { frames[index].pixmap.view }
+        func pixels(output index: Int) -> ComposedFrame { ComposedFrame(frames[index].pixmap.view) }
         func outputsChanged(_ outputs: [DisplayOutput]) {
             changes.append(outputs.map(\.name))
             frames = outputs.map { o in frames.first { $0.name == o.name } ?? (o.name, Pixmap(width: o.frameWidth, height: o.frameHeight)) }
@@ -192,7 +192,7 @@ struct FramePacerOutputsTests {
         var frameIntervalNanoseconds: Int64 { memory.frameIntervalNanoseconds }
         var hotplugDescriptor: Int32? { fds[0] }
         func refreshOutputs() throws(DisplayError) -> Bool { throw .unsupported("uevent socket", "recv failed") }
-        func present(_ frame: PixmapView, damage: [IntRect]) throws(DisplayError) -> PresentTiming { try memory.present(frame, damage: damage) }
+        func present(_ frame: ComposedFrame, damage: [IntRect]) throws(DisplayError) -> PresentTiming { try memory.present(frame, damage: damage) }
         func close(_ how: CloseBehaviour) { memory.close(how) }
     }
 
@@ -216,8 +216,8 @@ struct FramePacerOutputsTests {
         init() throws { memory = try MemoryDisplay(outputs: [FramePacerOutputsTests.wide, FramePacerOutputsTests.third], vsync: false) }
         var outputs: [DisplayOutput] { memory.outputs }
         var frameIntervalNanoseconds: Int64 { memory.frameIntervalNanoseconds }
-        func present(_ frame: PixmapView, damage: [IntRect]) throws(DisplayError) -> PresentTiming { try memory.present(frame, damage: damage) }
-        func present(_ frame: PixmapView, damage: [IntRect], output index: Int) throws(DisplayError) -> PresentTiming {
+        func present(_ frame: ComposedFrame, damage: [IntRect]) throws(DisplayError) -> PresentTiming { try memory.present(frame, damage: damage) }
+        func present(_ frame: ComposedFrame, damage: [IntRect], output index: Int) throws(DisplayError) -> PresentTiming {
             if failing(index) { throw error }
             return try memory.present(frame, damage: damage, output: index)
         }

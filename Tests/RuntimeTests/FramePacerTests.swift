@@ -50,7 +50,7 @@ struct FramePacerTests {
         var behaviour: (Int64) -> PacedFrame
         var cost: (Int) -> Int64 = { _ in 2_000_000 }
         init(_ clock: FakeClock, behaviour: @escaping (Int64) -> PacedFrame) { self.clock = clock; self.behaviour = behaviour }
-        func pixels(output index: Int) -> PixmapView { pixmap.view }
+        func pixels(output index: Int) -> ComposedFrame { ComposedFrame(pixmap.view) }
         func frame(at nanoseconds: Int64) -> PacedFrame {
             times.append(nanoseconds)
             var f = behaviour(nanoseconds)
@@ -70,7 +70,7 @@ struct FramePacerTests {
         var timing: () -> PresentTiming = { .timer }
         var outputs: [DisplayOutput] { memory.outputs }
         var frameIntervalNanoseconds: Int64 { memory.frameIntervalNanoseconds }
-        func present(_ frame: PixmapView, damage: [IntRect]) throws(DisplayError) -> PresentTiming {
+        func present(_ frame: ComposedFrame, damage: [IntRect]) throws(DisplayError) -> PresentTiming {
             _ = try memory.present(frame, damage: damage)
             return timing()
         }

@@ -22,7 +22,7 @@ import Testing
         init(_ clock: FakeClock) { self.clock = clock }
         var outputs: [DisplayOutput] { memory.outputs }
         var frameIntervalNanoseconds: Int64 { memory.frameIntervalNanoseconds }
-        func present(_ frame: PixmapView, damage: [IntRect]) throws(DisplayError) -> PresentTiming {
+        func present(_ frame: ComposedFrame, damage: [IntRect]) throws(DisplayError) -> PresentTiming {
             if pending { blocked += 1 }
             _ = try memory.present(frame, damage: damage)
             presents.append(clock.now)
@@ -38,7 +38,7 @@ import Testing
     final class Spinner: PacedScene {
         let pixmap = Pixmap(width: 8, height: 4)
         func frame(at nanoseconds: Int64) -> PacedFrame { PacedFrame(damage: [pixmap.view.bounds], animating: true) }
-        func pixels(output index: Int) -> PixmapView { pixmap.view }
+        func pixels(output index: Int) -> ComposedFrame { ComposedFrame(pixmap.view) }
     }
 
     struct Rig {

@@ -25,7 +25,7 @@ struct DemoScreenTests {
 
         var outputs: [DisplayOutput] { memory.outputs }
         var frameIntervalNanoseconds: Int64 { memory.frameIntervalNanoseconds }
-        func present(_ frame: PixmapView, damage: [IntRect]) throws(DisplayError) -> PresentTiming {
+        func present(_ frame: ComposedFrame, damage: [IntRect]) throws(DisplayError) -> PresentTiming {
             if masterHeld {
                 failures += 1
                 throw .masterLost("drmModeAtomicCommit", .permissionDenied, "/dev/dri/card0")

@@ -186,14 +186,14 @@ public final class DRMDisplay: Display {
     public var frameIntervalNanoseconds: Int64 { outputs.first?.mode.frameIntervalNanoseconds ?? 16_666_667 }
 
     /// Presents `frame` on every output (they must all take this frame size; see `present(_:damage:output:)`).
-    public func present(_ frame: PixmapView, damage: [IntRect]) throws(DisplayError) -> PresentTiming {
+    public func present(_ frame: ComposedFrame, damage: [IntRect]) throws(DisplayError) -> PresentTiming {
         var timing = PresentTiming.timer
         for i in states.indices { timing = try present(frame, damage: damage, output: i) }
         return timing
     }
 
     /// Presents a frame laid out for output `index` (`outputs[index].frameWidth x frameHeight`).
-    public func present(_ frame: PixmapView, damage: [IntRect], output index: Int) throws(DisplayError) -> PresentTiming {
+    public func present(_ frame: ComposedFrame, damage: [IntRect], output index: Int) throws(DisplayError) -> PresentTiming {
         guard let device else { throw .closed }
         let state = states[index]
         let output = state.output

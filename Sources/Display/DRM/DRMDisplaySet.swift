@@ -113,7 +113,7 @@ public final class DRMDisplaySet: Display {
     }
 
     /// Presents one frame on every output (all must take this frame size).
-    public func present(_ frame: PixmapView, damage: [IntRect]) throws(DisplayError) -> PresentTiming {
+    public func present(_ frame: ComposedFrame, damage: [IntRect]) throws(DisplayError) -> PresentTiming {
         var timing = PresentTiming.timer
         for i in outputs.indices { timing = try present(frame, damage: damage, output: i) }
         return timing
@@ -133,7 +133,7 @@ public final class DRMDisplaySet: Display {
     /// Presents a frame laid out for output `index` on its card. A card found unplugged (ENODEV)
     /// is marked dead and `.timer` returned: the frame loop goes on and the next refreshOutputs
     /// drops the card's outputs.
-    public func present(_ frame: PixmapView, damage: [IntRect], output index: Int) throws(DisplayError) -> PresentTiming {
+    public func present(_ frame: ComposedFrame, damage: [IntRect], output index: Int) throws(DisplayError) -> PresentTiming {
         guard !closed else { throw .closed }
         let r = route[index]
         let card = cards[r.card]

@@ -116,7 +116,7 @@ public final class FBDevDisplay: Display {
             width: layout.width, height: layout.height, rowBytes: layout.rowBytes, format: layout.format)
     }
 
-    public func present(_ frame: PixmapView, damage: [IntRect]) throws(DisplayError) -> PresentTiming {
+    public func present(_ frame: ComposedFrame, damage: [IntRect]) throws(DisplayError) -> PresentTiming {
         guard let fd else { throw .closed }
         let output = outputs[0]
         guard frame.width == output.frameWidth, frame.height == output.frameHeight else {

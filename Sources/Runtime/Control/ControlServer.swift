@@ -180,7 +180,8 @@ public final class ControlServer {
         guard c.snapshotBytes == 0 else {
             return ControlConnection.Payload(line: ControlReply.error(.busy, "the previous snapshot is still being sent").line)
         }
-        let view = runtime.scene.pixels(output: index)
+        // The whole picture, made for this snapshot (the scene may keep only the HUD's box).
+        let view = runtime.scene.pixels(output: index).materialized().view
         do {
             let png = try PNGEncoder.encode(view)
             let o = outputs[index]

@@ -37,7 +37,7 @@ public protocol PacedScene: AnyObject {
     /// Brings the picture to `nanoseconds` (CLOCK_MONOTONIC) and says what changed on each output.
     func frame(at nanoseconds: Int64) -> PacedFrame
     /// The complete current picture of output `index`, that output's frame size.
-    func pixels(output index: Int) -> PixmapView
+    func pixels(output index: Int) -> ComposedFrame
     /// The display's outputs changed (hotplug): lay out for `outputs` (keep the frames of outputs
     /// that stayed, by name) and report a new output's whole frame as damage at the next `frame`.
     func outputsChanged(_ outputs: [DisplayOutput])

@@ -1,0 +1,116 @@
+// The compact renderer (the HUD's box and one colour instead of the whole frame) against the plain
+// one, pixel for pixel and rect for rect; what it keeps in memory; and indicator steps copied from
+// the tile cache against freshly drawn ones.
+import Assets
+import HUDProtocol
+import Raster
+import Testing
+
+@testable import HUD
+
+@Suite("Compact renderer and indicator tiles")
+struct CompactRendererTests {
+    let resources = try! HUDResources.system()
+    static let background = SceneBackground.color(Color(rgb: 0x204060))
+
+    func player(_ text: String, width: Int32 = 240, height: Int32 = 160, compact: Bool, steps: Int32? = nil) throws -> ScriptPlayer {
+        let r = HUDSceneRenderer(width: width, height: height, background: Self.background, resources: resources, compact: compact)
+        r.spinnerSteps = steps
+        return ScriptPlayer(script: try CommandParser.parseScript(text), renderer: r)
+    }
+
+    /// Frame after frame (fades, zooms, text that grows, masks that come and go, the gradient that
+    /// needs the whole frame), the compact renderer's picture and damage are the plain one's.
+    @Test(arguments: [
+        "@0 show \"Loading\"\n@0.4 progress 0.3 \"Copying files and more files\"\n@0.7 status \"Ok\"\n@0.8 dismiss",
+        "@0 set mask gradient\n@0 show\n@0.5 success \"Done\"\n@0.9 set mask black",
+        "@0 set mode annular\n@0 set transition zoom\n@0 set mask black\n@0 show\n@0.3 progress 0.6\n@0.5 dismiss 0.1",
+        "@0 set mask custom\n@0 set backdrop-color #10FF2080\n@0 set animation native\n@0 show \"正在安装更新\"\n@0.6 error \"Failed\"",
+    ])
+    func compactEqualsPlain(_ text: String) throws {
+        let compact = try player(text, compact: true), plain = try player(text, compact: false)
+        for frame in 0...70 {
+            let t = Instant(nanoseconds: Int64(frame) * 1_000_000_000 / 60)
+            let dc = compact.render(at: t), dp = plain.render(at: t)
+            #expect(dc == dp, "frame \(frame): damage")
+            let a = compact.renderer.frame.pixels, b = plain.renderer.frame.pixels
+            let differing = zip(a, b).filter { $0 != $1 }.count
+            #expect(differing == 0, "frame \(frame): \(differing) pixels differ")
+            if differing != 0 { return }
+        }
+    }
+
+    /// With a solid background (and a solid mask) no frame-sized buffer exists, at any instant;
+    /// the gradient mask makes one, which goes again when the mask does.
+    @Test func aSolidBackdropKeepsNoFrameSizedBuffer() throws {
+        let frameBytes = 1280 * 800 * 4
+        let p = try player("@0 set mask black\n@0 show \"Installing updates\"\n@3 set mask gradient\n@4 set mask black",
+                           width: 1280, height: 800, compact: true)
+        var most = 0
+        for k in 0..<180 {
+            p.render(at: Instant(nanoseconds: Int64(k) * 16_666_667))
+            most = max(most, p.renderer.pixelBytes)
+        }
+        #expect(most < frameBytes / 8, "the compact renderer held \(most) bytes")
+        p.render(at: .seconds(3.5))
+        #expect(p.renderer.pixelBytes >= frameBytes, "the gradient needs the whole frame")
+        p.render(at: .seconds(4.5))
+        #expect(p.renderer.pixelBytes < frameBytes / 8)
+        let plain = try player("@0 show", width: 1280, height: 800, compact: false)
+        plain.render(at: .seconds(1))
+        #expect(plain.renderer.pixelBytes >= frameBytes)
+    }
+
+    /// Every step of the SV spinner (rounded to 15 and 60 steps a turn) and of the activity
+    /// indicator, over two turns: the frame built from cached tiles equals a fresh renderer's
+    /// frame at the same instant (which draws everything), byte for byte; the second turn is
+    /// served from the cache.
+    @Test(arguments: [("@0 show \"Loading\"", Int32(15)), ("@0 show \"Loading\"", Int32(60)),
+                      ("@0 set animation native\n@0 show \"Loading\"", Int32(15)),
+                      ("@0 set mode indeterminate\n@0 show \"Loading\"", Int32(15))])
+    func cachedStepsEqualFreshlyDrawnOnes(_ text: String, steps: Int32) throws {
+        for compact in [true, false] {
+            let cached = try player(text, compact: compact, steps: steps)
+            cached.render(at: .seconds(1))  // faded in: only the indicator moves from here
+            let period = Int64(1_000_000_000), frames = Int64(steps) * 2
+            for k in 1...frames {
+                let t = Instant.seconds(1) + Interval(nanoseconds: k * period / Int64(steps) + 1_234_567 * (k % 3))
+                cached.render(at: t)
+                let fresh = try player(text, compact: false, steps: steps)
+                fresh.render(at: t)
+                let a = cached.renderer.frame.pixels, b = fresh.renderer.frame.pixels
+                let differing = zip(a, b).filter { $0 != $1 }.count
+                #expect(differing == 0, "step \(k): \(differing) pixels differ (compact \(compact))")
+                if differing != 0 { return }
+            }
+            #expect(cached.renderer.tiles.count > 0 && cached.renderer.tiles.count <= Int(steps), "\(cached.renderer.tiles.count) tiles")
+        }
+    }
+
+    /// A stepped spinner's frame follows the clock: the step is the one `elapsed` falls in (never
+    /// ahead, less than one step behind), and one turn later the same step comes back.
+    @Test func steppedSpinnerKeepsTheClocksTiming() {
+        for steps in [1, 12, 15, 60, 75] as [Int32] {
+            for ns in stride(from: Int64(-3_000_000_000), to: 3_000_000_000, by: 7_777_777) {
+                let e = Interval(nanoseconds: ns)
+                let s = SpinnerIndicator.step(e, steps: steps)
+                #expect(s <= e && e.nanoseconds - s.nanoseconds < 1_000_000_000 / Int64(steps) + 1, "\(ns) at \(steps)")
+                let later = SpinnerIndicator.step(Interval(nanoseconds: ns + 1_000_000_000), steps: steps)
+                #expect(SpinnerIndicator.phase(later) == SpinnerIndicator.phase(s))
+                #expect(SpinnerIndicator.stepIndex(e, steps: steps) == SpinnerIndicator.stepIndex(s, steps: steps))
+            }
+        }
+    }
+
+    /// Changing anything but the step (the text) empties the cache: no tile of the old HUD is
+    /// ever copied into the new one.
+    @Test func anotherHUDEmptiesTheCache() throws {
+        let p = try player("@0 show \"Loading\"\n@2 status \"Loading more\"", compact: true, steps: 15)
+        p.render(at: .seconds(0.9))  // faded in
+        for k in 0..<15 { p.render(at: .seconds(1) + Interval(nanoseconds: Int64(k) * 66_666_667)) }
+        #expect(p.renderer.tiles.count == 15)
+        p.render(at: .seconds(2.01))
+        p.render(at: .seconds(2.1))
+        #expect(p.renderer.tiles.count <= 1)
+    }
+}
