@@ -62,6 +62,7 @@ extension HUDSetting: CustomStringConvertible {
         case .contentColor: "content-color"
         case .bezelColor: "bezel-color"
         case .tapDismiss: "tap-dismiss"
+        case .maxFramesPerSecond: "max-fps"
         }
     }
 
@@ -89,6 +90,7 @@ extension HUDSetting: CustomStringConvertible {
         case .minimumDismiss(let i), .maximumDismiss(let i), .fadeIn(let i), .fadeOut(let i), .grace(let i),
              .minShow(let i):
             return P.format(i)
+        case .maxFramesPerSecond(let n): return n.map(String.init) ?? "refresh"
         }
     }
 

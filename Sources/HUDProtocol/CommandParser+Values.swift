@@ -11,8 +11,11 @@ extension CommandParser {
         "max-dismiss", "fade-in", "fade-out", "grace",
         "mode", "label", "details", "button", "margin", "square", "min-show", "transition",
         "content-color", "bezel-color",
-        "tap-dismiss",
+        "tap-dismiss", "max-fps",
     ]
+
+    /// The largest `max-fps`.
+    public static let maxFramesPerSecond: Int32 = 1000
 
     /// Largest length or offset in points. At the largest board scale (4) a HUD of such lengths
     /// on the largest screen (8192 px) still fits Fixed16_16's ±32767 px with room for the sums
@@ -89,6 +92,16 @@ extension CommandParser {
         case "fade-out": return .fadeOut(try duration(word, for: command))
         case "grace": return .grace(try duration(word, for: command))
         case "min-show": return .minShow(try duration(word, for: command))
+        case "max-fps":
+            if word.text == "refresh" { return .maxFramesPerSecond(nil) }
+            guard !word.text.isEmpty, word.text.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) }) else {
+                throw CommandError(.notANumber(command: command, word: word.text), column: word.column)
+            }
+            // Checked as text first: no number of digits can overflow the conversion.
+            guard word.text.count <= 4, let n = Int32(word.text), (1...maxFramesPerSecond).contains(n) else {
+                throw CommandError(.outOfRange(command: command, word: word.text, range: "1...\(maxFramesPerSecond) or refresh"), column: word.column)
+            }
+            return .maxFramesPerSecond(n)
         default: preconditionFailure("key '\(key)' is in `keys` but has no parser")
         }
     }

@@ -122,6 +122,8 @@ public final class HUDRuntime {
         inbox = loop.makeQueue(of: Submission.self)
         let log = logger
         frames = FrameScheduler(display: display, scene: scene, clock: clock, log: { log.info("\($0)") })
+        // The profile's `[hud] max-fps`, the last one written.
+        for case .maxFramesPerSecond(let n) in settings { frames.maxFramesPerSecond = n }
         if let profile {
             frames.pacing = profile.pacing
             if let mHz = profile.refreshMillihertz {
@@ -138,6 +140,14 @@ public final class HUDRuntime {
     }
 
     deinit { quit(retain: false) }
+
+    /// The most animation frames a second (nil: one every display refresh): the daemon's
+    /// `--max-fps`, the profile's `[hud] max-fps`, `set max-fps N|refresh`; the last one set wins.
+    /// Frames come on every k-th refresh (FrameScheduler); the spinner keeps its speed.
+    public var maxFramesPerSecond: Int32? {
+        get { frames.maxFramesPerSecond }
+        set { frames.maxFramesPerSecond = newValue.map { min(max($0, 1), CommandParser.maxFramesPerSecond) } }
+    }
 
     /// Wakes a blocked loop from another thread or a signal handler.
     public var waker: any LoopWaker { loop.waker }
@@ -303,6 +313,10 @@ public final class HUDRuntime {
     /// then the refusal is logged and returned, and nothing changes.
     @discardableResult
     public func submit(_ command: HUDCommand) -> String? {
+        if case .set(.maxFramesPerSecond(let n)) = command {
+            maxFramesPerSecond = n  // the frame scheduler's pace, not the HUD's state
+            return nil
+        }
         scene.advance(to: clock())
         var command = command
         if let refusal = controller.refusal(of: command) ?? confine(&command) ?? unusableFile(in: command) {

@@ -37,12 +37,19 @@ public final class HUDScene: PacedScene {
         renderers = outputs.map(makeRenderer)
     }
 
+    /// Rounds the spinner's phase to this many steps a turn on every output (the frame rate cap's
+    /// rate, so the spinner's frames repeat and are drawn once); nil: exact.
+    public var spinnerSteps: Int32? {
+        didSet { for r in renderers { r.spinnerSteps = spinnerSteps } }
+    }
+
     private func makeRenderer(_ output: DisplayOutput) -> HUDSceneRenderer {
         let s = scale(output)
         let background = theme.background(width: output.frameWidth, height: output.frameHeight, scale: s)
         // Compact: with a solid background only the HUD's box is kept, not the whole frame.
         let r = HUDSceneRenderer(width: output.frameWidth, height: output.frameHeight, scale: s, background: background,
                                  resources: resources, compact: true)
+        r.spinnerSteps = spinnerSteps
         return r
     }
 
@@ -104,6 +111,12 @@ public final class HUDScene: PacedScene {
         let renderer = makeRenderer(output)
         _ = renderer.render(controller.presentation())
         return renderer.composed
+    }
+
+    /// A capped frame rate rounds the spinner to as many steps a turn, so its frames repeat
+    /// every turn and are drawn once (IndicatorTileCache); at every refresh it stays exact.
+    public func animationRateChanged(_ framesPerSecond: Int32?) {
+        spinnerSteps = framesPerSecond
     }
 
     /// Forgets every output's frame so the next `frame` draws all of them completely (after a VT

@@ -123,6 +123,22 @@ func settingParsed(_ line: String, sourceLocation: SourceLocation = #_sourceLoca
         #expect(settingParsed("set tap-dismiss hud") == .tapDismiss(.hud))
     }
 
+    @Test func maxFPSIsACountOrRefresh() {
+        #expect(settingParsed("set max-fps 15") == .maxFramesPerSecond(15))
+        #expect(settingParsed("set max-fps 1") == .maxFramesPerSecond(1))
+        #expect(settingParsed("set max-fps 1000") == .maxFramesPerSecond(1000))
+        #expect(settingParsed("set max-fps refresh") == .maxFramesPerSecond(nil))
+        let range = "1...1000 or refresh"
+        for (word, kind) in [("0", CommandError.Kind.outOfRange(command: "set max-fps", word: "0", range: range)),
+                             ("1001", .outOfRange(command: "set max-fps", word: "1001", range: range)),
+                             ("99999999999999999999", .outOfRange(command: "set max-fps", word: "99999999999999999999", range: range)),
+                             ("15.5", .notANumber(command: "set max-fps", word: "15.5")),
+                             ("-15", .notANumber(command: "set max-fps", word: "-15")),
+                             ("fast", .notANumber(command: "set max-fps", word: "fast"))] {
+            #expect(throws: CommandError(kind, column: 13)) { try CommandParser.parse("set max-fps \(word)") }
+        }
+    }
+
     @Test func colourKeys() {
         #expect(settingParsed("set foreground-color #FF8000") == .foregroundColor(Color(r: 255, g: 128, b: 0)))
         #expect(settingParsed("set background-color #ff800080") == .backgroundColor(Color(r: 255, g: 128, b: 0, a: 128)))
@@ -180,10 +196,10 @@ func settingParsed(_ line: String, sourceLocation: SourceLocation = #_sourceLoca
             "fade-in": "0.15", "fade-out": "0.15", "grace": "0", "mode": "bar", "label": "L",
             "details": "D", "button": "B", "margin": "20", "square": "on", "min-show": "1",
             "transition": "zoom", "content-color": "#111111", "bezel-color": "#222222",
-            "tap-dismiss": "outside",
+            "tap-dismiss": "outside", "max-fps": "15",
         ]
         #expect(Set(CommandParser.keys) == Set(samples.keys))
-        #expect(CommandParser.keys.count == 33)
+        #expect(CommandParser.keys.count == 34)
         for key in CommandParser.keys {
             // The parsed setting reports the key it was written with.
             #expect(settingParsed("set \(key) \(samples[key]!)")?.key == key)

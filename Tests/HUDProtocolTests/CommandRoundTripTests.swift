@@ -21,6 +21,7 @@ import Raster
         .minShow(Interval(nanoseconds: 123_456_789)), .transition(.zoomIn), .transition(.zoomOut),
         .transition(.zoom), .transition(.fade), .contentColor(Color(r: 0, g: 0, b: 0, a: 179)),
         .bezelColor(Color.white), .tapDismiss(.off), .tapDismiss(.hud), .tapDismiss(.outside), .tapDismiss(.anywhere),
+        .maxFramesPerSecond(15), .maxFramesPerSecond(nil), .maxFramesPerSecond(1), .maxFramesPerSecond(1000),
     ]
 
     static let commands: [HUDCommand] = [
@@ -61,6 +62,8 @@ import Raster
         #expect(HUDCommand.set(.maximumDismiss(.forever)).description == "set max-dismiss forever")
         #expect(HUDCommand.set(.spinner(.native)).description == "set animation native")
         #expect(HUDCommand.set(.mode(.customImage)).description == "set mode custom")
+        #expect(HUDCommand.set(.maxFramesPerSecond(15)).description == "set max-fps 15")
+        #expect(HUDCommand.set(.maxFramesPerSecond(nil)).description == "set max-fps refresh")
         #expect(HUDCommand.set(.label("two\nlines")).description == #"set label "two\nlines""#)
         #expect(HUDCommand.status("a\u{7F}").description == #"status "a\u{7F}""#)
     }

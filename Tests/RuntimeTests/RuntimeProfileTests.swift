@@ -159,6 +159,26 @@ struct RuntimeProfileTests {
         for (a, b) in zip(deadlines, deadlines.dropFirst()) { #expect(b - a == 33_333_333) }
     }
 
+    @Test("[hud] max-fps caps the spinner at every 4th 60 Hz refresh; set max-fps changes it, the spinner steps follow")
+    func maxFPS() throws {
+        let run = try Run(Self.memory + "[output]\nmode = 320x240@60\n[pacing]\nmethod = timer\n[hud]\nmax-fps = 15\n", command: "show")
+        #expect(run.runtime.maxFramesPerSecond == 15)
+        let renderer = try #require(run.runtime.scene.renderer(named: run.runtime.scene.outputs[0].name))
+        #expect(renderer.spinnerSteps == 15)
+        let deadlines = run.poller.deadlines.compactMap { $0 }
+        try #require(deadlines.count > 10)
+        for (a, b) in zip(deadlines, deadlines.dropFirst()) { #expect(b - a == 4 * 16_666_667) }
+        run.runtime.submit("set max-fps refresh")
+        for _ in 0..<5 { try run.runtime.step() }
+        #expect(run.runtime.maxFramesPerSecond == nil)
+        #expect(renderer.spinnerSteps == nil)
+        let later = run.poller.deadlines.compactMap { $0 }.suffix(3)
+        for (a, b) in zip(later, later.dropFirst()) { #expect(b - a == 16_666_667) }
+        run.runtime.maxFramesPerSecond = 20  // the daemon's --max-fps
+        for _ in 0..<3 { try run.runtime.step() }
+        #expect(renderer.spinnerSteps == 20)
+    }
+
     @Test("[hud] lines are applied after the theme, through the command language")
     func hudDefaults() throws {
         let profile = try BoardProfile.parse("[theme]\nforeground = #112233\n[hud]\nforeground-color = #445566\nfont-size = 20\nlabel = \"Hello\"\n", file: "b.conf")

@@ -12,6 +12,12 @@
 // happens, so a static HUD costs no CPU. Boundaries that pass while a frame is still being
 // rendered are skipped and counted.
 //
+// A frame rate cap (`maxFramesPerSecond`) keeps animation frames on refresh boundaries but uses
+// only every k-th, k = ceil(refresh rate / cap): 15 a second is every 4th refresh at 60 Hz and
+// every 5th at 75 Hz, evenly spaced, never above the cap. Each frame is still drawn for the
+// instant it is rendered at, so a capped spinner turns at the same speed with fewer frames; the
+// scene hears the capped rate (`animationRateChanged`) and may round its animation to it.
+//
 // One scheduler drives every output of a display: the scene keeps one frame per output (the HUD
 // laid out for each resolution) and each is presented with `present(_:damage:output:)`. When the
 // display's hotplug descriptor (which the scheduler watches on the loop) fires, it refreshes the
@@ -46,6 +52,13 @@ public final class FrameScheduler: LoopFrameSource {
     public var pacing: FramePacing = .auto
     /// The refresh interval in ns to pace at instead of the display's (a profile's `refresh`).
     public var frameIntervalOverride: Int64?
+    /// The most animation frames a second (the profile's `[hud] max-fps`, `set max-fps`, the
+    /// daemon's `--max-fps`); nil: one every refresh.
+    public var maxFramesPerSecond: Int32? {
+        didSet { if let n = maxFramesPerSecond { precondition(n > 0, "max-fps \(n)") } }
+    }
+    /// The capped rate last told to the scene.
+    private var toldRate: Int32??
     /// While true nothing is rendered or presented and no deadline is set (the VT was switched
     /// away); the loop still runs everything else. Set false and `markDirty` to go on.
     public var isPaused = false {
@@ -164,8 +177,28 @@ public final class FrameScheduler: LoopFrameSource {
         try renderAndPresent()
     }
 
-    /// The interval animation frames are paced at.
+    /// The refresh interval: the display's (or the profile's override).
     public var frameIntervalNanoseconds: Int64 { max(frameIntervalOverride ?? display.frameIntervalNanoseconds, 1) }
+
+    /// Refreshes per animation frame under the cap: ceil(refresh rate / cap), 1 without a cap.
+    public var refreshesPerFrame: Int64 {
+        guard let cap = maxFramesPerSecond else { return 1 }
+        let refresh = frameIntervalNanoseconds
+        let millihertz = (1_000_000_000_000 + refresh / 2) / refresh
+        let capMillihertz = Int64(cap) * 1000
+        return max(1, (millihertz + capMillihertz - 1) / capMillihertz)
+    }
+
+    /// The interval animation frames are paced at: a whole number of refreshes.
+    public var animationIntervalNanoseconds: Int64 { frameIntervalNanoseconds * refreshesPerFrame }
+
+    /// Animation frames a second while the cap lowers them (rounded); nil when every refresh is used.
+    public var cappedFramesPerSecond: Int32? {
+        let k = refreshesPerFrame
+        if k == 1 { return nil }
+        let interval = animationIntervalNanoseconds
+        return Int32(clamping: max(1, (1_000_000_000 + interval / 2) / interval))
+    }
 
     /// The scene changed: drawn in this turn, or at the next boundary while an animation runs.
     public func markDirty() { dirty = true }
@@ -196,6 +229,11 @@ public final class FrameScheduler: LoopFrameSource {
         for (name, due) in settleRepaints where due <= start {
             settleRepaints[name] = nil
             owedFullFrame.insert(name)
+        }
+        let rate = cappedFramesPerSecond
+        if toldRate != .some(rate) {
+            toldRate = .some(rate)
+            scene.animationRateChanged(rate)
         }
         let frame = scene.frame(at: start)
         var timing: PresentTiming?
@@ -272,8 +310,11 @@ public final class FrameScheduler: LoopFrameSource {
     /// whose stamps come back at once cannot make the loop spin. Flips more than one interval
     /// apart are missed frames. Without stamps: the first boundary after `finishedAt` on the grid
     /// that started at the animation's first frame; boundaries already passed are missed frames.
+    /// Under a cap the timer grid's step is k refreshes, and with stamps the next frame is drawn
+    /// at the vblank that makes it show k refreshes after this one.
     private func nextBoundary(timing: PresentTiming?, renderedAt start: Int64, finishedAt end: Int64) -> Int64 {
-        let interval = frameIntervalNanoseconds
+        let refresh = frameIntervalNanoseconds
+        let interval = animationIntervalNanoseconds
         // An extra frame between boundaries (after a hotplug) that presented nothing keeps the
         // pending boundary.
         if timing == nil, let pending = boundary, pending > end { return pending }
@@ -283,7 +324,15 @@ public final class FrameScheduler: LoopFrameSource {
                 if skipped > 0 { noteMissed(skipped, at: end, took: end - start) }
             }
             lastStamp = stamp
-            let next = max(stamp, start + interval - interval / 4)
+            var next = max(stamp, start + refresh - refresh / 4)
+            if interval > refresh {
+                // Capped: the first vblank (on the stamp's grid) more than k-1 refreshes after this
+                // frame began. This frame shows at the vblank after its start, so the next one,
+                // drawn then, shows k refreshes later, whether present waited for its flip or only
+                // queued it.
+                let after = start + interval - refresh - stamp
+                next = stamp + (after >= 0 ? after / refresh + 1 : 0) * refresh
+            }
             boundary = next
             return next
         }

@@ -1,0 +1,98 @@
+// The frame rate cap: animation frames on every k-th refresh boundary (timer grid or vblank
+// stamps), evenly spaced and never above the cap, each drawn for the instant it is rendered at
+// (the spinner keeps the clock's speed), the scene told the capped rate, and a static scene still
+// without any deadline.
+import Display
+import Raster
+import Runtime
+import Testing
+
+@Suite("Frame rate cap")
+struct FrameRateCapTests {
+    typealias Rig = FramePacerTests.Rig
+    static let I = FramePacerTests.interval, t0 = FramePacerTests.t0
+
+    @Test("refreshes per frame: ceil(refresh rate / cap)", arguments: [
+        (Int64(16_666_667), Int32?(15), Int64(4), Int32?(15)), (16_666_667, 25, 3, 20), (16_666_667, 60, 1, nil),
+        (16_666_667, 59, 2, 30), (16_666_667, 1000, 1, nil), (16_666_667, nil, 1, nil),
+        (13_333_333, 15, 5, 15), (13_333_333, 30, 3, 25), (16_683_350, 30, 2, 30),  // 75 Hz; 59.94 Hz
+    ])
+    func refreshesPerFrame(interval: Int64, cap: Int32?, k: Int64, rate: Int32?) {
+        let rig = Rig { _ in FramePacerTests.spinning }
+        rig.pacer.frameIntervalOverride = interval
+        rig.pacer.scheduler.maxFramesPerSecond = cap
+        #expect(rig.pacer.scheduler.refreshesPerFrame == k)
+        #expect(rig.pacer.scheduler.animationIntervalNanoseconds == k * interval)
+        #expect(rig.pacer.scheduler.cappedFramesPerSecond == rate)
+    }
+
+    @Test("15 fps on a 60 Hz timer display: every 4th boundary of the grid, rendered at the clock's instants")
+    func timerGridEveryFourthRefresh() throws {
+        let rig = Rig { _ in FramePacerTests.spinning }
+        rig.pacer.scheduler.maxFramesPerSecond = 15
+        try rig.run(16)
+        let I = Self.I, t0 = Self.t0
+        #expect(rig.sleeper.deadlines == (1...16).map { Optional(t0 + Int64($0) * 4 * I) })
+        #expect(rig.scene.times == (0..<16).map { t0 + Int64($0) * 4 * I })
+        #expect(rig.pacer.framesPresented == 16)
+        #expect(rig.pacer.missedFrames == 0)
+        #expect(rig.scene.rates == [15])
+        // Lifting the cap goes back to every refresh, and the scene hears so.
+        rig.pacer.scheduler.maxFramesPerSecond = nil
+        try rig.run(3)
+        let last = t0 + 16 * 4 * I
+        #expect(Array(rig.sleeper.deadlines.suffix(3)) == [last + I, last + 2 * I, last + 3 * I])
+        #expect(rig.scene.rates == [15, nil])
+    }
+
+    @Test("15 fps with vblank stamps at 75 Hz: every 5th vblank, none counted missed")
+    func vblankEveryFifthRefresh() throws {
+        let rig = Rig { _ in FramePacerTests.spinning }
+        let I: Int64 = 13_333_333, t0 = Self.t0, clock = rig.clock
+        rig.pacer.frameIntervalOverride = I
+        rig.pacer.scheduler.maxFramesPerSecond = 15
+        var shown: [Int64] = []
+        // A present that blocks until its flip, at the next vblank of a 75 Hz grid.
+        rig.display.timing = {
+            let stamp = t0 + ((clock.now - t0) / I + 1) * I
+            clock.now = stamp
+            shown.append(stamp)
+            return .vblank(nanoseconds: stamp)
+        }
+        try rig.run(10)
+        let gaps = zip(shown.dropFirst(), shown).map { ($0 - $1) / I }
+        #expect(gaps == Array(repeating: 5, count: 9), "\(gaps)")
+        #expect(rig.pacer.missedFrames == 0)
+    }
+
+    @Test("15 fps with queued flips (DRM) at 60 Hz: a flip every 4th vblank, steady")
+    func queuedFlipsEveryFourthRefresh() throws {
+        let rig = Rig { _ in FramePacerTests.spinning }
+        let clock = rig.clock, I = Self.I, t0 = Self.t0
+        rig.pacer.scheduler.maxFramesPerSecond = 15
+        var pending: Int64?
+        var last = t0
+        var flips: [Int64] = []
+        rig.display.timing = {
+            if let p = pending { clock.now = max(clock.now, p); last = p }
+            let flip = t0 + ((clock.now - t0) / I + 1) * I
+            pending = flip
+            flips.append(flip)
+            return .vblank(nanoseconds: last)
+        }
+        try rig.run(20)
+        let gaps = zip(flips.dropFirst(), flips).map { ($0 - $1) / I }
+        #expect(gaps.allSatisfy { $0 == 4 }, "\(gaps) \(flips.map { ($0 - t0) / I }) \(rig.scene.times.map { ($0 - t0) * 4 / I })")
+        #expect(rig.pacer.missedFrames == 0)
+    }
+
+    @Test("a static scene under a cap still waits without any deadline")
+    func staticCostsNothing() throws {
+        let rig = Rig { _ in PacedFrame(damage: [IntRect(x: 0, y: 0, width: 1, height: 1)], animating: false) }
+        rig.pacer.scheduler.maxFramesPerSecond = 15
+        rig.sleeper.wakeUps = [(at: Self.t0 + 2_000_000_000, reason: .woken)]
+        try rig.run(1)
+        #expect(rig.sleeper.deadlines == [nil])
+        #expect(rig.pacer.timersArmed == 0)
+    }
+}
