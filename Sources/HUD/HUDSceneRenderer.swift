@@ -23,6 +23,7 @@
 // spinner when its phase is rounded to `spinnerSteps` a turn) are drawn once and then copied
 // from `IndicatorTileCache` while nothing else about the HUD changes.
 import Assets
+import HUDProtocol
 import Raster
 
 /// What lies behind the HUD.
@@ -53,6 +54,8 @@ public final class HUDSceneRenderer {
     private var whole: (pixmap: Pixmap, canvas: Canvas)?
     /// Compact: the colour of every pixel outside `box`, one row of it, and the box.
     private var uniform: (color: UInt32, row: Pixmap)?
+    /// The backdrop `uniform.color` was made for (the colour is worked out only when it changes).
+    private var uniformBackdrop: (mask: HUDMask, color: Color, alpha: Fixed16_16)?
     private var box: (rect: IntRect, pixmap: Pixmap, canvas: Canvas)?
 
     private struct Shown {
@@ -132,7 +135,7 @@ public final class HUDSceneRenderer {
         let phaseOnly = old != nil && damage == [indicator] && Self.withoutPhase(old!.presentation) == Self.withoutPhase(p)
         tiles.retain(for: Self.withoutPhase(p), rect: indicator)
         if useWhole {
-            uniform = nil; box = nil
+            uniform = nil; uniformBackdrop = nil; box = nil
             if whole == nil { whole = Self.makeWhole(width, height) }
             draw(damage, p, layout, phaseOnly: phaseOnly, into: whole!.canvas)
         } else {
@@ -173,6 +176,10 @@ public final class HUDSceneRenderer {
     /// The colour of a pixel outside the HUD in `p` (uniform): the background with the backdrop
     /// drawn over it by the same canvas operations as a whole frame's, so the same bytes.
     private func uniformColor(_ p: HUDPresentation) -> UInt32 {
+        let a = p.appearance
+        let backdrop = (mask: a.mask, color: a.backdropColor, alpha: p.backdropAlpha)
+        if let u = uniform, let b = uniformBackdrop, b == backdrop { return u.color }
+        uniformBackdrop = backdrop
         guard case .color(let c) = background else { preconditionFailure("an image background is never uniform") }
         let pixel = Pixmap(width: 1, height: 1)
         let canvas = Canvas(pixel.view)
