@@ -56,6 +56,15 @@ struct PacerEndToEndTests {
             line.split(separator: " ").firstIndex(of: "interval").flatMap { i in Double(line.split(separator: " ")[i + 1]) } }, "no interval line")
         #expect(spin.framesPerSecond <= 1.02e9 / interval, "spinner presented faster than the refresh: \(spin.framesPerSecond)/s, interval \(interval) ns")
         #expect(spin.timers >= spin.frames - 1, "spinner frames came without the timer: \(spin.timers) timers, \(spin.frames) frames")
+        // Capped at 15 frames a second: every k-th refresh (k = ceil(refresh rate / 15)), so at most
+        // 15 a second and close to it; and cheaper per second than the uncapped spinner.
+        let capped = try #require(run.info.lazy.compactMap { Phase($0, phase: "spinner15") }.first, "no capped figures:\n\(run.output)")
+        #expect(capped.wall >= 2.5, "capped phase lasted \(capped.wall) s")
+        #expect(capped.framesPerSecond <= 15.3 && capped.framesPerSecond >= 11, "capped spinner: \(capped.frames) frames in \(capped.wall) s")
+        #expect(capped.cpuPercent < spin.cpuPercent, "capped spinner used \(capped.cpuPercent) % CPU, uncapped \(spin.cpuPercent) %")
+        print(String(format: "pacer figures: spinner %.1f frames/s %.2f %% CPU %.3f ms CPU/frame; capped %.1f frames/s %.2f %% CPU %.3f ms CPU/frame",
+                     spin.framesPerSecond, spin.cpuPercent, spin.cpu * 1000 / Double(max(spin.frames, 1)),
+                     capped.framesPerSecond, capped.cpuPercent, capped.cpu * 1000 / Double(max(capped.frames, 1))))
         // The same static HUD through HUDRuntime: no timer, (almost) no CPU.
         let runtime = try #require(run.info.lazy.compactMap { Phase($0, phase: "runtime-static") }.first, "no runtime figures:\n\(run.output)")
         #expect(runtime.wall >= 2.5, "runtime phase lasted \(runtime.wall) s")
