@@ -141,8 +141,9 @@ public final class HUDRuntime {
 
     deinit { quit(retain: false) }
 
-    /// The most animation frames a second (nil: one every display refresh): the daemon's
-    /// `--max-fps`, the profile's `[hud] max-fps`, `set max-fps N|refresh`; the last one set wins.
+    /// The most animation frames a second (nil: one every display refresh): set here by the
+    /// program (a command-line option), by the profile's `[hud] max-fps` and by `set max-fps
+    /// N|refresh`; the last one set wins (values are clamped to 1...1000).
     /// Frames come on every k-th refresh (FrameScheduler); the spinner keeps its speed.
     public var maxFramesPerSecond: Int32? {
         get { frames.maxFramesPerSecond }

@@ -174,7 +174,7 @@ struct RuntimeProfileTests {
         #expect(renderer.spinnerSteps == nil)
         let later = run.poller.deadlines.compactMap { $0 }.suffix(3)
         for (a, b) in zip(later, later.dropFirst()) { #expect(b - a == 16_666_667) }
-        run.runtime.maxFramesPerSecond = 20  // the daemon's --max-fps
+        run.runtime.maxFramesPerSecond = 20  // what a program's own option sets
         for _ in 0..<3 { try run.runtime.step() }
         #expect(renderer.spinnerSteps == 20)
     }

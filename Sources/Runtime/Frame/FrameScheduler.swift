@@ -52,8 +52,8 @@ public final class FrameScheduler: LoopFrameSource {
     public var pacing: FramePacing = .auto
     /// The refresh interval in ns to pace at instead of the display's (a profile's `refresh`).
     public var frameIntervalOverride: Int64?
-    /// The most animation frames a second (the profile's `[hud] max-fps`, `set max-fps`, the
-    /// daemon's `--max-fps`); nil: one every refresh.
+    /// The most animation frames a second (the profile's `[hud] max-fps`, `set max-fps`,
+    /// `HUDRuntime.maxFramesPerSecond`); nil: one every refresh.
     public var maxFramesPerSecond: Int32? {
         didSet { if let n = maxFramesPerSecond { precondition(n > 0, "max-fps \(n)") } }
     }
