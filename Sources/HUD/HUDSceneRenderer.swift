@@ -132,20 +132,27 @@ public final class HUDSceneRenderer {
         let useWhole = !compact || !isUniform(p)
         if useWhole != (whole != nil) { damage = [screenRect] }  // switching between the two
         if damage.isEmpty { return [] }
-        let phaseOnly = old != nil && damage == [indicator] && Self.withoutPhase(old!.presentation) == Self.withoutPhase(p)
-        tiles.retain(for: Self.withoutPhase(p), rect: indicator)
+        // An indicator whose steps repeat, and only its step changed: the step's tile serves.
+        var step: Int32?
+        if let s = self.step(p) {
+            let withoutPhase = Self.withoutPhase(p)
+            tiles.retain(for: withoutPhase, rect: indicator)
+            if let old, damage == [indicator], Self.withoutPhase(old.presentation) == withoutPhase { step = s }
+        } else {
+            tiles.clear()
+        }
         if useWhole {
             uniform = nil; uniformBackdrop = nil; box = nil
             if whole == nil { whole = Self.makeWhole(width, height) }
-            draw(damage, p, layout, phaseOnly: phaseOnly, into: whole!.canvas)
+            draw(damage, p, layout, step: step, into: whole!.canvas)
         } else {
             whole = nil
-            renderCompact(damage, p, layout, hud: hud, phaseOnly: phaseOnly)
+            renderCompact(damage, p, layout, hud: hud, step: step)
         }
         return damage
     }
 
-    private func renderCompact(_ damage: [IntRect], _ p: HUDPresentation, _ layout: HUDLayout, hud bezel: IntRect, phaseOnly: Bool) {
+    private func renderCompact(_ damage: [IntRect], _ p: HUDPresentation, _ layout: HUDLayout, hud bezel: IntRect, step: Int32?) {
         let hud = bezel.intersection(screenRect)  // a zoomed bezel may reach past the screen's edges
         let color = uniformColor(p)
         if uniform?.color != color {
@@ -159,10 +166,10 @@ public final class HUDSceneRenderer {
             let pixmap = Pixmap(width: hud.width, height: hud.height)
             let canvas = Canvas(pixmap.view.moved(toX: hud.x, y: hud.y))
             box = (hud, pixmap, canvas)
-            draw([hud], p, layout, phaseOnly: false, into: canvas)
+            draw([hud], p, layout, step: nil, into: canvas)
             return
         }
-        draw(damage.map { $0.intersection(b.rect) }.filter { !$0.isEmpty }, p, layout, phaseOnly: phaseOnly, into: b.canvas)
+        draw(damage.map { $0.intersection(b.rect) }.filter { !$0.isEmpty }, p, layout, step: step, into: b.canvas)
     }
 
     /// Whether every pixel outside the HUD's bounds is one colour in `p`.
@@ -239,10 +246,10 @@ public final class HUDSceneRenderer {
         }
     }
 
-    /// Redraws `rects` of `p` into `canvas`; an indicator step (`phaseOnly`) is copied from the
-    /// tile cache when it was drawn before, and stored there when not.
-    private func draw(_ rects: [IntRect], _ p: HUDPresentation, _ layout: HUDLayout, phaseOnly: Bool, into canvas: Canvas) {
-        let step = phaseOnly && rects.count == 1 ? step(p) : nil
+    /// Redraws `rects` of `p` into `canvas`; the indicator box of a repeating `step` (only the
+    /// step changed) is copied from the tile cache when it was drawn before, and stored when not.
+    private func draw(_ rects: [IntRect], _ p: HUDPresentation, _ layout: HUDLayout, step: Int32?, into canvas: Canvas) {
+        let step = rects.count == 1 ? step : nil
         if let step, tiles.copy(step: step, into: canvas.target) {
             return
         }

@@ -25,6 +25,13 @@ final class IndicatorTileCache {
         tiles.removeAll()
     }
 
+    /// Forgets every tile (the HUD shows no repeating indicator).
+    func clear() {
+        if owner == nil { return }
+        owner = nil
+        tiles.removeAll()
+    }
+
     /// Copies step `step`'s tile into `target` at the indicator's box; false when there is none.
     func copy(step: Int32, into target: PixmapView) -> Bool {
         guard let rect = owner?.rect, let tile = tiles[step], target.bounds.contains(rect) else { return false }

@@ -69,6 +69,12 @@ public struct ComposedFrame: @unchecked Sendable {
 public func convertingBlit(
     from frame: ComposedFrame, rect: IntRect, to destination: SurfaceView, rotation: Rotation, dither: Bool = true
 ) -> IntRect {
+    // The common cases, a whole picture or a rect inside the tile (the spinner's box), in one blit.
+    if frame.tile == nil || frame.tile!.bounds.contains(rect) {
+        let source = frame.tile ?? frame.base
+        return convertingBlit(from: source, frameWidth: frame.width, frameHeight: frame.height, rect: rect, to: destination,
+                              rotation: rotation, dither: dither, fastPaths: true)
+    }
     var written = IntRect.zero
     for (r, source) in frame.pieces(of: rect) {
         written = written.union(convertingBlit(
