@@ -84,7 +84,9 @@ public final class HUDSceneRenderer {
     /// The complete picture as the display takes it.
     public var composed: ComposedFrame {
         if let whole { return ComposedFrame(whole.pixmap.view) }
-        guard let uniform else { return ComposedFrame(Pixmap(width: width, height: height).view) }  // nothing rendered yet
+        guard let uniform else {  // nothing rendered yet: transparent black, as a new pixmap
+            return ComposedFrame(width: width, height: height, row: Pixmap(width: width, height: 1), tile: nil)
+        }
         return ComposedFrame(width: width, height: height, row: uniform.row, tile: box.map { $0.pixmap.view.moved(toX: $0.rect.x, y: $0.rect.y) })
     }
 
