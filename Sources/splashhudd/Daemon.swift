@@ -102,6 +102,7 @@ struct DaemonRun {
         do { runtime = try HUDRuntime(display: opened.display, profile: profile, console: consoleMode, logger: logger) } catch {
             throw giveUp("\(error)")
         }
+        if let cap = options.maxFPS { runtime.maxFramesPerSecond = cap }
         timeline.mark("runtime (fonts, scene)")
         var recorder: ShowRecorder?
         if let out {

@@ -30,6 +30,8 @@ struct DaemonOptions {
     var waitForDisplay = false
     var user: String?
     var assetDir: [String] = []
+    /// `--max-fps`: nil keeps the profile's (or the display's refresh); `.some(nil)` is `refresh`.
+    var maxFPS: Int32??
 
     static let defaultAssetDirectories = ["/usr/share/splashhud", "/etc/splashhud", "/usr/share/fonts", "/usr/local/share/fonts",
                                           "/usr/share/pixmaps", "/usr/share/plymouth/themes"]
@@ -70,6 +72,7 @@ struct DaemonOptions {
             .flag("wait-for-display", help: "When no screen opens yet (early boot, before the display's driver has loaded), wait for a DRM card to appear and show on it at once, instead of falling back to the memory display. Clients are answered while it waits."),
             .option("user", "name", help: "Run as this user once the display, the sockets, the FIFOs and the input devices are open (its groups, e.g. video and input, are kept for devices plugged in later)."),
             .option("asset-dir", "dir", help: "A directory whose files commands may show or use (`image PATH`, `set font PATH`); repeat it for several. Paths are resolved (symlinks, ..) and refused outside. Default: \(defaultAssetDirectories.joined(separator: ", ")) and the profile's directory."),
+            .option("max-fps", "n|refresh", help: "Cap animation at N frames a second (1...1000), on every k-th refresh so steps stay even; refresh (the default) draws one per refresh. Over the profile's [hud] max-fps; `set max-fps` changes it later."),
             .flag("version", help: "Show the version."),
         ])
 
@@ -127,5 +130,15 @@ struct DaemonOptions {
         waitForDisplay = p.flag("wait-for-display")
         user = p.value("user")
         assetDir = p.values("asset-dir")
+        if let cap = p.value("max-fps") {
+            do {
+                guard case .hud(.set(.maxFramesPerSecond(let n)))? = try CommandParser.parseRequest("set max-fps \(cap)") else {
+                    throw UsageError("")
+                }
+                maxFPS = .some(n)
+            } catch {
+                throw UsageError("--max-fps takes a number of frames a second, 1...\(CommandParser.maxFramesPerSecond), or refresh; got '\(cap)'")
+            }
+        }
     }
 }

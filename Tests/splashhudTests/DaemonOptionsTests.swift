@@ -1,0 +1,34 @@
+// splashhudd's command line, read by CommandLineOptions: values, the options that may stand alone,
+// the frame rate cap, and mistakes worded as written (exit 64 in the daemon).
+import CommandLineOptions
+import Testing
+@testable import splashhudd
+
+@Suite struct DaemonOptionsTests {
+    @Test func valuesAndBareOptions() throws {
+        let o = try DaemonOptions(arguments: ["--display", "memory:320x240", "--plymouth", "--psplash-fifo", "--retain",
+                                              "--asset-dir", "/a", "--asset-dir=/b", "--fifo-mode", "620", "--duration", "2.5"])
+        #expect(o.display == DisplayChoice(backend: .memory, size: (320, 240)))
+        #expect(o.plymouth == .on && o.psplashFifo == DaemonOptions.psplashDefault && o.retain)
+        #expect(o.assetDir == ["/a", "/b"] && o.fifoMode == 0o620 && o.duration == 2.5)
+        #expect(try DaemonOptions(arguments: ["--psplash-fifo", "/run/x"]).psplashFifo == "/run/x")
+        #expect(try DaemonOptions(arguments: ["--plymouth=auto"]).plymouth == .auto)
+    }
+
+    @Test func theFrameRateCap() throws {
+        #expect(try DaemonOptions(arguments: []).maxFPS == nil)
+        #expect(try DaemonOptions(arguments: ["--max-fps", "15"]).maxFPS == .some(15))
+        #expect(try DaemonOptions(arguments: ["--max-fps=refresh"]).maxFPS == .some(nil))
+        for bad in ["0", "1001", "fast", "-3"] {
+            #expect(throws: UsageError.self, "\(bad)") { try DaemonOptions(arguments: ["--max-fps=\(bad)"]) }
+        }
+    }
+
+    @Test func mistakes() {
+        #expect(throws: UsageError("--fifo-mode must be 600 or 620, got '666'")) { try DaemonOptions(arguments: ["--fifo-mode", "666"]) }
+        #expect(throws: UsageError("each FIFO needs its own path")) { try DaemonOptions(arguments: ["--fifo", "/f", "--fbsplash-fifo", "/f"]) }
+        #expect(throws: UsageError("--duration must be above 0 and at most 1000000, got '0'")) { try DaemonOptions(arguments: ["--duration", "0"]) }
+        #expect(throws: UsageError("unexpected argument 'extra'")) { try DaemonOptions(arguments: ["extra"]) }
+        #expect(throws: UsageError("--log-level: unknown level 'loud'")) { try DaemonOptions(arguments: ["--log-level", "loud"]) }
+    }
+}
