@@ -42,6 +42,15 @@ if [[ " $* " == *" --tests "* ]]; then
   )
 fi
 
+# `--bench` (what scripts/bench/against-plymouth.py runs when something is missing; never a CI step):
+# Debian's Plymouth with its spinner theme, run inside the QEMU guest beside SplashHUD (its
+# daemon is never started on the host), the harness's QEMU packages, and a static libdrm
+# (libdrm-dev) and gcc for the guest's scanout poller.
+if [[ " $* " == *" --bench "* ]]; then
+  PACKAGES+=(plymouth plymouth-themes qemu-system-x86 linux-image-amd64 busybox-static python3 gcc
+             initramfs-tools zstd)
+fi
+
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,0 +1,469 @@
+#!/usr/bin/env python3
+"""Side-by-side benchmark: Debian's Plymouth (spinner theme) against SplashHUD on the same screen.
+
+Both run in the same QEMU VM (TCG), same kernel, same driver, interleaved (scripts/bench/guest.sh),
+measured inside the guest by scripts/bench/scanpoll.c (the scanout itself, /proc). On the host:
+installed sizes and what each adds to a zstd-compressed Debian initramfs (mkinitramfs).
+
+    scripts/bench/against-plymouth.py [--runs 3] [--drivers bochs,virtio,vesafb] [--seconds 10]
+                                      [--out out/bench-plymouth] [--no-build] [--skip-initramfs]
+
+Needs root (apt for plymouth and plymouth-themes, mkinitramfs in a private mount namespace).
+Prints a markdown table (medians per driver, ratios SplashHUD/Plymouth, pass/fail per target of
+issue 11) and writes it to OUT/report.md, with the guests' consoles and screenshots beside it.
+"""
+import argparse
+import datetime
+import glob
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(REPO, "scripts", "qemu"))
+import vmtest  # noqa: E402
+
+ARCH_LIB = "/usr/lib/x86_64-linux-gnu"
+PLY_PLUGINS = [f"{ARCH_LIB}/plymouth/{p}" for p in
+               ("two-step.so", "label.so", "text.so", "details.so", "renderers/drm.so", "renderers/frame-buffer.so")]
+PLY_BINARIES = ["/usr/sbin/plymouthd", "/usr/bin/plymouth"]
+PLY_THEMES = ["/usr/share/plymouth/themes/spinner", "/usr/share/plymouth/themes/text",
+              "/usr/share/plymouth/themes/details"]
+DRIVERS = {"bochs": ("bochs", "drm"), "virtio": ("virtio", "drm"), "vesafb": ("vesafb32", "fbdev")}
+# kernel words: Plymouth shows its graphical splash only with "splash"; the serial console on
+# ttyS0 (the harness's log) would otherwise make it fall back to text; no udevd runs in the guest.
+CMDLINE = "splash plymouth.ignore-serial-consoles plymouth.ignore-udev"
+
+
+def log(msg):
+    print(f"bench: {msg}", file=sys.stderr, flush=True)
+
+
+def run(argv, **kw):
+    return subprocess.run(argv, check=True, text=True, capture_output=True, **kw).stdout
+
+
+# --- preparing -------------------------------------------------------------------------------------
+
+def ensure_packages():
+    """scripts/setup.sh --bench: Plymouth, its themes, QEMU and the rest, with apt, when missing."""
+    subprocess.run([os.path.join(REPO, "scripts", "setup.sh"), "--bench"], check=True)
+
+
+def build(args):
+    out = os.path.join(REPO, ".build", "bench")
+    os.makedirs(out, exist_ok=True)
+    scanpoll = os.path.join(out, "scanpoll")
+    cc = shutil.which("gcc") or shutil.which("cc")
+    subprocess.run(["nice", cc, "-O2", "-Wall", "-static", "-I/usr/include/libdrm",
+                    os.path.join(HERE, "scanpoll.c"), "-ldrm", "-o", scanpoll], check=True)
+    scratch = os.path.join(REPO, ".build-release")
+    if not args.no_build:
+        for product in ("splashhudd", "splashhud"):
+            subprocess.run(["nice", "swift", "build", "-c", "release", "--scratch-path", scratch,
+                            "--product", product], cwd=REPO, check=True)
+    bins = run(["swift", "build", "-c", "release", "--scratch-path", scratch, "--show-bin-path"], cwd=REPO).strip()
+    return scanpoll, os.path.join(bins, "splashhudd"), os.path.join(bins, "splashhud")
+
+
+def ldd_closure(paths):
+    libs = []
+    for p in paths:
+        for lib in vmtest.shared_libraries(p):
+            if lib not in libs:
+                libs.append(lib)
+    return libs
+
+
+def tree_files(path):
+    if os.path.isfile(path):
+        return [path]
+    return sorted(os.path.join(d, f) for d, _, fs in os.walk(path) for f in fs)
+
+
+def guest_files(hudd, hud, workdir):
+    """Everything both programs need in the guest, at their host paths (the harness copies only
+    the guest program's own libraries)."""
+    conf = os.path.join(workdir, "plymouthd.conf")
+    with open(conf, "w") as f:
+        f.write("[Daemon]\nTheme=spinner\nShowDelay=0\nDeviceTimeout=8\n")
+    passwd = os.path.join(workdir, "passwd")
+    with open(passwd, "w") as f:
+        f.write("root:x:0:0:root:/root:/bin/sh\n")
+    nss = os.path.join(workdir, "nsswitch.conf")
+    with open(nss, "w") as f:
+        f.write("passwd: files\n")
+    files = [f"{conf}:/etc/plymouth/plymouthd.conf", f"{passwd}:/etc/passwd", f"{nss}:/etc/nsswitch.conf"]
+    host = PLY_BINARIES + PLY_PLUGINS + ["/usr/share/plymouth/plymouthd.defaults", "/usr/share/plymouth/debian-logo.png",
+                                         "/etc/fonts/fonts.conf", "/etc/fonts/conf.d/60-latin.conf"]
+    host += glob.glob(f"{ARCH_LIB}/libnss_files*") + glob.glob("/usr/share/fonts/opentype/cantarell/Cantarell-*.otf")
+    for t in PLY_THEMES:
+        host += tree_files(t)
+    host += ldd_closure(PLY_BINARIES + PLY_PLUGINS)
+    host += [hudd, hud] + ldd_closure([hudd, hud])
+    seen = set()
+    for h in host:
+        if os.path.exists(h) and h not in seen:
+            seen.add(h)
+            files.append(h)
+    return files
+
+
+def daemon_has_cap(hudd):
+    out = subprocess.run([hudd, "--help"], capture_output=True, text=True).stdout
+    return "--max-fps" in out
+
+
+# --- the runs -------------------------------------------------------------------------------------
+
+def parse_bench(console):
+    """BENCH lines -> list of dicts (subject, run, what and the key=value pairs)."""
+    rows = []
+    for line in console.splitlines():
+        m = re.search(r"BENCH (.*)$", line)
+        if not m:
+            continue
+        words = m.group(1).split()
+        row = {"kind": words[0]} if words and "=" not in words[0] else {}
+        for w in words:
+            if "=" in w:
+                k, _, v = w.partition("=")
+                row[k] = v
+        rows.append(row)
+    return rows
+
+
+def run_driver(name, args, scanpoll, hudd, hud, files, cap):
+    display, hud_display = DRIVERS[name]
+    shots = os.path.join(args.out, name)
+    os.makedirs(shots, exist_ok=True)
+    env = [f"BENCH_RUNS={args.runs}", f"BENCH_SECONDS={args.seconds}", f"BENCH_SAMPLES={args.samples}",
+           f"BENCH_SCANPOLL={scanpoll}", f"BENCH_SPLASHHUDD={hudd}", f"BENCH_SPLASHHUD={hud}",
+           f"BENCH_HUD_DISPLAY={hud_display}", f"BENCH_HUD_CAP={cap or ''}", "BENCH_SHOTS=1"]
+    per_run = 2 * (args.seconds + 5 + 12) + (args.seconds + 17 if cap else 0) + 30
+    timeout = 120 + args.runs * per_run * 2
+    log(f"{name}: booting ({args.runs} runs, at most {timeout:.0f} s)")
+    res = vmtest.run_vm(display, os.path.join(HERE, "guest.sh"), env=env,
+                        extra_files=files + [scanpoll], cmdline=CMDLINE, shots_dir=shots, timeout=timeout)
+    with open(os.path.join(shots, "console.log"), "w") as f:
+        f.write(res.console)
+    log(f"{name}: status {res.status} in {res.total_seconds:.0f} s {res.error or ''}")
+    rows = parse_bench(res.console)
+    if res.status != 0 or not any(r.get("kind") == "done" for r in rows):
+        log(f"{name}: the guest did not finish; see {shots}/console.log")
+    return rows
+
+
+# --- sizes ----------------------------------------------------------------------------------------
+
+def package_of(path):
+    r = subprocess.run(["dpkg", "-S", path], capture_output=True, text=True)
+    if r.returncode != 0:
+        real = os.path.realpath(path)
+        r = subprocess.run(["dpkg", "-S", real], capture_output=True, text=True)
+    return r.stdout.split(":")[0] if r.returncode == 0 else None
+
+
+_MINIMAL = None
+
+
+def minimal_system():
+    """The installed packages a minimal Debian system has too: those marked Essential or of
+    priority required, and everything they depend on (debootstrap's minbase)."""
+    global _MINIMAL
+    if _MINIMAL is None:
+        fields = run(["dpkg-query", "-W", "-f=${Package}\t${Essential}\t${Priority}\t${Pre-Depends}, ${Depends}\n"])
+        deps, todo = {}, []
+        for line in fields.split("\n"):
+            parts = line.split("\t")
+            if len(parts) != 4:
+                continue
+            deps[parts[0]] = [alt.split()[0].split(":")[0] for group in parts[3].split(",")
+                              for alt in group.split("|")[:1] if alt.strip()]
+            if parts[1] == "yes" or parts[2] == "required":
+                todo.append(parts[0])
+        _MINIMAL = set()
+        while todo:
+            p = todo.pop()
+            if p in _MINIMAL or p not in deps:
+                continue
+            _MINIMAL.add(p)
+            todo += deps[p]
+    return _MINIMAL
+
+
+def extra_libraries(paths):
+    """Libraries of `paths` that a minimal Debian system lacks: [(path, bytes, package)]."""
+    out = []
+    for lib in ldd_closure(paths):
+        pkg = package_of(lib)
+        if pkg and pkg in minimal_system():
+            continue
+        out.append((lib, os.path.getsize(os.path.realpath(lib)), pkg or "(no package)"))
+    return out
+
+
+def installed_sizes(hudd, hud, workdir):
+    ply = 0
+    for pkg in ("plymouth", "libplymouth5", "plymouth-label"):
+        for p in run(["dpkg", "-L", pkg]).split("\n"):
+            if p and os.path.isfile(p) and not os.path.islink(p):
+                ply += os.path.getsize(p)
+    ply += os.path.getsize(f"{ARCH_LIB}/plymouth/two-step.so")
+    ply += sum(os.path.getsize(f) for f in tree_files("/usr/share/plymouth/themes/spinner") if not os.path.islink(f))
+    ply_libs = extra_libraries(PLY_BINARIES + PLY_PLUGINS)
+    ply_libs = [lib for lib in ply_libs if lib[2] not in ("libplymouth5",)]  # counted with the package
+    hud_bin = 0
+    for b in (hudd, hud):
+        s = os.path.join(workdir, os.path.basename(b) + ".stripped")
+        subprocess.run(["strip", "-o", s, b], check=True)
+        hud_bin += os.path.getsize(s)
+    hud_libs = extra_libraries([hudd, hud])
+    return {"plymouth": ply + sum(x[1] for x in ply_libs), "plymouth_libs": ply_libs,
+            "splashhud": hud_bin + sum(x[1] for x in hud_libs), "splashhud_libs": hud_libs,
+            "splashhud_bins": hud_bin}
+
+
+def mkinitramfs(workdir, name, hide_plymouth, extra_hooks_dir=None):
+    """A zstd initramfs with MODULES=list and no modules listed (no kernel modules beyond what
+    every image gets), built in a private mount namespace: Plymouth's files under
+    /usr/share/initramfs-tools are hidden for the image without it, and its theme is spinner."""
+    conf = os.path.join(workdir, f"conf-{name}")
+    shutil.rmtree(conf, ignore_errors=True)
+    shutil.copytree("/etc/initramfs-tools", conf, symlinks=True)
+    with open(os.path.join(conf, "initramfs.conf"), "a") as f:
+        f.write("\nMODULES=list\nCOMPRESS=zstd\n")
+    open(os.path.join(conf, "modules"), "w").close()
+    if extra_hooks_dir:
+        for sub in ("hooks", "scripts", "conf.d"):
+            src = os.path.join(extra_hooks_dir, sub)
+            if os.path.isdir(src):
+                shutil.copytree(src, os.path.join(conf, sub), dirs_exist_ok=True)
+    tools = os.path.join(workdir, "initramfs-tools-no-plymouth")
+    if not os.path.isdir(tools):
+        shutil.copytree("/usr/share/initramfs-tools", tools, symlinks=True)
+        for p in run(["dpkg", "-L", "plymouth"]).split("\n"):
+            if p.startswith("/usr/share/initramfs-tools/") and os.path.isfile(p):
+                os.remove(os.path.join(tools, p[len("/usr/share/initramfs-tools/"):]))
+    plyconf = os.path.join(workdir, "plymouthd-spinner.conf")
+    with open(plyconf, "w") as f:
+        f.write("[Daemon]\nTheme=spinner\n")
+    out = os.path.join(workdir, f"initrd-{name}.img")
+    version = vmtest.kernel_version()
+    mounts = f"mount --bind {plyconf} /etc/plymouth/plymouthd.conf"
+    if hide_plymouth:
+        mounts += f" && mount --bind {tools} /usr/share/initramfs-tools"
+    script = f"{mounts} && mkinitramfs -d {conf} -o {out} {version}"
+    r = subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c", script],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(f"mkinitramfs {name}: {r.stderr.strip()[-2000:]}")
+    listing = run(["sh", "-c", f"lsinitramfs {out}"]).split("\n")
+    return os.path.getsize(out), set(listing)
+
+
+def initramfs_sizes(workdir):
+    base, base_files = mkinitramfs(workdir, "base", True)
+    ply, ply_files = mkinitramfs(workdir, "plymouth", False)
+    hook = os.path.join(REPO, "initramfs", "initramfs-tools")
+    result = {"base": base, "plymouth": ply - base, "plymouth_files": len(ply_files - base_files),
+              "modules_added": sorted(f for f in ply_files - base_files if "/modules/" in f)}
+    if os.path.isdir(hook):
+        try:
+            hud, hud_files = mkinitramfs(workdir, "splashhud", True, hook)
+            result["splashhud"] = hud - base
+            result["splashhud_files"] = len(hud_files - base_files)
+        except RuntimeError as e:
+            result["splashhud_error"] = str(e)
+    return result
+
+
+# --- the report -----------------------------------------------------------------------------------
+
+def median(values):
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
+
+
+def collect(rows, subject, what, key, scale=1.0):
+    out = []
+    for r in rows:
+        if r.get("subject") == subject and r.get("what") == what and key in r:
+            try:
+                v = float(r[key])
+            except ValueError:
+                continue
+            if v >= 0:
+                out.append(v * scale)
+    return out
+
+
+def fmt(v, digits=1):
+    if v is None:
+        return "—"
+    return f"{v:.{digits}f}" if isinstance(v, float) and v != int(v) or digits and abs(v) < 100 and v != int(v) else f"{v:.0f}"
+
+
+def driver_table(name, rows):
+    subjects = ["plymouth", "splashhud"] + (["splashhud-capped"] if any(r.get("subject") == "splashhud-capped" for r in rows) else [])
+
+    def ticks(s, what):
+        return [u + t for u, t in zip(collect(rows, s, what, "utime"), collect(rows, s, what, "stime"))]
+
+    metrics = [  # label, getter(subject) -> list of values, digits
+        ("exec → first visible frame (ms)", lambda s: collect(rows, s, "first", "first_ms"), 0),
+        ("CPU over 10 s animating, utime+stime (ticks)", lambda s: ticks(s, "anim"), 0),
+        ("  of which utime / stime", None, 0),
+        ("frames reaching the scanout (per s)", lambda s: collect(rows, s, "anim", "fps"), 1),
+        ("CPU over 5 s static (ticks)", lambda s: ticks(s, "static") if s != "plymouth" else [], 0),
+        ("peak RSS, VmHWM (kB)", lambda s: collect(rows, s, "memory", "vmhwm_kb"), 0),
+        ("private dirty (kB)", lambda s: collect(rows, s, "memory", "private_dirty_kb"), 0),
+        ("status round trip through its client (ms)", lambda s: collect(rows, s, "roundtrip", "median_ms"), 0),
+    ]
+    head = "| " + name + " | " + " | ".join(subjects) + " | SplashHUD / Plymouth |"
+    lines = [head, "|---" * (len(subjects) + 2) + "|"]
+    med = {}
+    for label, get, digits in metrics:
+        if get is None:
+            cells = []
+            for s in subjects:
+                u, t = median(collect(rows, s, "anim", "utime")), median(collect(rows, s, "anim", "stime"))
+                cells.append(f"{fmt(u, 0)} / {fmt(t, 0)}")
+            lines.append(f"| {label} | " + " | ".join(cells) + " | |")
+            continue
+        vals = {s: get(s) for s in subjects}
+        med[label] = {s: median(v) for s, v in vals.items()}
+        cells = []
+        for s in subjects:
+            m = med[label][s]
+            cells.append(f"{fmt(m, digits)}" + (f" ({', '.join(fmt(v, digits) for v in vals[s])})" if len(vals[s]) > 1 else ""))
+        p, h = med[label]["plymouth"], med[label]["splashhud"]
+        ratio = f"{h / p:.2f}" if p and h is not None else "—"
+        if "splashhud-capped" in subjects and p and med[label]["splashhud-capped"] is not None:
+            ratio += f" (capped {med[label]['splashhud-capped'] / p:.2f})"
+        lines.append(f"| {label} | " + " | ".join(cells) + f" | {ratio} |")
+    pd = median(ticks("plymouth", "static-deactivated"))
+    lines.append(f"| (Plymouth after `plymouth deactivate`, 5 s: ticks) | {fmt(pd, 0)} | | |")
+    return lines, med
+
+
+def targets(med, subjects_capped, sizes_ratio):
+    def ratio(label, subject="splashhud"):
+        m = med.get(label, {})
+        p, h = m.get("plymouth"), m.get(subject)
+        return h / p if p and h is not None else None
+
+    out = []
+
+    def check(name, value, limit, exact=False):
+        if value is None:
+            out.append(f"| {name} | — | {'=' if exact else '≤'} {limit} | not measured |")
+            return
+        ok = value == limit if exact else value <= limit
+        out.append(f"| {name} | {value:.2f} | {'=' if exact else '≤'} {limit} | {'pass' if ok else 'FAIL'} |")
+
+    check("first frame", ratio("exec → first visible frame (ms)"), 0.5)
+    check("peak RSS", ratio("peak RSS, VmHWM (kB)"), 0.75)
+    check("CPU over 10 s at the display's refresh", ratio("CPU over 10 s animating, utime+stime (ticks)"), 1.0)
+    if subjects_capped:
+        check("CPU over 10 s capped to 15 fps", ratio("CPU over 10 s animating, utime+stime (ticks)", "splashhud-capped"), 0.3)
+    else:
+        out.append("| CPU over 10 s capped to 15 fps | — | ≤ 0.3 | not measured: the daemon has no --max-fps yet |")
+    check("status round trip", ratio("status round trip through its client (ms)"), 0.5)
+    st = med.get("CPU over 5 s static (ticks)", {}).get("splashhud")
+    check("static: SplashHUD's ticks", st, 0, exact=True)
+    if sizes_ratio is None:
+        out.append("| initramfs addition | — | ≤ 0.5 | no hook yet |")
+    else:
+        check("initramfs addition", sizes_ratio, 0.5)
+    return ["| target (SplashHUD / Plymouth) | measured | target | |", "|---|---|---|---|"] + out
+
+
+def machine():
+    cpu = "?"
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    qemu = run(["qemu-system-x86_64", "--version"]).split("\n")[0]
+    ply = run(["dpkg-query", "-W", "-f=${Version}", "plymouth"])
+    return (f"{datetime.datetime.utcnow():%Y-%m-%d %H:%M} UTC; host {cpu}, {os.cpu_count()} cores; {qemu} (TCG, 1 vCPU); "
+            f"guest kernel {vmtest.kernel_version()}; plymouth {ply}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--runs", type=int, default=3, help="rounds per driver (each runs both, interleaved)")
+    ap.add_argument("--drivers", default="bochs,virtio,vesafb", help="comma-separated: " + ",".join(DRIVERS))
+    ap.add_argument("--seconds", type=int, default=10, help="animation window")
+    ap.add_argument("--samples", type=int, default=7, help="client round trips per run")
+    ap.add_argument("--cap", type=int, default=15, help="the rate to cap SplashHUD at, when the daemon has --max-fps")
+    ap.add_argument("--out", default=os.path.join(REPO, "out", "bench-plymouth"))
+    ap.add_argument("--no-build", action="store_true", help="use the release binaries as they are")
+    ap.add_argument("--skip-initramfs", action="store_true")
+    args = ap.parse_args()
+    args.out = os.path.abspath(args.out)
+    drivers = [d for d in args.drivers.split(",") if d]
+    for d in drivers:
+        if d not in DRIVERS:
+            ap.error(f"unknown driver {d}")
+    os.makedirs(args.out, exist_ok=True)
+    ensure_packages()
+    scanpoll, hudd, hud = build(args)
+    cap = args.cap if daemon_has_cap(hudd) else None
+    log("splashhudd " + (f"has --max-fps: also capped at {cap} fps" if cap else "has no --max-fps: no capped run"))
+    work = tempfile.mkdtemp(prefix="bench-plymouth-")
+    try:
+        files = guest_files(hudd, hud, work)
+        report = ["## Against Plymouth", "", machine(), "",
+                  f"`scripts/bench/against-plymouth.py --runs {args.runs} --drivers {','.join(drivers)}`"
+                  f" (medians of {args.runs} interleaved runs; every run's value in brackets)", ""]
+        all_meds = {}
+        for d in drivers:
+            rows = run_driver(d, args, scanpoll, hudd, hud, files, cap)
+            disp = [r for r in rows if r.get("kind") == "display"]
+            lines, med = driver_table(d, rows)
+            all_meds[d] = med
+            report += [f"### {d}" + (" (" + ", ".join(f"{k}={v}" for r in disp for k, v in r.items() if k != "kind") + ")" if disp else ""), ""]
+            report += lines + [""]
+        sizes = installed_sizes(hudd, hud, work)
+        report += ["### Sizes", "",
+                   "| | Plymouth | SplashHUD | SplashHUD / Plymouth |", "|---|---|---|---|",
+                   f"| installed (kB) | {sizes['plymouth'] / 1024:.0f} | {sizes['splashhud'] / 1024:.0f} | {sizes['splashhud'] / sizes['plymouth']:.2f} |"]
+        init_ratio = None
+        if not args.skip_initramfs:
+            ini = initramfs_sizes(work)
+            hud_add = ini.get("splashhud")
+            if hud_add is not None:
+                init_ratio = hud_add / ini["plymouth"]
+            report.append(f"| added to a zstd initramfs (kB; base {ini['base'] / 1024:.0f} kB) | {ini['plymouth'] / 1024:.0f} "
+                          f"({ini['plymouth_files']} files) | "
+                          + (f"{hud_add / 1024:.0f} | {init_ratio:.2f} |" if hud_add is not None
+                             else ("hook failed | — |" if "splashhud_error" in ini else "no hook yet | — |")))
+            if ini.get("splashhud_error"):
+                log(ini["splashhud_error"])
+            if ini["modules_added"]:
+                log(f"warning: Plymouth's image has modules the base lacks: {ini['modules_added'][:5]}")
+        report += ["", "Libraries beyond a minimal system (Essential and required packages and their dependencies) counted: Plymouth "
+                   + ", ".join(f"{os.path.basename(p)} ({s // 1024} kB)" for p, s, _ in sizes["plymouth_libs"])
+                   + f"; SplashHUD (binaries stripped: {sizes['splashhud_bins'] // 1024} kB) "
+                   + ", ".join(f"{os.path.basename(p)} ({s // 1024} kB)" for p, s, _ in sizes["splashhud_libs"]), ""]
+        for d in drivers:
+            report += [f"### Targets on {d}", ""] + targets(all_meds[d], cap is not None, init_ratio) + [""]
+        text = "\n".join(report)
+        with open(os.path.join(args.out, "report.md"), "w") as f:
+            f.write(text + "\n")
+        print(text)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,133 @@
+#!/bin/sh
+# The guest side of scripts/bench/against-plymouth.py, run by scripts/qemu/vmtest.py's /init (busybox
+# sh, as root, in the initramfs). Plymouth and SplashHUD take turns on the same screen in the same
+# boot: RUNS rounds of "plymouth splashhud" (the order alternates every round). Every figure is a
+# "BENCH subject=S run=N what=W key=value ..." line on the console, which the host parses.
+#
+# Environment (set by the host script): BENCH_RUNS, BENCH_SCANPOLL, BENCH_SPLASHHUDD, BENCH_SPLASHHUD,
+# BENCH_HUD_DISPLAY (drm|fbdev), BENCH_HUD_ARGS (extra daemon words, e.g. "--max-fps 15"),
+# BENCH_HUD_CAP (a rate to also run SplashHUD capped at, or empty), BENCH_SECONDS (10),
+# BENCH_SAMPLES (round trips per run), BENCH_SHOTS (1: screenshots in the first round).
+set -u
+RUNS=${BENCH_RUNS:-3}
+SECONDS_=${BENCH_SECONDS:-10}
+SAMPLES=${BENCH_SAMPLES:-7}
+POLL=$BENCH_SCANPOLL
+HUDD=$BENCH_SPLASHHUDD
+HUD=$BENCH_SPLASHHUD
+SOCK=/run/splashhud/control
+export SPLASHHUD_SOCKET=$SOCK
+mkdir -p /run/plymouth /run/splashhud /run/bench /var/lib/plymouth /var/log /tmp /dev/pts
+# plymouthd --attach-to-session needs a pseudo-terminal (Debian's initramfs mounts devpts too)
+mount -t devpts devpts /dev/pts
+
+# straight to the serial port: plymouthd --attach-to-session redirects /dev/console to its pty
+say() { echo "BENCH $*" > /dev/ttyS0; }
+
+shot() { # SHOT NAME: the host saves the screen as NAME.png
+    [ "${BENCH_SHOTS:-1}" = 1 ] || return 0
+    echo "SHOT $1 stable" > /dev/ttyS1
+    head -n 1 /dev/ttyS1 > /dev/null
+}
+
+console_blank() { # the baseline: an empty text console without a cursor
+    echo 0 > /sys/class/graphics/fbcon/cursor_blink 2>/dev/null
+    printf '\033[2J\033[H\033[?25l' > /dev/tty1
+    sleep 1
+}
+
+memory() { # subject run pid
+    hwm=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' /proc/$3/status)
+    rss=$(sed -n 's/^VmRSS:[[:space:]]*\([0-9]*\) kB/\1/p' /proc/$3/status)
+    pd=$(sed -n 's/^Private_Dirty:[[:space:]]*\([0-9]*\) kB/\1/p' /proc/$3/smaps_rollup)
+    say "subject=$1 run=$2 what=memory vmhwm_kb=$hwm vmrss_kb=$rss private_dirty_kb=$pd"
+}
+
+gone() { # pid: waits at most 5 s for it to end, then kills it
+    i=0
+    while kill -0 "$1" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done
+    kill -0 "$1" 2>/dev/null && { echo "bench: $1 did not end, killing it"; kill -9 "$1"; sleep 0.2; }
+}
+
+# --- the start scripts, timed by scanpoll from their fork/exec ---------------------------------------
+cat > /run/bench/start-plymouth <<'EOF'
+#!/bin/sh
+# as Debian's initramfs does it (scripts/init-premount/plymouth)
+/usr/sbin/plymouthd --mode=boot --attach-to-session --pid-file=/run/plymouth/pid
+exec /usr/bin/plymouth --show-splash
+EOF
+cat > /run/bench/start-splashhud <<EOF
+#!/bin/sh
+# the daemon shows the spinner from its script at once (no client needed)
+$HUDD --display $BENCH_HUD_DISPLAY --console auto --input none --socket $SOCK --log-level error --script /run/bench/spin.script \$BENCH_EXTRA < /dev/tty1 > /dev/console 2>&1 &
+echo \$! > /run/bench/splashhud.pid
+EOF
+echo "@0 show" > /run/bench/spin.script
+chmod +x /run/bench/start-plymouth /run/bench/start-splashhud
+
+one_plymouth() { # run
+    r=$1
+    console_blank
+    out=$($POLL first 60 /run/bench/start-plymouth)
+    say "subject=plymouth run=$r what=first $out"
+    pid=$(cat /run/plymouth/pid 2>/dev/null)
+    [ -n "$pid" ] || { say "subject=plymouth run=$r what=error no-pid"; return; }
+    sleep 1
+    [ "$r" = 1 ] && shot "plymouth-spinner"
+    say "subject=plymouth run=$r what=anim $($POLL count $SECONDS_ $pid)"
+    say "subject=plymouth run=$r what=roundtrip $($POLL time $SAMPLES /usr/bin/plymouth display-message "--text=Installing 3 of 7")"
+    [ "$r" = 1 ] && shot "plymouth-message"
+    # Plymouth has no still state while it shows the splash: the two-step spinner always turns.
+    # For reference: what it costs once deactivated (nothing drawn, DRM master dropped).
+    /usr/bin/plymouth deactivate
+    sleep 1
+    say "subject=plymouth run=$r what=static-deactivated $($POLL count 5 $pid)"
+    memory plymouth $r $pid
+    /usr/bin/plymouth quit
+    gone $pid
+}
+
+one_splashhud() { # run label extra-daemon-words
+    r=$1; label=$2
+    console_blank
+    export BENCH_EXTRA="$3"
+    out=$($POLL first 60 /run/bench/start-splashhud)
+    say "subject=$label run=$r what=first $out"
+    pid=$(cat /run/bench/splashhud.pid 2>/dev/null)
+    [ -n "$pid" ] || { say "subject=$label run=$r what=error no-pid"; return; }
+    sleep 1
+    [ "$r" = 1 ] && shot "$label-spinner"
+    say "subject=$label run=$r what=anim $($POLL count $SECONDS_ $pid)"
+    say "subject=$label run=$r what=roundtrip $($POLL time $SAMPLES $HUD status Installing 3 of 7)"
+    [ "$r" = 1 ] && shot "$label-message"
+    # a still HUD: the ring at a fixed value (no spinner), after its transition
+    $HUD progress 0.5 Installing 3 of 7
+    sleep 1.5
+    [ "$r" = 1 ] && shot "$label-static"
+    say "subject=$label run=$r what=static $($POLL count 5 $pid)"
+    memory $label $r $pid
+    $HUD quit
+    gone $pid
+}
+
+say "machine kernel=$(uname -r) cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1 | tr ' ' _) hz=$(getconf CLK_TCK 2>/dev/null || echo 100)"
+if [ -e /dev/dri/card0 ]; then
+    mode=$(cat /sys/class/drm/card0-*/modes 2>/dev/null | head -n 1)
+    say "display dri=$(ls /sys/class/drm | tr '\n' ,) mode=$mode"
+fi
+[ -e /sys/class/graphics/fb0/name ] && say "display fb0=$(tr ' ' _ < /sys/class/graphics/fb0/name) size=$(cat /sys/class/graphics/fb0/virtual_size)"
+
+i=1
+while [ $i -le $RUNS ]; do
+    if [ $((i % 2)) = 1 ]; then
+        one_plymouth $i
+        one_splashhud $i splashhud ""
+        [ -n "${BENCH_HUD_CAP:-}" ] && one_splashhud $i splashhud-capped "--max-fps $BENCH_HUD_CAP"
+    else
+        [ -n "${BENCH_HUD_CAP:-}" ] && one_splashhud $i splashhud-capped "--max-fps $BENCH_HUD_CAP"
+        one_splashhud $i splashhud ""
+        one_plymouth $i
+    fi
+    i=$((i+1))
+done
+say "done"
