@@ -305,9 +305,7 @@ def collect(rows, subject, what, key, scale=1.0):
 
 
 def fmt(v, digits=1):
-    if v is None:
-        return "—"
-    return f"{v:.{digits}f}" if isinstance(v, float) and v != int(v) or digits and abs(v) < 100 and v != int(v) else f"{v:.0f}"
+    return "—" if v is None else f"{v:.{digits}f}"
 
 
 def driver_table(name, rows):
@@ -324,6 +322,7 @@ def driver_table(name, rows):
         ("CPU over 5 s static (ticks)", lambda s: ticks(s, "static") if s != "plymouth" else [], 0),
         ("peak RSS, VmHWM (kB)", lambda s: collect(rows, s, "memory", "vmhwm_kb"), 0),
         ("private dirty (kB)", lambda s: collect(rows, s, "memory", "private_dirty_kb"), 0),
+        ("  of which anonymous (kB)", lambda s: collect(rows, s, "memory", "anonymous_kb"), 0),
         ("status round trip through its client (ms)", lambda s: collect(rows, s, "roundtrip", "median_ms"), 0),
     ]
     head = "| " + name + " | " + " | ".join(subjects) + " | SplashHUD / Plymouth |"
@@ -348,6 +347,8 @@ def driver_table(name, rows):
         if "splashhud-capped" in subjects and p and med[label]["splashhud-capped"] is not None:
             ratio += f" (capped {med[label]['splashhud-capped'] / p:.2f})"
         lines.append(f"| {label} | " + " | ".join(cells) + f" | {ratio} |")
+    if not med["frames reaching the scanout (per s)"]["plymouth"]:
+        lines.append("| **Plymouth did not animate: its text fallback, not the spinner (see the console and pictures)** | | | |")
     pd = median(ticks("plymouth", "static-deactivated"))
     lines.append(f"| (Plymouth after `plymouth deactivate`, 5 s: ticks) | {fmt(pd, 0)} | | |")
     return lines, med

@@ -20,6 +20,10 @@ export SPLASHHUD_SOCKET=$SOCK
 mkdir -p /run/plymouth /run/splashhud /run/bench /var/lib/plymouth /var/log /tmp /dev/pts
 # plymouthd --attach-to-session needs a pseudo-terminal (Debian's initramfs mounts devpts too)
 mount -t devpts devpts /dev/pts
+# With no udev (plymouth.ignore-udev) Plymouth 22 tries its renderers with no device named; after
+# the DRM plugin fails it hands /dev/dri/card0 to the frame-buffer plugin as well, and falls back to
+# the text splash. With udev it would name /dev/fb0: on a screen without DRM, leave the DRM plugin out.
+[ -e /dev/dri/card0 ] || rm -f /usr/lib/x86_64-linux-gnu/plymouth/renderers/drm.so
 
 # straight to the serial port: plymouthd --attach-to-session redirects /dev/console to its pty
 say() { echo "BENCH $*" > /dev/ttyS0; }
@@ -40,12 +44,13 @@ memory() { # subject run pid
     hwm=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' /proc/$3/status)
     rss=$(sed -n 's/^VmRSS:[[:space:]]*\([0-9]*\) kB/\1/p' /proc/$3/status)
     pd=$(sed -n 's/^Private_Dirty:[[:space:]]*\([0-9]*\) kB/\1/p' /proc/$3/smaps_rollup)
-    say "subject=$1 run=$2 what=memory vmhwm_kb=$hwm vmrss_kb=$rss private_dirty_kb=$pd"
+    anon=$(sed -n 's/^Anonymous:[[:space:]]*\([0-9]*\) kB/\1/p' /proc/$3/smaps_rollup)
+    say "subject=$1 run=$2 what=memory vmhwm_kb=$hwm vmrss_kb=$rss private_dirty_kb=$pd anonymous_kb=$anon"
 }
 
 gone() { # pid: waits at most 5 s for it to end, then kills it
-    i=0
-    while kill -0 "$1" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done
+    local n=0
+    while kill -0 "$1" 2>/dev/null && [ $n -lt 100 ]; do sleep 0.05; n=$((n+1)); done
     kill -0 "$1" 2>/dev/null && { echo "bench: $1 did not end, killing it"; kill -9 "$1"; sleep 0.2; }
 }
 
