@@ -319,6 +319,7 @@ def driver_table(name, rows):
         ("CPU over 10 s animating, utime+stime (ticks)", lambda s: ticks(s, "anim"), 0),
         ("  of which utime / stime", None, 0),
         ("frames reaching the scanout (per s)", lambda s: collect(rows, s, "anim", "fps"), 1),
+        ("  CPU per 100 frames shown (ticks)", lambda s: [100 * t / c for t, c in zip(ticks(s, "anim"), collect(rows, s, "anim", "changes")) if c], 1),
         ("CPU over 5 s static (ticks)", lambda s: ticks(s, "static") if s != "plymouth" else [], 0),
         ("peak RSS, VmHWM (kB)", lambda s: collect(rows, s, "memory", "vmhwm_kb"), 0),
         ("private dirty (kB)", lambda s: collect(rows, s, "memory", "private_dirty_kb"), 0),
@@ -409,6 +410,8 @@ def main():
     ap.add_argument("--out", default=os.path.join(REPO, "out", "bench-plymouth"))
     ap.add_argument("--no-build", action="store_true", help="use the release binaries as they are")
     ap.add_argument("--skip-initramfs", action="store_true")
+    ap.add_argument("--from-logs", action="store_true",
+                    help="no runs: the report again from the guests' consoles saved in OUT/DRIVER/console.log")
     args = ap.parse_args()
     args.out = os.path.abspath(args.out)
     drivers = [d for d in args.drivers.split(",") if d]
@@ -416,7 +419,8 @@ def main():
         if d not in DRIVERS:
             ap.error(f"unknown driver {d}")
     os.makedirs(args.out, exist_ok=True)
-    ensure_packages()
+    if not args.from_logs:
+        ensure_packages()
     scanpoll, hudd, hud = build(args)
     cap = args.cap if daemon_has_cap(hudd) else None
     log("splashhudd " + (f"has --max-fps: also capped at {cap} fps" if cap else "has no --max-fps: no capped run"))
@@ -428,11 +432,18 @@ def main():
                   f" (medians of {args.runs} interleaved runs; every run's value in brackets)", ""]
         all_meds = {}
         for d in drivers:
-            rows = run_driver(d, args, scanpoll, hudd, hud, files, cap)
+            if args.from_logs:
+                with open(os.path.join(args.out, d, "console.log")) as f:
+                    rows = parse_bench(f.read())
+            else:
+                rows = run_driver(d, args, scanpoll, hudd, hud, files, cap)
             disp = [r for r in rows if r.get("kind") == "display"]
+            refresh = sorted({r["refresh"] for r in rows if r.get("what") == "anim" and r.get("refresh", "0") != "0"})
+            if refresh:
+                disp.append({"refresh": "/".join(refresh) + " Hz"})
             lines, med = driver_table(d, rows)
             all_meds[d] = med
-            report += [f"### {d}" + (" (" + ", ".join(f"{k}={v}" for r in disp for k, v in r.items() if k != "kind") + ")" if disp else ""), ""]
+            report += [f"### {d}" + (" (" + ", ".join(f"{k}={v}" for r in disp for k, v in r.items() if k not in ("kind", "dri")) + ")" if disp else ""), ""]
             report += lines + [""]
         sizes = installed_sizes(hudd, hud, work)
         report += ["### Sizes", "",
