@@ -26,6 +26,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
+sys.dont_write_bytecode = True  # no __pycache__ in the tree
 sys.path.insert(0, os.path.join(REPO, "scripts", "qemu"))
 import vmtest  # noqa: E402
 
@@ -351,40 +352,84 @@ def driver_table(name, rows):
     if not med["frames reaching the scanout (per s)"]["plymouth"]:
         lines.append("| **Plymouth did not animate: its text fallback, not the spinner (see the console and pictures)** | | | |")
     pd = median(ticks("plymouth", "static-deactivated"))
+    med["deactivated"] = pd
     lines.append(f"| (Plymouth after `plymouth deactivate`, 5 s: ticks) | {fmt(pd, 0)} | | |")
     return lines, med
 
 
-def targets(med, subjects_capped, sizes_ratio):
+def target_values(med, capped, sizes_ratio):
+    """Issue 11's targets: [(name, limit text, value or None, passed or None, note)]."""
     def ratio(label, subject="splashhud"):
         m = med.get(label, {})
         p, h = m.get("plymouth"), m.get(subject)
         return h / p if p and h is not None else None
 
+    cpu = "CPU over 10 s animating, utime+stime (ticks)"
     out = []
-
-    def check(name, value, limit, exact=False):
-        if value is None:
-            out.append(f"| {name} | — | {'=' if exact else '≤'} {limit} | not measured |")
-            return
-        ok = value == limit if exact else value <= limit
-        out.append(f"| {name} | {value:.2f} | {'=' if exact else '≤'} {limit} | {'pass' if ok else 'FAIL'} |")
-
-    check("first frame", ratio("exec → first visible frame (ms)"), 0.5)
-    check("peak RSS", ratio("peak RSS, VmHWM (kB)"), 0.75)
-    check("CPU over 10 s at the display's refresh", ratio("CPU over 10 s animating, utime+stime (ticks)"), 1.0)
-    if subjects_capped:
-        check("CPU over 10 s capped to 15 fps", ratio("CPU over 10 s animating, utime+stime (ticks)", "splashhud-capped"), 0.3)
+    for name, value, limit in (("first frame", ratio("exec → first visible frame (ms)"), 0.5),
+                               ("peak RSS", ratio("peak RSS, VmHWM (kB)"), 0.75),
+                               ("CPU over 10 s at the display's refresh", ratio(cpu), 1.0)):
+        out.append((name, f"≤ {limit}", value, None if value is None else value <= limit, ""))
+    if capped:
+        v = ratio(cpu, "splashhud-capped")
+        out.append(("CPU over 10 s capped to 15 fps", "≤ 0.3", v, None if v is None else v <= 0.3, ""))
     else:
-        out.append("| CPU over 10 s capped to 15 fps | — | ≤ 0.3 | not measured: the daemon has no --max-fps yet |")
-    check("status round trip", ratio("status round trip through its client (ms)"), 0.5)
+        out.append(("CPU over 10 s capped to 15 fps", "≤ 0.3", None, None, "no --max-fps yet"))
+    v = ratio("status round trip through its client (ms)")
+    out.append(("status round trip", "≤ 0.5", v, None if v is None else v <= 0.5, ""))
     st = med.get("CPU over 5 s static (ticks)", {}).get("splashhud")
-    check("static: SplashHUD's ticks", st, 0, exact=True)
-    if sizes_ratio is None:
-        out.append("| initramfs addition | — | ≤ 0.5 | no hook yet |")
-    else:
-        check("initramfs addition", sizes_ratio, 0.5)
-    return ["| target (SplashHUD / Plymouth) | measured | target | |", "|---|---|---|---|"] + out
+    out.append(("static: SplashHUD's ticks in 5 s", "= 0", st, None if st is None else st == 0, ""))
+    out.append(("initramfs addition", "≤ 0.5", sizes_ratio, None if sizes_ratio is None else sizes_ratio <= 0.5,
+                "" if sizes_ratio is not None else "no hook yet"))
+    return out
+
+
+def targets_table(all_meds, drivers, capped, sizes_ratio):
+    per = {d: target_values(all_meds[d], capped, sizes_ratio) for d in drivers}
+    lines = ["| target (SplashHUD / Plymouth, same run) | | " + " | ".join(drivers) + " |",
+             "|---|---|" + "---|" * len(drivers)]
+    for i, (name, limit, _, _, _) in enumerate(per[drivers[0]]):
+        cells = []
+        for d in drivers:
+            _, _, value, ok, note = per[d][i]
+            if value is None:
+                cells.append(note or "not measured")
+            else:
+                digits = 0 if name.startswith("static") else 2
+                cells.append(f"{value:.{digits}f} {'pass' if ok else '**FAIL**'}")
+        lines.append(f"| {name} | {limit} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def summary_table(all_meds, drivers):
+    """One row a figure, one column a driver: Plymouth → SplashHUD (ratio)."""
+    labels = [("exec → first visible frame (ms)", 0), ("CPU over 10 s animating, utime+stime (ticks)", 0),
+              ("frames reaching the scanout (per s)", 1), ("  CPU per 100 frames shown (ticks)", 1),
+              ("CPU over 5 s static (ticks)", 0), ("peak RSS, VmHWM (kB)", 0), ("private dirty (kB)", 0),
+              ("  of which anonymous (kB)", 0), ("status round trip through its client (ms)", 0)]
+    capped = any(all_meds[d].get(labels[1][0], {}).get("splashhud-capped") is not None for d in drivers)
+    lines = ["| median: Plymouth → SplashHUD (ratio) | " + " | ".join(drivers) + " |", "|---|" + "---|" * len(drivers)]
+    for label, digits in labels:
+        cells = []
+        for d in drivers:
+            m = all_meds[d].get(label, {})
+            p, h = m.get("plymouth"), m.get("splashhud")
+            cell = f"{fmt(p, digits)} → {fmt(h, digits)}"
+            if p and h is not None:
+                cell += f" ({h / p:.2f})"
+            cells.append(cell)
+        lines.append(f"| {label.strip()} | " + " | ".join(cells) + " |")
+        if label.startswith("CPU over 5 s static"):
+            lines.append("| Plymouth, no still state: after `plymouth deactivate` (ticks in 5 s) | "
+                         + " | ".join(fmt(all_meds[d].get("deactivated"), 0) for d in drivers) + " |")
+        if capped and label == labels[1][0]:
+            cells = []
+            for d in drivers:
+                m = all_meds[d].get(label, {})
+                p, c = m.get("plymouth"), m.get("splashhud-capped")
+                cells.append(f"{fmt(p, 0)} → {fmt(c, 0)}" + (f" ({c / p:.2f})" if p and c is not None else ""))
+            lines.append("| CPU over 10 s, SplashHUD capped (ticks) | " + " | ".join(cells) + " |")
+    return lines
 
 
 def machine():
@@ -467,8 +512,8 @@ def main():
                    + ", ".join(f"{os.path.basename(p)} ({s // 1024} kB)" for p, s, _ in sizes["plymouth_libs"])
                    + f"; SplashHUD (binaries stripped: {sizes['splashhud_bins'] // 1024} kB) "
                    + ", ".join(f"{os.path.basename(p)} ({s // 1024} kB)" for p, s, _ in sizes["splashhud_libs"]), ""]
-        for d in drivers:
-            report += [f"### Targets on {d}", ""] + targets(all_meds[d], cap is not None, init_ratio) + [""]
+        report += ["### Summary", ""] + summary_table(all_meds, drivers) + [""]
+        report += targets_table(all_meds, drivers, cap is not None, init_ratio) + [""]
         text = "\n".join(report)
         with open(os.path.join(args.out, "report.md"), "w") as f:
             f.write(text + "\n")
