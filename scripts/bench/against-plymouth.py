@@ -116,9 +116,20 @@ def guest_files(hudd, hud, workdir):
     return files
 
 
-def daemon_has_cap(hudd):
+def daemon_cap(hudd, workdir):
+    """How this daemon caps its frame rate: "option" (--max-fps N), "command" (`set max-fps N`,
+    accepted in a --script: a script that does not parse stops the daemon before it opens a
+    screen), or None."""
     out = subprocess.run([hudd, "--help"], capture_output=True, text=True).stdout
-    return "--max-fps" in out
+    if "--max-fps" in out:
+        return "option"
+    script = os.path.join(workdir, "cap-probe.script")
+    with open(script, "w") as f:
+        f.write("@0 set max-fps 15\n")
+    r = subprocess.run([hudd, "--display", "memory:64x64", "--socket", "none", "--console", "off",
+                        "--script", script, "--duration", "0.1", "--log-level", "error"],
+                       capture_output=True, text=True, timeout=30)
+    return "command" if r.returncode == 0 else None
 
 
 # --- the runs -------------------------------------------------------------------------------------
@@ -146,7 +157,8 @@ def run_driver(name, args, scanpoll, hudd, hud, files, cap):
     os.makedirs(shots, exist_ok=True)
     env = [f"BENCH_RUNS={args.runs}", f"BENCH_SECONDS={args.seconds}", f"BENCH_SAMPLES={args.samples}",
            f"BENCH_SCANPOLL={scanpoll}", f"BENCH_SPLASHHUDD={hudd}", f"BENCH_SPLASHHUD={hud}",
-           f"BENCH_HUD_DISPLAY={hud_display}", f"BENCH_HUD_CAP={cap or ''}", "BENCH_SHOTS=1"]
+           f"BENCH_HUD_DISPLAY={hud_display}", f"BENCH_HUD_CAP={args.cap if cap else ''}",
+           f"BENCH_HUD_CAP_HOW={cap or ''}", "BENCH_SHOTS=1"]
     per_run = 2 * (args.seconds + 5 + 12) + (args.seconds + 17 if cap else 0) + 30
     timeout = 120 + args.runs * per_run * 2
     log(f"{name}: booting ({args.runs} runs, at most {timeout:.0f} s)")
@@ -231,10 +243,10 @@ def installed_sizes(hudd, hud, workdir):
             "splashhud_bins": hud_bin}
 
 
-def mkinitramfs(workdir, name, hide_plymouth, extra_hooks_dir=None):
+def mkinitramfs(workdir, name, hide_plymouth, extra_hooks_dir=None, env=None):
     """A zstd initramfs with MODULES=list and no modules listed (no kernel modules beyond what
     every image gets), built in a private mount namespace: Plymouth's files under
-    /usr/share/initramfs-tools are hidden for the image without it, and its theme is spinner."""
+    /usr/share/initramfs-tools are hidden for the images without it, and its theme is spinner."""
     conf = os.path.join(workdir, f"conf-{name}")
     shutil.rmtree(conf, ignore_errors=True)
     shutil.copytree("/etc/initramfs-tools", conf, symlinks=True)
@@ -262,24 +274,48 @@ def mkinitramfs(workdir, name, hide_plymouth, extra_hooks_dir=None):
         mounts += f" && mount --bind {tools} /usr/share/initramfs-tools"
     script = f"{mounts} && mkinitramfs -d {conf} -o {out} {version}"
     r = subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c", script],
-                       capture_output=True, text=True)
+                       capture_output=True, text=True, env=dict(os.environ, **(env or {})))
     if r.returncode != 0:
         raise RuntimeError(f"mkinitramfs {name}: {r.stderr.strip()[-2000:]}")
     listing = run(["sh", "-c", f"lsinitramfs {out}"]).split("\n")
-    return os.path.getsize(out), set(listing)
+    return os.path.getsize(out), set(listing), r.stderr
 
 
-def initramfs_sizes(workdir):
-    base, base_files = mkinitramfs(workdir, "base", True)
-    ply, ply_files = mkinitramfs(workdir, "plymouth", False)
-    hook = os.path.join(REPO, "initramfs", "initramfs-tools")
+def splashhud_prefix(workdir, hudd, hud, hook_root):
+    """An installed SplashHUD as scripts/install.sh lays it out (bin/, lib/splashhud/,
+    share/splashhud/boards), with the binaries stripped, for its initramfs-tools hook."""
+    prefix = os.path.join(workdir, "prefix")
+    os.makedirs(os.path.join(prefix, "bin"), exist_ok=True)
+    for b in (hudd, hud):
+        subprocess.run(["strip", "-o", os.path.join(prefix, "bin", os.path.basename(b)), b], check=True)
+    helper = os.path.join(hook_root, "splashhud-initrd")
+    if os.path.exists(helper):
+        os.makedirs(os.path.join(prefix, "lib", "splashhud"), exist_ok=True)
+        shutil.copy2(helper, os.path.join(prefix, "lib", "splashhud"))
+    if os.path.isdir(os.path.join(REPO, "boards")):
+        shutil.copytree(os.path.join(REPO, "boards"), os.path.join(prefix, "share", "splashhud", "boards"),
+                        dirs_exist_ok=True)
+    return prefix
+
+
+def initramfs_sizes(workdir, hudd, hud, hook_root):
+    base, base_files, _ = mkinitramfs(workdir, "base", True)
+    ply, ply_files, _ = mkinitramfs(workdir, "plymouth", False)
+    hook = os.path.join(hook_root, "initramfs-tools")
     result = {"base": base, "plymouth": ply - base, "plymouth_files": len(ply_files - base_files),
               "modules_added": sorted(f for f in ply_files - base_files if "/modules/" in f)}
     if os.path.isdir(hook):
         try:
-            hud, hud_files = mkinitramfs(workdir, "splashhud", True, hook)
-            result["splashhud"] = hud - base
+            prefix = splashhud_prefix(workdir, hudd, hud, hook_root)
+            hud_size, hud_files, err = mkinitramfs(workdir, "splashhud", True, hook, {
+                "SPLASHHUD_PREFIX": prefix, "SPLASHHUD_CONF": os.path.join(workdir, "no-initrd.conf")})
+            if "W: splashhud" in err:
+                log("the SplashHUD hook warned: " + " ".join(l for l in err.splitlines() if "splashhud" in l))
+            result["splashhud"] = hud_size - base
             result["splashhud_files"] = len(hud_files - base_files)
+            if not any(f.endswith("bin/splashhudd") for f in hud_files - base_files):
+                result["splashhud_error"] = "the hook put no splashhudd into the image"
+                result.pop("splashhud")
         except RuntimeError as e:
             result["splashhud_error"] = str(e)
     return result
@@ -374,7 +410,7 @@ def target_values(med, capped, sizes_ratio):
         v = ratio(cpu, "splashhud-capped")
         out.append(("CPU over 10 s capped to 15 fps", "≤ 0.3", v, None if v is None else v <= 0.3, ""))
     else:
-        out.append(("CPU over 10 s capped to 15 fps", "≤ 0.3", None, None, "no --max-fps yet"))
+        out.append(("CPU over 10 s capped to 15 fps", "≤ 0.3", None, None, "no cap in the daemon yet"))
     v = ratio("status round trip through its client (ms)")
     out.append(("status round trip", "≤ 0.5", v, None if v is None else v <= 0.5, ""))
     st = med.get("CPU over 5 s static (ticks)", {}).get("splashhud")
@@ -451,10 +487,12 @@ def main():
     ap.add_argument("--drivers", default="bochs,virtio,vesafb", help="comma-separated: " + ",".join(DRIVERS))
     ap.add_argument("--seconds", type=int, default=10, help="animation window")
     ap.add_argument("--samples", type=int, default=7, help="client round trips per run")
-    ap.add_argument("--cap", type=int, default=15, help="the rate to cap SplashHUD at, when the daemon has --max-fps")
+    ap.add_argument("--cap", type=int, default=15, help="the rate to also run SplashHUD capped at, when the daemon has a cap (--max-fps or `set max-fps`)")
     ap.add_argument("--out", default=os.path.join(REPO, "out", "bench-plymouth"))
     ap.add_argument("--no-build", action="store_true", help="use the release binaries as they are")
     ap.add_argument("--skip-initramfs", action="store_true")
+    ap.add_argument("--hook-dir", default=os.path.join(REPO, "initramfs"),
+                    help="where SplashHUD's initramfs-tools/ (and splashhud-initrd) are (default: the repository's initramfs/)")
     ap.add_argument("--from-logs", action="store_true",
                     help="no runs: the report again from the guests' consoles saved in OUT/DRIVER/console.log")
     args = ap.parse_args()
@@ -467,14 +505,16 @@ def main():
     if not args.from_logs:
         ensure_packages()
     scanpoll, hudd, hud = build(args)
-    cap = args.cap if daemon_has_cap(hudd) else None
-    log("splashhudd " + (f"has --max-fps: also capped at {cap} fps" if cap else "has no --max-fps: no capped run"))
     work = tempfile.mkdtemp(prefix="bench-plymouth-")
     try:
+        cap = daemon_cap(hudd, work)
+        log(f"splashhudd caps its rate by {'--max-fps' if cap == 'option' else '`set max-fps`'}: also capped at {args.cap} fps"
+            if cap else "splashhudd has no frame-rate cap: no capped run")
         files = guest_files(hudd, hud, work)
         report = ["## Against Plymouth", "", machine(), "",
                   f"`scripts/bench/against-plymouth.py --runs {args.runs} --drivers {','.join(drivers)}`"
-                  f" (medians of {args.runs} interleaved runs; every run's value in brackets)", ""]
+                  + (f", SplashHUD also capped at {args.cap} fps" if cap else "")
+                  + f" (medians of {args.runs} interleaved runs; every run's value in brackets)", ""]
         all_meds = {}
         for d in drivers:
             if args.from_logs:
@@ -496,13 +536,13 @@ def main():
                    f"| installed (kB) | {sizes['plymouth'] / 1024:.0f} | {sizes['splashhud'] / 1024:.0f} | {sizes['splashhud'] / sizes['plymouth']:.2f} |"]
         init_ratio = None
         if not args.skip_initramfs:
-            ini = initramfs_sizes(work)
+            ini = initramfs_sizes(work, hudd, hud, args.hook_dir)
             hud_add = ini.get("splashhud")
             if hud_add is not None:
                 init_ratio = hud_add / ini["plymouth"]
             report.append(f"| added to a zstd initramfs (kB; base {ini['base'] / 1024:.0f} kB) | {ini['plymouth'] / 1024:.0f} "
                           f"({ini['plymouth_files']} files) | "
-                          + (f"{hud_add / 1024:.0f} | {init_ratio:.2f} |" if hud_add is not None
+                          + (f"{hud_add / 1024:.0f} ({ini['splashhud_files']} files) | {init_ratio:.2f} |" if hud_add is not None
                              else ("hook failed | — |" if "splashhud_error" in ini else "no hook yet | — |")))
             if ini.get("splashhud_error"):
                 log(ini["splashhud_error"])

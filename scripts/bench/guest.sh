@@ -5,8 +5,9 @@
 # "BENCH subject=S run=N what=W key=value ..." line on the console, which the host parses.
 #
 # Environment (set by the host script): BENCH_RUNS, BENCH_SCANPOLL, BENCH_SPLASHHUDD, BENCH_SPLASHHUD,
-# BENCH_HUD_DISPLAY (drm|fbdev), BENCH_HUD_ARGS (extra daemon words, e.g. "--max-fps 15"),
-# BENCH_HUD_CAP (a rate to also run SplashHUD capped at, or empty), BENCH_SECONDS (10),
+# BENCH_HUD_DISPLAY (drm|fbdev), BENCH_HUD_CAP (a rate to also run SplashHUD capped at, or empty),
+# BENCH_HUD_CAP_HOW (option: the daemon's --max-fps N; command: `set max-fps N` in its script),
+# BENCH_SECONDS (10),
 # BENCH_SAMPLES (round trips per run), BENCH_SHOTS (1: screenshots in the first round).
 set -u
 RUNS=${BENCH_RUNS:-3}
@@ -64,10 +65,11 @@ EOF
 cat > /run/bench/start-splashhud <<EOF
 #!/bin/sh
 # the daemon shows the spinner from its script at once (no client needed)
-$HUDD --display $BENCH_HUD_DISPLAY --console auto --input none --socket $SOCK --log-level error --script /run/bench/spin.script \$BENCH_EXTRA < /dev/tty1 > /dev/console 2>&1 &
+$HUDD --display $BENCH_HUD_DISPLAY --console auto --input none --socket $SOCK --log-level error --script \$BENCH_SCRIPT \$BENCH_EXTRA < /dev/tty1 > /dev/console 2>&1 &
 echo \$! > /run/bench/splashhud.pid
 EOF
 echo "@0 show" > /run/bench/spin.script
+printf '@0 set max-fps %s\n@0 show\n' "${BENCH_HUD_CAP:-15}" > /run/bench/spin-capped.script
 chmod +x /run/bench/start-plymouth /run/bench/start-splashhud
 
 one_plymouth() { # run
@@ -92,10 +94,10 @@ one_plymouth() { # run
     gone $pid
 }
 
-one_splashhud() { # run label extra-daemon-words
+one_splashhud() { # run label extra-daemon-words script
     r=$1; label=$2
     console_blank
-    export BENCH_EXTRA="$3"
+    export BENCH_EXTRA="$3" BENCH_SCRIPT="$4"
     out=$($POLL first 60 /run/bench/start-splashhud)
     say "subject=$label run=$r what=first $out"
     pid=$(cat /run/bench/splashhud.pid 2>/dev/null)
@@ -122,15 +124,24 @@ if [ -e /dev/dri/card0 ]; then
 fi
 [ -e /sys/class/graphics/fb0/name ] && say "display fb0=$(tr ' ' _ < /sys/class/graphics/fb0/name) size=$(cat /sys/class/graphics/fb0/virtual_size)"
 
+capped() { # run: SplashHUD capped at BENCH_HUD_CAP, when the daemon can be
+    [ -n "${BENCH_HUD_CAP:-}" ] || return 0
+    if [ "${BENCH_HUD_CAP_HOW:-}" = option ]; then
+        one_splashhud $1 splashhud-capped "--max-fps $BENCH_HUD_CAP" /run/bench/spin.script
+    else
+        one_splashhud $1 splashhud-capped "" /run/bench/spin-capped.script
+    fi
+}
+
 i=1
 while [ $i -le $RUNS ]; do
     if [ $((i % 2)) = 1 ]; then
         one_plymouth $i
-        one_splashhud $i splashhud ""
-        [ -n "${BENCH_HUD_CAP:-}" ] && one_splashhud $i splashhud-capped "--max-fps $BENCH_HUD_CAP"
+        one_splashhud $i splashhud "" /run/bench/spin.script
+        capped $i
     else
-        [ -n "${BENCH_HUD_CAP:-}" ] && one_splashhud $i splashhud-capped "--max-fps $BENCH_HUD_CAP"
-        one_splashhud $i splashhud ""
+        capped $i
+        one_splashhud $i splashhud "" /run/bench/spin.script
         one_plymouth $i
     fi
     i=$((i+1))
