@@ -31,7 +31,7 @@ say() { echo "BENCH $*" > /dev/ttyS0; }
 
 shot() { # SHOT NAME: the host saves the screen as NAME.png
     [ "${BENCH_SHOTS:-1}" = 1 ] || return 0
-    echo "SHOT $1 stable" > /dev/ttyS1
+    echo "SHOT $1" > /dev/ttyS1  # not "stable": the spinner never is
     head -n 1 /dev/ttyS1 > /dev/null
 }
 
@@ -75,6 +75,7 @@ chmod +x /run/bench/start-plymouth /run/bench/start-splashhud
 one_plymouth() { # run
     r=$1
     console_blank
+    rm -f /run/plymouth/pid
     out=$($POLL first 60 /run/bench/start-plymouth)
     say "subject=plymouth run=$r what=first $out"
     pid=$(cat /run/plymouth/pid 2>/dev/null)
@@ -98,6 +99,7 @@ one_splashhud() { # run label extra-daemon-words script
     r=$1; label=$2
     console_blank
     export BENCH_EXTRA="$3" BENCH_SCRIPT="$4"
+    rm -f /run/bench/splashhud.pid
     out=$($POLL first 60 /run/bench/start-splashhud)
     say "subject=$label run=$r what=first $out"
     pid=$(cat /run/bench/splashhud.pid 2>/dev/null)
