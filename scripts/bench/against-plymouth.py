@@ -64,6 +64,9 @@ def build(args):
     cc = shutil.which("gcc") or shutil.which("cc")
     subprocess.run(["nice", cc, "-O2", "-Wall", "-static", "-I/usr/include/libdrm",
                     os.path.join(HERE, "scanpoll.c"), "-ldrm", "-o", scanpoll], check=True)
+    if args.bin_dir:
+        bins = os.path.abspath(args.bin_dir)
+        return scanpoll, os.path.join(bins, "splashhudd"), os.path.join(bins, "splashhud")
     scratch = os.path.join(REPO, ".build-release")
     if not args.no_build:
         for product in ("splashhudd", "splashhud"):
@@ -490,6 +493,7 @@ def main():
     ap.add_argument("--cap", type=int, default=15, help="the rate to also run SplashHUD capped at, when the daemon has a cap (--max-fps or `set max-fps`)")
     ap.add_argument("--out", default=os.path.join(REPO, "out", "bench-plymouth"))
     ap.add_argument("--no-build", action="store_true", help="use the release binaries as they are")
+    ap.add_argument("--bin-dir", help="take splashhudd and splashhud from this directory (no build)")
     ap.add_argument("--skip-initramfs", action="store_true")
     ap.add_argument("--hook-dir", default=os.path.join(REPO, "initramfs"),
                     help="where SplashHUD's initramfs-tools/ (and splashhud-initrd) are (default: the repository's initramfs/)")
