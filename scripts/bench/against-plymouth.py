@@ -545,8 +545,8 @@ def main():
             if hud_add is not None:
                 init_ratio = hud_add / ini["plymouth"]
             report.append(f"| added to a zstd initramfs (kB; base {ini['base'] / 1024:.0f} kB) | {ini['plymouth'] / 1024:.0f} "
-                          f"({ini['plymouth_files']} files) | "
-                          + (f"{hud_add / 1024:.0f} ({ini['splashhud_files']} files) | {init_ratio:.2f} |" if hud_add is not None
+                          f"({ini['plymouth_files']} entries) | "
+                          + (f"{hud_add / 1024:.0f} ({ini['splashhud_files']} entries) | {init_ratio:.2f} |" if hud_add is not None
                              else ("hook failed | — |" if "splashhud_error" in ini else "no hook yet | — |")))
             if ini.get("splashhud_error"):
                 log(ini["splashhud_error"])
