@@ -15,6 +15,8 @@ if [ $# -gt 0 ]; then
     exec swift test --skip-build "$@"
 fi
 swift test --skip-build --skip QEMUTests
+# The Plymouth benchmark's report code (parsing, medians, tables, targets): no QEMU, no root.
+python3 scripts/bench/test_report.py
 swift test --skip-build --filter QEMUTests
 # The QEMU suites are not run again here: their guests are separate programs, and the host side
 # only drives QEMU. halt_on_error makes the first race report fail the run.
