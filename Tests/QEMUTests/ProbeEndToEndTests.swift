@@ -16,7 +16,9 @@ struct ProbeEndToEndTests {
         try VMSelftestTests.requireQEMUTools()
         let shots = FileManager.default.temporaryDirectory.appendingPathComponent("splashhud-probe-\(display)-\(UInt32.random(in: 0...UInt32.max))").path
         defer { try? FileManager.default.removeItem(atPath: shots) }
-        let run = try VMRun(display: display, program: try splashhudPath(), shotsDir: shots, timeout: 90, verbose: true, args: ["probe"])
+        // `splashhud probe` runs splashhud-tools from beside itself: it goes into the guest too.
+        let tools = try guestFiles([try GuestProgram.path(product: "splashhud-tools")])
+        let run = try VMRun(display: display, program: try splashhudPath(), shotsDir: shots, timeout: 90, verbose: true, files: tools, args: ["probe"])
         print("probe on \(display): \(run.summary)")
         try #require(run.status == 0, "splashhud probe failed on \(display) (status \(run.status)):\n\(run.output)")
         let all = run.output.split(whereSeparator: \.isNewline).map(String.init)
