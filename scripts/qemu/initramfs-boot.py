@@ -223,6 +223,15 @@ def root_filesystem(st, work):
     return image
 
 
+def boot_vm(a, image, disk):
+    """vmtest.py boot: the initramfs `image` on virtio-gpu, the root file system `disk` as /dev/vda."""
+    cmd = [sys.executable, os.path.join(HERE, "vmtest.py"), "boot", "--display", "virtio", "--initrd", image,
+           "--drive", disk, "--shots-dir", a.shots_dir, "--timeout", str(a.timeout), "--verbose",
+           "--cmdline", "root=/dev/vda rw plymouth.enable=0"]
+    sys.stdout.flush()
+    return subprocess.call(cmd)
+
+
 def boot(a):
     work = os.path.abspath(a.work)
     os.makedirs(work, exist_ok=True)
@@ -255,12 +264,7 @@ def boot(a):
                     if line.strip():
                         print(f"ORDER init-bottom {line.strip()}")
     shutil.rmtree(unpacked, ignore_errors=True)
-    disk = root_filesystem(st, work)
-    cmd = [sys.executable, os.path.join(HERE, "vmtest.py"), "boot", "--display", "virtio", "--initrd", image,
-           "--drive", disk, "--shots-dir", a.shots_dir, "--timeout", str(a.timeout), "--verbose",
-           "--cmdline", "root=/dev/vda rw plymouth.enable=0"]
-    sys.stdout.flush()
-    return subprocess.call(cmd)
+    return boot_vm(a, image, root_filesystem(st, work))
 
 
 def dracut_base(st, work):
@@ -323,12 +327,7 @@ def dracut_boot(a):
                    "--include", probe, "/usr/lib/dracut/hooks/pre-mount/99-splashhud-probe.sh",
                    "--kver", version, image], env=env)
     log(f"dracut {image}: {os.path.getsize(image) >> 20} MB, {took:.1f} s")
-    disk = root_filesystem(st, work)
-    cmd = [sys.executable, os.path.join(HERE, "vmtest.py"), "boot", "--display", "virtio", "--initrd", image,
-           "--drive", disk, "--shots-dir", a.shots_dir, "--timeout", str(a.timeout), "--verbose",
-           "--cmdline", "root=/dev/vda rw plymouth.enable=0"]
-    sys.stdout.flush()
-    return subprocess.call(cmd)
+    return boot_vm(a, image, root_filesystem(st, work))
 
 
 def main():
