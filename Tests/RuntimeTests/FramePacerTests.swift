@@ -94,7 +94,26 @@ struct FramePacerTests {
             pacer = FramePacer(display: display, scene: scene, sleeper: sleeper, clock: { clock.now }, log: { box.lines.append($0) })
         }
         func run(_ turns: Int) throws { for _ in 0..<turns { try pacer.runOnce() } }
+
+        /// DRMDisplay's present: it first waits for the previous flip's event (its vblank), then
+        /// commits this frame for the next vblank and returns that previous stamp at once. The
+        /// log gets each commit's vblank.
+        func presentQueuingFlips() -> FlipLog {
+            let clock = self.clock, I = FramePacerTests.interval, t0 = FramePacerTests.t0, log = FlipLog()
+            var pending: Int64?
+            var last = t0  // the modeset that showed the first buffer
+            display.timing = {
+                if let p = pending { clock.now = max(clock.now, p); last = p }
+                let flip = t0 + ((clock.now - t0) / I + 1) * I
+                pending = flip
+                log.flips.append(flip)
+                return .vblank(nanoseconds: last)
+            }
+            return log
+        }
     }
+
+    final class FlipLog { var flips: [Int64] = [] }
 
     final class LogBox { var lines: [String] = [] }
 
@@ -168,20 +187,10 @@ struct FramePacerTests {
     @Test("a present that returns once its flip is queued (DRM): every refresh gets a frame, none missed")
     func vblankPacingWithQueuedFlips() throws {
         let rig = Rig { _ in Self.spinning }
-        // DRMDisplay: present first waits for the previous flip's event (its vblank), then commits
-        // this frame for the next vblank and returns that previous stamp at once.
-        let clock = rig.clock, I = Self.interval, t0 = Self.t0
-        var pending: Int64?
-        var last = t0  // the modeset that showed the first buffer
-        var flips: [Int64] = []
-        rig.display.timing = {
-            if let p = pending { clock.now = max(clock.now, p); last = p }
-            let flip = t0 + ((clock.now - t0) / I + 1) * I
-            pending = flip
-            flips.append(flip)
-            return .vblank(nanoseconds: last)
-        }
+        let I = Self.interval, t0 = Self.t0
+        let log = rig.presentQueuingFlips()
         try rig.run(8)
+        let flips = log.flips
         #expect(flips == (1...8).map { t0 + Int64($0) * I }, "\(flips.map { ($0 - t0) * 4 / I })")
         #expect(rig.pacer.missedFrames == 0)
         // Steady state: each frame is drawn right after the vblank that showed the one before last.

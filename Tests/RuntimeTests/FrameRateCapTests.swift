@@ -68,19 +68,11 @@ struct FrameRateCapTests {
     @Test("15 fps with queued flips (DRM) at 60 Hz: a flip every 4th vblank, steady")
     func queuedFlipsEveryFourthRefresh() throws {
         let rig = Rig { _ in FramePacerTests.spinning }
-        let clock = rig.clock, I = Self.I, t0 = Self.t0
+        let I = Self.I, t0 = Self.t0
         rig.pacer.scheduler.maxFramesPerSecond = 15
-        var pending: Int64?
-        var last = t0
-        var flips: [Int64] = []
-        rig.display.timing = {
-            if let p = pending { clock.now = max(clock.now, p); last = p }
-            let flip = t0 + ((clock.now - t0) / I + 1) * I
-            pending = flip
-            flips.append(flip)
-            return .vblank(nanoseconds: last)
-        }
+        let log = rig.presentQueuingFlips()
         try rig.run(20)
+        let flips = log.flips
         let gaps = zip(flips.dropFirst(), flips).map { ($0 - $1) / I }
         #expect(gaps.allSatisfy { $0 == 4 }, "\(gaps) \(flips.map { ($0 - t0) / I }) \(rig.scene.times.map { ($0 - t0) * 4 / I })")
         #expect(rig.pacer.missedFrames == 0)
