@@ -1,6 +1,6 @@
 /// A command line read against its `CommandSpec`: the options' values by name, in the order
 /// given, and the operands. The typed getters check a value and word the error as the user wrote it.
-public struct ParsedOptions: Sendable, Equatable {
+public struct ParsedOptions: Sendable {
     public var operands: [String]
     /// `(name, value)` in command-line order; a flag's value is "".
     public var given: [(name: String, value: String)]
@@ -11,11 +11,6 @@ public struct ParsedOptions: Sendable, Equatable {
         self.operands = operands
         self.given = given
         self.wantsHelp = wantsHelp
-    }
-
-    public static func == (a: ParsedOptions, b: ParsedOptions) -> Bool {
-        a.operands == b.operands && a.wantsHelp == b.wantsHelp
-            && a.given.map(\.name) == b.given.map(\.name) && a.given.map(\.value) == b.given.map(\.value)
     }
 
     public func flag(_ name: String) -> Bool { given.contains { $0.name == name } }

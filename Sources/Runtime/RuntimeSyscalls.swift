@@ -12,12 +12,6 @@ enum RuntimeSyscalls {
     typealias FileStatus = LinuxSystem.FileStatus
     typealias FileKind = LinuxSystem.FileStatus.Kind
 
-    /// `lstat(2)`: the kind of file at `path` (a symlink is `.symlink`: never followed), nil when
-    /// nothing is there.
-    static func fileKind(_ path: String) -> Result<FileKind?, Errno> {
-        fileStatus(path).map { $0?.kind }
-    }
-
     /// `lstat(2)`: kind, owner and permissions of what is at `path`, nil when nothing is there.
     static func fileStatus(_ path: String) -> Result<FileStatus?, Errno> {
         result { () throws(SystemError) in try Files.status(atPath: path) }
@@ -51,23 +45,10 @@ enum RuntimeSyscalls {
         result { () throws(SystemError) in try Files.read(fd, into: buffer, subject: "FIFO") }
     }
 
-    /// `write(2)`: the count written, nil when the pipe is full.
-    static func write(_ fd: FileDescriptor, _ bytes: ArraySlice<UInt8>) -> Result<Int?, Errno> {
-        bytes.withUnsafeBytes { b in result { () throws(SystemError) in try Files.write(fd, b, subject: "FIFO") } }
-    }
-
-    /// Waits at most `timeoutMilliseconds` for room to write: true when writable (or in error,
-    /// which the next write reports), false on timeout.
-    static func waitWritable(_ fd: FileDescriptor, timeoutMilliseconds: Int32) -> Result<Bool, Errno> {
-        result { () throws(SystemError) in try Poll.wait(fd, for: .write, timeoutMilliseconds: timeoutMilliseconds, subject: "FIFO") }
-    }
-
     static func close(_ fd: FileDescriptor) { Files.close(fd) }
 
     /// `unlink(2)`; a path already gone is not an error.
     static func unlink(_ path: String) -> Result<Void, Errno> {
         result { () throws(SystemError) in try Files.unlink(path) }
     }
-
-    static func ignoreBrokenPipe() { Files.ignoreBrokenPipe() }
 }

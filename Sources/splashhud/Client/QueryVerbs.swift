@@ -8,8 +8,6 @@ import LinuxSystem
 extension ClientVerb {
     static let queryVerbs: [ClientVerb] = [version, state, wait, subscribe, snapshot, send]
 
-    static func failure(_ error: ControlClientError) -> ClientFailure { ClientFailure(error) }
-
     static let version = ClientVerb(spec: spec("version", "Print the daemon's protocol and version.")) { _, connection throws(ClientFailure) in
         let client = try connection.connect()
         let reply: String?
