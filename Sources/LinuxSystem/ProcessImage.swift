@@ -3,7 +3,7 @@ import SystemPackage
 /// This process's program: where it is, and running another in its place.
 public enum ProcessImage {
     /// The running executable's resolved path (/proc/self/exe), nil when /proc is not mounted.
-    public static func executablePath() -> String? { system_realpath("/proc/self/exe") }
+    public static func executablePath() -> String? { try? Files.resolvedPath("/proc/self/exe") }
 
     /// execv(2): runs `path` in place of this process with `arguments` (argv[0] first). Returns
     /// only on failure, with the error.

@@ -53,6 +53,9 @@ public final class HUDRuntime {
     public private(set) var consoleSignals: ConsoleSignals?
     /// True once `quit` ran: `run` returns and `step` does nothing.
     public private(set) var isFinished = false
+    /// The first frame is on the screen, or there is no screen yet (waiting for the display's
+    /// driver): from then on the daemon is ready for its clients and the boot may go on.
+    public var isReady: Bool { frames.framesPresented > 0 || display.outputs.isEmpty }
     /// The HUD's state (commands go through `submit`; read it for tests and status).
     public var controller: HUDController { scene.controller }
 

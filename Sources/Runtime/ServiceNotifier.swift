@@ -30,7 +30,7 @@ public final class ServiceNotifier {
         runtime.loop.addTurnEndStep { [weak self, unowned runtime] in
             // With no output yet (waiting for the display's driver) there is no frame to wait
             // for: the daemon answers its clients, which is what the boot needs to go on.
-            guard let self, !self.sentReady, runtime.frames.framesPresented > 0 || runtime.display.outputs.isEmpty else { return }
+            guard let self, !self.sentReady, runtime.isReady else { return }
             self.sentReady = true
             self.notify(["READY=1", "MAINPID=\(Files.processID)", "STATUS=\(status)"])
             let what = runtime.display.outputs.isEmpty ? "serving, no screen yet" : "first frame on screen"

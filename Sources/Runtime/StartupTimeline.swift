@@ -40,7 +40,7 @@ public final class StartupTimeline {
     /// with no screen yet, the first turn: the daemon serves from then on).
     public func reportAtFirstFrame(of runtime: HUDRuntime, logger: Logger) {
         runtime.loop.addTurnEndStep { [weak self, unowned runtime] in
-            guard let self, !self.reported, runtime.frames.framesPresented > 0 || runtime.display.outputs.isEmpty else { return }
+            guard let self, !self.reported, runtime.isReady else { return }
             self.reported = true
             self.mark(runtime.display.outputs.isEmpty ? "serving (no screen yet)" : "first frame")
             logger.info("\(self.summary())")

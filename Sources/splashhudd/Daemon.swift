@@ -56,26 +56,23 @@ struct DaemonRun {
 
     func run() throws {
         let o = options
-        let (display, script, user, socket, socketGroup, plymouth) = (o.display, o.script, o.user, o.socket, o.socketGroup, o.plymouth)
-        let (waitForDisplay, out, duration, fifo, psplashFifo, fbsplashFifo) = (o.waitForDisplay, o.out, o.duration, o.fifo, o.psplashFifo, o.fbsplashFifo)
-        let (retain, console, announce, bootEstimate, stateDir, assetDir) = (o.retain, o.console, o.announce, o.bootEstimate, o.stateDir, o.assetDir)
         let logger = makeLogger()
         // Everything that can be refused, before the screen is touched.
-        let commands = try script.map(Self.loadScript) ?? []
-        let profile = display.apply(to: try o.profile.map(Self.loadProfile))
+        let commands = try o.script.map(Self.loadScript) ?? []
+        let profile = o.display.apply(to: try o.profile.map(Self.loadProfile))
         var account: Users.Account?
-        if let user {
+        if let user = o.user {
             do { account = try Users.account(named: user) } catch { throw DaemonFailure("--user \(user): \(error)") }
             guard account != nil else { throw UsageError("--user: no user called '\(user)'") }
         }
         if let profile { do { _ = try profile.hudSettings() } catch { throw DaemonFailure("\(error)") } }
         timeline.mark("profile")
         var control: ControlSocket?
-        if socket != "none" {
-            do { control = try ControlSocket.bind(path: socket, group: socketGroup) } catch { throw DaemonFailure("\(error)") }
+        if o.socket != "none" {
+            do { control = try ControlSocket.bind(path: o.socket, group: o.socketGroup) } catch { throw DaemonFailure("\(error)") }
         }
         var plymouthListener: FileDescriptor?
-        if plymouth.isOn(logger: logger) {
+        if o.plymouth.isOn(logger: logger) {
             do { plymouthListener = try PlymouthServer.bind() } catch {
                 control?.close()
                 throw DaemonFailure(error == .alreadyRunning(path: PlymouthProtocol.socketName)
@@ -84,8 +81,8 @@ struct DaemonRun {
         }
         timeline.mark("sockets")
         var opener = DisplayOpener(profile: profile, logger: logger)
-        if let size = display.size { (opener.memoryWidth, opener.memoryHeight) = size }
-        opener.waitForDisplay = waitForDisplay && display.backend != .memory
+        if let size = o.display.size { (opener.memoryWidth, opener.memoryHeight) = size }
+        opener.waitForDisplay = o.waitForDisplay && o.display.backend != .memory
         let opened = opener.open()
         timeline.mark("display (\(opened.backend.rawValue): open, modeset)")
         func giveUp(_ message: String) -> DaemonFailure {
@@ -94,10 +91,10 @@ struct DaemonRun {
             if let plymouthListener { Files.close(plymouthListener) }
             return DaemonFailure(message)
         }
-        if let backend = display.backend, backend != .memory, opened.backend == .memory {
+        if let backend = o.display.backend, backend != .memory, opened.backend == .memory {
             throw giveUp("--display \(backend.rawValue) could not be opened: \(opened.failures.joined(separator: "; "))")
         }
-        let consoleMode: ConsoleMode = console == "auto" ? .automatic : console == "off" ? .off : .device(console)
+        let consoleMode: ConsoleMode = o.console == "auto" ? .automatic : o.console == "off" ? .off : .device(o.console)
         let runtime: HUDRuntime
         do { runtime = try HUDRuntime(display: opened.display, profile: profile, console: consoleMode, logger: logger) } catch {
             throw giveUp("\(error)")
@@ -105,7 +102,7 @@ struct DaemonRun {
         if let cap = options.maxFPS { runtime.maxFramesPerSecond = cap }
         timeline.mark("runtime (fonts, scene)")
         var recorder: ShowRecorder?
-        if let out {
+        if let out = o.out {
             if opened.display.presentCount(output: 0) != nil {
                 do { recorder = try ShowRecorder(directory: out, display: opened.display) } catch {
                     runtime.quit(retain: false); control?.close()
@@ -117,9 +114,9 @@ struct DaemonRun {
         }
         let session: SplashSession
         do {
-            session = try SplashSession(runtime: runtime, script: commands, duration: duration,
-                                        fifoPaths: [fifo, psplashFifo, fbsplashFifo].compactMap { $0 },
-                                        fifoMode: o.fifoMode, retain: retain, logger: logger)
+            session = try SplashSession(runtime: runtime, script: commands, duration: o.duration,
+                                        fifoPaths: [o.fifo, o.psplashFifo, o.fbsplashFifo].compactMap { $0 },
+                                        fifoMode: o.fifoMode, retain: o.retain, logger: logger)
         } catch {
             runtime.quit(retain: false); control?.close()
             throw DaemonFailure("\(error)")
@@ -139,8 +136,8 @@ struct DaemonRun {
             }
         }
         let inputHub = InputHub(runtime: runtime, configuration: inputConfiguration(profile: profile, memory: opened.backend == .memory))
-        runtime.assetDirectories = assetDir.isEmpty
-            ? DaemonOptions.defaultAssetDirectories + [profile.map { $0.resolve(path: ".") } ?? ""].filter { !$0.isEmpty } : assetDir
+        runtime.assetDirectories = o.assetDir.isEmpty
+            ? DaemonOptions.defaultAssetDirectories + [profile.map { $0.resolve(path: ".") } ?? ""].filter { !$0.isEmpty } : o.assetDir
         if let account {
             // Everything is open; what is left needs no root. Devices plugged in later need the
             // user's groups (video, input).
@@ -157,8 +154,8 @@ struct DaemonRun {
         timeline.reportAtFirstFrame(of: runtime, logger: logger)
         let notifier = ServiceNotifier(logger: logger)
         notifier.sendReady(when: runtime, status: "showing on \(opened.backend.rawValue)")
-        let announcer = Announcer(runtime: runtime, consolePath: announce, logger: logger)
-        let estimate = bootEstimate ? BootEstimate(runtime: runtime, stateDirectory: stateDir, logger: logger) : nil
+        let announcer = Announcer(runtime: runtime, consolePath: o.announce, logger: logger)
+        let estimate = o.bootEstimate ? BootEstimate(runtime: runtime, stateDirectory: o.stateDir, logger: logger) : nil
         plymouthServer?.bootEstimate = estimate
         recorder?.follow(session)
         session.addFinishStep { end in
