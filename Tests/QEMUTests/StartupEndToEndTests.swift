@@ -32,7 +32,7 @@ struct StartupEndToEndTests {
         try #require(cc == 0, "\(ccOutput)")
         try Self.guestScript.write(toFile: "\(dir)/guest.sh", atomically: true, encoding: .utf8)
         let run = try VMRun(display: "bochs", program: "/bin/busybox", shotsDir: "\(dir)/shots", timeout: 180, verbose: true,
-                            files: try guestFiles([stamp, daemon, client]) + ["\(dir)/guest.sh:/startup-test.sh"],
+                            files: try guestFiles([stamp, daemon, client]) + ["\(dir)/guest.sh:/startup-test.sh"], timed: true,
                             args: ["sh", "/startup-test.sh", stamp, daemon, client])
         let lines = run.output.split(whereSeparator: \.isNewline).map(String.init)
         print(lines.filter { $0.contains("POOL") || $0.contains("CLIENT") || $0.contains("start-up") || $0.contains("random pool") }
