@@ -11,7 +11,11 @@
 # --destdir stage everything under DIR (packaging, tests); nothing outside it is touched.
 # --bin-dir take splashhudd and splashhud from DIR instead of building them (`swift build -c release`).
 # --static-stdlib build them with the Swift standard library linked in (--static-swift-stdlib):
-#           nothing of Swift's needs installing, at about 3x the binaries' size.
+#           nothing of Swift's needs installing, at about 3x the binaries' size. libstdc++ is linked
+#           in too, and with glibc 2.36 or later the relative relocations are packed (lld's
+#           -z pack-relative-relocs): the dynamic loader has a few hundred symbols to bind
+#           instead of libstdc++'s thousands, and no 0.6 MB relocation table to read (start-up
+#           and resident memory; see README, "Against Plymouth").
 # The daemon and the client are installed stripped.
 # --initramfs also the initramfs integration. Rebuild the image afterwards: update-initramfs -u
 #           (Debian, Ubuntu) or dracut -f (Fedora-like).
@@ -26,7 +30,7 @@ while (($#)); do
         --bin-dir) bindir="${2:?--bin-dir needs a directory}"; shift 2 ;;
         --initramfs) initramfs=1; shift ;;
         --static-stdlib) static=(--static-swift-stdlib --scratch-path .build-static); shift ;;
-        -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "install.sh: unknown argument '$1' (see --help)" >&2; exit 64 ;;
     esac
 done
@@ -34,7 +38,28 @@ prefix="${prefix%/}"
 [[ $prefix == /* ]] || { echo "install.sh: --prefix must be absolute" >&2; exit 64; }
 [[ -z $destdir || $destdir == /* ]] || destdir="$PWD/$destdir"
 
+# swiftc names libstdc++ with a plain -lstdc++: a directory searched before the compiler's, holding
+# only the archive, makes that the static one.
+static_link_flags() {
+    local clang archive dir
+    clang="$(dirname "$(readlink -f "$(command -v swiftc)")")/clang"
+    archive="$("$clang" -print-file-name=libstdc++.a 2>/dev/null || true)"
+    if [[ $archive == /* && -f $archive ]]; then
+        dir="$PWD/.build-static/static-libstdc++"
+        mkdir -p "$dir" && ln -sf "$archive" "$dir/libstdc++.a"
+        static+=(-Xswiftc -L -Xswiftc "$dir")
+    else
+        echo "install.sh: no libstdc++.a beside $clang: libstdc++ stays shared" >&2
+    fi
+    local glibc
+    glibc="$(getconf GNU_LIBC_VERSION 2>/dev/null | awk '{print $2}')"
+    if [[ -n $glibc ]] && printf '2.36\n%s\n' "$glibc" | sort -C -V; then
+        static+=(-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs)
+    fi
+}
+
 if [[ -z $bindir ]]; then
+    ((${#static[@]})) && static_link_flags
     for product in splashhudd splashhud splashhud-tools; do swift build -c release "${static[@]}" --product "$product"; done
     bindir="$(swift build -c release "${static[@]}" --show-bin-path)"
 fi
