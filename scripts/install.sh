@@ -15,7 +15,8 @@
 #           in too, and with glibc 2.36 or later the relative relocations are packed (lld's
 #           -z pack-relative-relocs): the dynamic loader has a few hundred symbols to bind
 #           instead of libstdc++'s thousands, and no 0.6 MB relocation table to read (start-up
-#           and resident memory; see README, "Against Plymouth").
+#           and resident memory; see README, "Against Plymouth"). The client is linked fully
+#           static (-static-executable): no dynamic loader runs for it at all.
 # The daemon and the client are installed stripped.
 # --initramfs also the initramfs integration. Rebuild the image afterwards: update-initramfs -u
 #           (Debian, Ubuntu) or dracut -f (Fedora-like).
@@ -30,7 +31,7 @@ while (($#)); do
         --bin-dir) bindir="${2:?--bin-dir needs a directory}"; shift 2 ;;
         --initramfs) initramfs=1; shift ;;
         --static-stdlib) static=(--static-swift-stdlib --scratch-path .build-static); shift ;;
-        -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "install.sh: unknown argument '$1' (see --help)" >&2; exit 64 ;;
     esac
 done
@@ -58,13 +59,22 @@ static_link_flags() {
     fi
 }
 
+clientdir=""
 if [[ -z $bindir ]]; then
     ((${#static[@]})) && static_link_flags
     for product in splashhudd splashhud splashhud-tools; do swift build -c release "${static[@]}" --product "$product"; done
     bindir="$(swift build -c release "${static[@]}" --show-bin-path)"
+    if ((${#static[@]})); then
+        # The client links no shared library at all: under emulation and on slow boards the dynamic
+        # loader's start is most of a short-lived program's time (README, "Against Plymouth").
+        exe=(-Xswiftc -static-executable --scratch-path .build-static-executable)
+        swift build -c release "${exe[@]}" --product splashhud
+        clientdir="$(swift build -c release "${exe[@]}" --show-bin-path)"
+    fi
 fi
-for b in splashhudd splashhud; do
-    [[ -x $bindir/$b ]] || { echo "install.sh: $bindir/$b is missing" >&2; exit 66; }
+clientdir="${clientdir:-$bindir}"
+for b in "$bindir/splashhudd" "$clientdir/splashhud"; do
+    [[ -x $b ]] || { echo "install.sh: $b is missing" >&2; exit 66; }
 done
 # demo, render and probe: `splashhud VERB` runs splashhud-tools from beside itself (never at boot,
 # so it stays out of the initramfs).
@@ -78,7 +88,7 @@ unit() {
 }
 
 install -d "$destdir$prefix/bin" "$destdir$prefix/share/splashhud" "$destdir/etc/udev/rules.d" "$destdir/etc/systemd/system"
-install -m 0755 -s "$bindir/splashhudd" "$bindir/splashhud" "$destdir$prefix/bin/"
+install -m 0755 -s "$bindir/splashhudd" "$clientdir/splashhud" "$destdir$prefix/bin/"
 ((${#tools[@]})) && install -m 0755 "${tools[@]}" "$destdir$prefix/bin/"
 rm -rf "$destdir$prefix/share/splashhud/boards"
 cp -r boards "$destdir$prefix/share/splashhud/"
