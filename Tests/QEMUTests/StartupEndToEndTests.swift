@@ -14,8 +14,9 @@ struct StartupEndToEndTests {
         X="$1"; D="$2"; S="$3"
         mkdir -p /run
         "$X" "$D" --display drm --console none --socket /run/hud --duration 4 --log-level info > /tmp/daemon.log 2>&1 &
-        i=0; while ! "$S" --socket /run/hud ping --timeout 200 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
-        "$X" /bin/busybox time -f "CLIENT %e s" "$S" --socket /run/hud status "Early" 2>&1
+        i=0; while ! "$S" ping --socket /run/hud --timeout 200 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+        "$X" /bin/busybox time -f "CLIENT %e s" "$S" status "Early" --socket /run/hud 2>&1
+        echo "CLIENT-STATUS $?"
         wait
         cat /tmp/daemon.log
         """
@@ -50,6 +51,8 @@ struct StartupEndToEndTests {
         let execToMain = try #require(Self.milliseconds(after: "exec to main ", in: startup))
         // Waiting for the pool takes over 1000 ms here; loading and starting the program, well under.
         #expect(execToMain < 800, "\(startup)")
+        // The client really reached the daemon (an option before the verb once made it fail at once).
+        #expect(lines.contains("CLIENT-STATUS 0"), "\(run.output)")
         if pools[1] == "POOL not-ready" {
             let client = try #require(lines.first { $0.hasPrefix("CLIENT ") }, "\(run.output)")
             let seconds = Double(client.dropFirst("CLIENT ".count).split(separator: " ")[0]) ?? 99
