@@ -9,7 +9,6 @@ import LinuxSystem
 
 @main
 enum SplashHUDClient {
-    static let verbs = ClientVerb.hudVerbs + ClientVerb.queryVerbs
     /// The verbs of splashhud-tools.
     static let toolVerbs = ["demo", "render", "probe"]
 
@@ -30,17 +29,20 @@ enum SplashHUDClient {
          CommandSpec(name: "probe", abstract: "List the displays this machine has and what each can do (splashhud-tools).")]
     }
 
+    /// Every verb's table, the tools' first, for the help, the man page and completions.
+    static var allVerbs: [CommandSpec] { toolsList + ClientVerb.all.map(\.spec) }
+
     static func main() {
         _ = CEarlyStart_answeredBeforePoolReady()  // links CEarlyStart: no waiting for the random pool
         let arguments = Array(CommandLine.arguments.dropFirst())
         guard let first = arguments.first, !toolVerbs.contains(first) else { runTools(arguments) }
-        if ["--help", "-h", "help"].contains(first) {
-            CommandLineTool.exitWithHelp(spec.helpText(program: "splashhud", verbs: toolsList + verbs.map(\.spec)))
+        if first == "--help" || first == "-h" || first == "help" {
+            CommandLineTool.exitWithHelp(spec.helpText(program: "splashhud", verbs: allVerbs))
         }
         if first == "--version" { print(ControlProtocol.softwareVersion); return }
-        if arguments == ["--generate-manual"] { CommandLineTool.exitWithHelp(ManPage.page(for: spec, verbs: toolsList + verbs.map(\.spec))) }
+        if arguments == ["--generate-manual"] { CommandLineTool.exitWithHelp(ManPage.page(for: spec, verbs: allVerbs)) }
         if first == "--generate-completion-script" {
-            guard arguments.count == 2, let script = Completions.script(for: arguments[1], command: spec, verbs: toolsList + verbs.map(\.spec)) else {
+            guard arguments.count == 2, let script = Completions.script(for: arguments[1], command: spec, verbs: allVerbs) else {
                 CommandLineTool.exitWithUsageError(UsageError("--generate-completion-script takes bash, zsh or fish"), program: "splashhud",
                                                    usage: "splashhud --generate-completion-script bash|zsh|fish")
             }
@@ -48,7 +50,7 @@ enum SplashHUDClient {
         }
         let verb: ClientVerb, options: ParsedOptions, connection: ClientOptions
         do { (verb, options, connection) = try parse(arguments) } catch {
-            let known = verbs.first { $0.name == first }
+            let known = ClientVerb.named(first)
             CommandLineTool.exitWithUsageError(error, program: known.map { "splashhud \($0.name)" } ?? "splashhud",
                                                usage: known?.spec.shortUsage(program: "splashhud \(first)") ?? spec.shortUsage(program: "splashhud", verbs: true))
         }
@@ -62,8 +64,8 @@ enum SplashHUDClient {
     /// The verb `arguments` names, its options read and checked, and where its daemon is.
     static func parse(_ arguments: [String]) throws(UsageError) -> (ClientVerb, ParsedOptions, ClientOptions) {
         guard let name = arguments.first else { throw UsageError("no verb") }
-        guard let verb = verbs.first(where: { $0.name == name }) else {
-            throw UsageError("unknown verb '\(name)'; the verbs are \((toolVerbs + verbs.map(\.name)).joined(separator: ", "))")
+        guard let verb = ClientVerb.named(name) else {
+            throw UsageError("unknown verb '\(name)'; the verbs are \((toolVerbs + ClientVerb.names).joined(separator: ", "))")
         }
         let options = try OptionParser.parse(Array(arguments.dropFirst()), spec: verb.spec)
         if options.wantsHelp { return (verb, options, ClientOptions()) }

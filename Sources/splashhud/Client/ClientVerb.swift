@@ -1,5 +1,7 @@
 // A verb of the client: its command-line table and what it does with what was read. Most verbs
 // send one line of the command language and expect `ok` (`line`); the others read replies.
+// A call builds only its own verb (`named`); every verb's table is built only for --help, the
+// man page, completions and the unknown-verb error.
 import CommandLineOptions
 import HUDClient
 import HUDProtocol
@@ -12,6 +14,15 @@ struct ClientVerb: Sendable {
     var check: @Sendable (ParsedOptions) throws(UsageError) -> Void = { _ in }
 
     var name: String { spec.name }
+
+    /// Every verb's name, in the order --help lists them.
+    static let names = hudVerbNames + queryVerbNames
+
+    /// The verb called `name`, nil for none.
+    static func named(_ name: String) -> ClientVerb? { hudVerb(named: name) ?? queryVerb(named: name) }
+
+    /// Every verb, in the order of `names`.
+    static var all: [ClientVerb] { names.map { named($0)! } }
 
     /// A verb that sends the line `line` makes of its operands and options, and expects `ok`.
     static func line(_ spec: CommandSpec, _ line: @escaping @Sendable (ParsedOptions) -> String) -> ClientVerb {

@@ -5,41 +5,63 @@
 import CommandLineOptions
 
 extension ClientVerb {
-    static let status = ("status", "The status text.")
+    static let hudVerbNames = ["show", "progress", "progress-over", "success", "error", "info", "image", "status", "dismiss", "pop",
+                               "reset", "set", "quit", "ping"]
 
-    static let hudVerbs: [ClientVerb] = [
-        .line(spec("show", "Show the spinner, with a status text (SV showWithStatus:).", operands: "[<status> ...]",
-                   operandHelp: [status], count: nil)) { commandLine("show", [], text: $0.operands) },
-        .line(spec("progress", "Show the progress ring at FRACTION (0...1), with a status text (SV showProgress:status:).",
-                   operands: "<fraction> [<status> ...]",
-                   operandHelp: [("fraction", "The progress, 0...1 (negative: the spinner; write `--` before it)."), status],
-                   count: 1...Int.max)) { commandLine("progress", [$0.operands[0]], text: Array($0.operands.dropFirst())) },
-        .line(spec("progress-over", "Move the progress on its own by FRACTION over SECONDS (Android recovery's show_progress).",
-                   operands: "<fraction> <seconds>",
-                   operandHelp: [("fraction", "How much of the bar to fill, 0...1."), ("seconds", "Over how many seconds.")],
-                   count: 2...2)) { commandLine("progress-over", $0.operands) },
-        .line(spec("success", "Show the success image, dismissed after SV's display duration.", operands: "[<status> ...]",
-                   operandHelp: [status], count: nil)) { commandLine("success", [], text: $0.operands) },
-        .line(spec("error", "Show the error image, dismissed after SV's display duration.", operands: "[<status> ...]",
-                   operandHelp: [status], count: nil)) { commandLine("error", [], text: $0.operands) },
-        .line(spec("info", "Show the info image, dismissed after SV's display duration.", operands: "[<status> ...]",
-                   operandHelp: [status], count: nil)) { commandLine("info", [], text: $0.operands) },
-        .line(spec("image", "Show a PNG image (a path the daemon can read), with a status text.", operands: "<path> [<status> ...]",
-                   operandHelp: [("path", "The PNG's path, as the daemon sees it."), status],
-                   count: 1...Int.max)) { commandLine("image", [$0.operands[0]], text: Array($0.operands.dropFirst())) },
-        .line(spec("status", "Change the status text only (SV setStatus:).", operands: "<text> ...",
-                   operandHelp: [("text", "The text.")], count: 1...Int.max)) { commandLine("status", [], text: $0.operands) },
-        .line(spec("dismiss", "Dismiss the HUD, after DELAY seconds (SV dismissWithDelay:).", operands: "[<delay>]",
-                   operandHelp: [("delay", "Seconds to wait first.")], count: 0...1)) { commandLine("dismiss", $0.operands) },
-        .line(spec("pop", "End one activity (SV popActivity): the HUD goes when none is left.")) { _ in "pop" },
-        .line(spec("reset", "Back to the default appearance, hidden at once.")) { _ in "reset" },
-        .line(spec("set", "Change a setting: `set style dark`, `set button Cancel`, `set mode bar`.",
-                   discussion: "Every key of the command language's `set` (see the README's protocol reference).",
-                   operands: "<key> [<value> ...]",
-                   operandHelp: [("key", "The setting's key."), ("value", "Its value (words after the key are joined).")],
-                   count: 1...Int.max)) { commandLine("set", [$0.operands[0]], text: Array($0.operands.dropFirst())) },
-        .line(spec("quit", "End the daemon now, restoring the screen (or keeping the frame with --retain).",
-                   options: [.flag("retain", help: "Keep the last frame on the screen.")])) { $0.flag("retain") ? "quit --retain" : "quit" },
-        .line(spec("ping", "Exit 0 when the daemon answers within the timeout.")) { _ in "ping" },
-    ]
+    static let statusOperand = ("status", "The status text.")
+
+    /// The verb of `hudVerbNames` called `name`, nil for another name.
+    static func hudVerb(named name: String) -> ClientVerb? {
+        switch name {
+        case "show":
+            return .line(spec(name, "Show the spinner, with a status text (SV showWithStatus:).", operands: "[<status> ...]",
+                              operandHelp: [statusOperand], count: nil)) { commandLine("show", [], text: $0.operands) }
+        case "progress":
+            return .line(spec(name, "Show the progress ring at FRACTION (0...1), with a status text (SV showProgress:status:).",
+                              operands: "<fraction> [<status> ...]",
+                              operandHelp: [("fraction", "The progress, 0...1 (negative: the spinner; write `--` before it)."), statusOperand],
+                              count: 1...Int.max)) { commandLine("progress", [$0.operands[0]], text: Array($0.operands.dropFirst())) }
+        case "progress-over":
+            return .line(spec(name, "Move the progress on its own by FRACTION over SECONDS (Android recovery's show_progress).",
+                              operands: "<fraction> <seconds>",
+                              operandHelp: [("fraction", "How much of the bar to fill, 0...1."), ("seconds", "Over how many seconds.")],
+                              count: 2...2)) { commandLine("progress-over", $0.operands) }
+        case "success":
+            return .line(spec(name, "Show the success image, dismissed after SV's display duration.", operands: "[<status> ...]",
+                              operandHelp: [statusOperand], count: nil)) { commandLine("success", [], text: $0.operands) }
+        case "error":
+            return .line(spec(name, "Show the error image, dismissed after SV's display duration.", operands: "[<status> ...]",
+                              operandHelp: [statusOperand], count: nil)) { commandLine("error", [], text: $0.operands) }
+        case "info":
+            return .line(spec(name, "Show the info image, dismissed after SV's display duration.", operands: "[<status> ...]",
+                              operandHelp: [statusOperand], count: nil)) { commandLine("info", [], text: $0.operands) }
+        case "image":
+            return .line(spec(name, "Show a PNG image (a path the daemon can read), with a status text.", operands: "<path> [<status> ...]",
+                              operandHelp: [("path", "The PNG's path, as the daemon sees it."), statusOperand],
+                              count: 1...Int.max)) { commandLine("image", [$0.operands[0]], text: Array($0.operands.dropFirst())) }
+        case "status":
+            return .line(spec(name, "Change the status text only (SV setStatus:).", operands: "<text> ...",
+                              operandHelp: [("text", "The text.")], count: 1...Int.max)) { commandLine("status", [], text: $0.operands) }
+        case "dismiss":
+            return .line(spec(name, "Dismiss the HUD, after DELAY seconds (SV dismissWithDelay:).", operands: "[<delay>]",
+                              operandHelp: [("delay", "Seconds to wait first.")], count: 0...1)) { commandLine("dismiss", $0.operands) }
+        case "pop":
+            return .line(spec(name, "End one activity (SV popActivity): the HUD goes when none is left.")) { _ in "pop" }
+        case "reset":
+            return .line(spec(name, "Back to the default appearance, hidden at once.")) { _ in "reset" }
+        case "set":
+            return .line(spec(name, "Change a setting: `set style dark`, `set button Cancel`, `set mode bar`.",
+                              discussion: "Every key of the command language's `set` (see the README's protocol reference).",
+                              operands: "<key> [<value> ...]",
+                              operandHelp: [("key", "The setting's key."), ("value", "Its value (words after the key are joined).")],
+                              count: 1...Int.max)) { commandLine("set", [$0.operands[0]], text: Array($0.operands.dropFirst())) }
+        case "quit":
+            return .line(spec(name, "End the daemon now, restoring the screen (or keeping the frame with --retain).",
+                              options: [.flag("retain", help: "Keep the last frame on the screen.")])) { $0.flag("retain") ? "quit --retain" : "quit" }
+        case "ping":
+            return .line(spec(name, "Exit 0 when the daemon answers within the timeout.")) { _ in "ping" }
+        default:
+            return nil
+        }
+    }
 }

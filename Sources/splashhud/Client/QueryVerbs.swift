@@ -6,7 +6,20 @@ import HUDProtocol
 import LinuxSystem
 
 extension ClientVerb {
-    static let queryVerbs: [ClientVerb] = [version, state, wait, subscribe, snapshot, send]
+    static let queryVerbNames = ["version", "state", "wait", "subscribe", "snapshot", "send"]
+
+    /// The verb of `queryVerbNames` called `name`, nil for another name (each is built on first use).
+    static func queryVerb(named name: String) -> ClientVerb? {
+        switch name {
+        case "version": return version
+        case "state": return state
+        case "wait": return wait
+        case "subscribe": return subscribe
+        case "snapshot": return snapshot
+        case "send": return send
+        default: return nil
+        }
+    }
 
     static let version = ClientVerb(spec: spec("version", "Print the daemon's protocol and version.")) { _, connection throws(ClientFailure) in
         let client = try connection.connect()

@@ -1,0 +1,28 @@
+// The client's verb tables: a call builds only the verb it names (`ClientVerb.named`, a switch),
+// so the list --help shows and the switch must name the same verbs.
+import CommandLineOptions
+import Testing
+@testable import splashhud
+
+@Suite struct ClientVerbTests {
+    @Test func everyListedVerbIsFoundByItsName() {
+        #expect(Set(ClientVerb.names).count == ClientVerb.names.count, "a verb listed twice")
+        for name in ClientVerb.names { #expect(ClientVerb.named(name)?.name == name, "\(name)") }
+        #expect(ClientVerb.all.map(\.name) == ClientVerb.names)
+    }
+
+    @Test func otherNamesAreNoVerb() {
+        for name in SplashHUDClient.toolVerbs + ["", "nope", "Show", "--help"] { #expect(ClientVerb.named(name) == nil, "\(name)") }
+    }
+
+    @Test func aVerbIsReadAndCheckedBeforeAnythingIsSent() throws {
+        let (verb, options, connection) = try SplashHUDClient.parse(["progress", "0.5", "Copying", "files", "--timeout=250"])
+        #expect(verb.name == "progress" && options.operands == ["0.5", "Copying", "files"] && connection.timeout == 250)
+        #expect(commandLine("progress", ["0.5"], text: ["Copying", "files"]) == "progress 0.5 \"Copying files\"")
+        #expect(commandLine("show", [], text: []) == "show")
+        #expect(throws: UsageError("unknown verb 'nope'; the verbs are demo, render, probe, \(ClientVerb.names.joined(separator: ", "))")) {
+            try SplashHUDClient.parse(["nope"])
+        }
+        #expect(throws: UsageError.self) { try SplashHUDClient.parse(["progress", "lots"]) }
+    }
+}
