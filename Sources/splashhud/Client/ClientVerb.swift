@@ -42,9 +42,21 @@ struct ClientVerb: Sendable {
     }
 }
 
-/// `verb` + `fixed` words + the rest joined as one text word (absent when empty).
+/// `verb` + `fixed` words + the rest joined as one text word (absent when empty). Appended word by
+/// word: `joined(separator:)` is not specialized for arrays of strings, and its first call looks up
+/// its generic types at run time, which cost more than the rest of the verb.
 func commandLine(_ verb: String, _ fixed: [String], text: [String] = []) -> String {
-    var words = [verb] + fixed.map(CommandParser.word)
-    if !text.isEmpty { words.append(CommandParser.word(text.joined(separator: " "))) }
-    return words.joined(separator: " ")
+    var line = verb
+    for word in fixed {
+        line += " "
+        line += CommandParser.word(word)
+    }
+    guard var joined = text.first else { return line }
+    for word in text.dropFirst() {
+        joined += " "
+        joined += word
+    }
+    line += " "
+    line += CommandParser.word(joined)
+    return line
 }
