@@ -11,29 +11,7 @@ import Musl
 public enum OptionParser {
     /// Reads `words` (without the program's or verb's name) against `spec`.
     public static func parse(_ words: [String], spec: CommandSpec) throws(UsageError) -> ParsedOptions {
-        let options = spec.options + [CommandSpec.help]
-        let words = fillBareValues(words, options: options)
-        let scanned = scan(words, options: options)
-        var parsed = ParsedOptions(operands: scanned.operands)
-        for match in scanned.matches {
-            switch match.code {
-            case Int32(UInt8(ascii: "?")):
-                // A known long option in optopt: it was given a value it does not take.
-                if match.failed >= 256, let o = optionSpec(for: match.failed, in: options) {
-                    throw UsageError("--\(o.name) takes no value, got '\(match.word ?? "?")'")
-                }
-                throw UsageError(match.failed > 0 && match.failed < 256
-                    ? "unknown option '-\(Character(Unicode.Scalar(UInt8(match.failed))))'"
-                    : "unknown option '\(match.word ?? "?")'")
-            case Int32(UInt8(ascii: ":")):
-                let name = optionSpec(for: match.failed, in: options)?.name ?? match.word ?? "?"
-                throw UsageError("--\(name) needs a value")
-            default:
-                guard let o = optionSpec(for: match.code, in: options) else { throw UsageError("unknown option '\(match.word ?? "?")'") }
-                if o.name == CommandSpec.help.name { parsed.wantsHelp = true; continue }
-                parsed.given.append((o.name, match.argument ?? ""))
-            }
-        }
+        let parsed = try scan(fillBareValues(words, options: spec.options), options: OptionTable(spec: spec))
         if parsed.wantsHelp { return parsed }
         if let range = spec.operandCount, !range.contains(parsed.operands.count) {
             if parsed.operands.count > range.upperBound {
@@ -59,51 +37,80 @@ public enum OptionParser {
         return out
     }
 
-    /// The option a getopt code stands for: a long option's val is 256 + its index, a short one is its letter.
-    static func optionSpec(for code: Int32, in options: [OptionSpec]) -> OptionSpec? {
-        if code >= 256 { return Int(code - 256) < options.count ? options[Int(code - 256)] : nil }
-        return options.first { $0.letter?.asciiValue.map(Int32.init) == code }
-    }
+    /// A spec's options and then `--help`, by the index getopt hands back; read in place rather
+    /// than copied into a new array with --help appended (the copy cost more than the scan).
+    struct OptionTable {
+        let spec: CommandSpec
+        var count: Int { spec.options.count + 1 }
+        /// `--help`'s index, after the spec's own options.
+        var help: Int { spec.options.count }
+        subscript(i: Int) -> OptionSpec { i < spec.options.count ? spec.options[i] : CommandSpec.help }
 
-    struct Match {
-        let code: Int32
-        let failed: Int32
-        let argument: String?
-        let word: String?
-    }
-
-    /// One getopt_long scan over copies of the strings, freed afterwards.
-    static func scan(_ words: [String], options: [OptionSpec]) -> (matches: [Match], operands: [String]) {
-        // argv[0] is the program's place; getopt starts at 1.
-        var argv: [UnsafeMutablePointer<CChar>?] = (["splashhud"] + words).map { strdup($0) }
-        argv.append(nil)
-        var names: [UnsafeMutablePointer<CChar>?] = []
-        var long: [CGetOpt.option] = []
-        for (i, o) in options.enumerated() {
-            let name = strdup(o.name)
-            names.append(name)
-            long.append(CGetOpt.option(name: name, has_arg: o.value == .none ? no_argument : required_argument, flag: nil, val: 256 + Int32(i)))
+        /// The index of the option a getopt code stands for: a long option's val is 256 + its
+        /// index, a short one is its letter.
+        func index(for code: Int32) -> Int? {
+            if code >= 256 { return code - 256 < count ? Int(code - 256) : nil }
+            return (0..<count).first { self[$0].letter?.asciiValue.map(Int32.init) == code }
         }
-        long.append(CGetOpt.option(name: nil, has_arg: 0, flag: nil, val: 0))
+    }
+
+    /// One getopt_long scan over copies of the words, read into `ParsedOptions` (the first mistake
+    /// throws, in command-line order); the copies are freed afterwards. Plain allocations, not
+    /// arrays: this runs once per process, where each array type's first use costs more than the scan.
+    static func scan(_ words: [String], options: OptionTable) throws(UsageError) -> ParsedOptions {
+        // argv[0] is the program's place; getopt starts at 1.
+        let argc = words.count + 1
+        let argv = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: argc + 1)
+        argv[0] = strdup("splashhud")
+        for i in 0..<words.count { argv[i + 1] = strdup(words[i]) }
+        argv[argc] = nil
+        let long = UnsafeMutablePointer<CGetOpt.option>.allocate(capacity: options.count + 1)
+        for i in 0..<options.count {
+            let o = options[i]
+            long[i] = CGetOpt.option(name: strdup(o.name), has_arg: o.value == .none ? no_argument : required_argument, flag: nil, val: 256 + Int32(i))
+        }
+        long[options.count] = CGetOpt.option(name: nil, has_arg: 0, flag: nil, val: 0)
+        // Each getopt_long call takes at least one word: at most argc - 1 matches.
+        let matches = UnsafeMutablePointer<CGetOpt_Match>.allocate(capacity: argc)
         defer {
-            argv.forEach { free($0) }
-            names.forEach { free($0) }
+            for i in 0..<argc { free(argv[i]) }
+            for i in 0..<options.count { free(UnsafeMutableRawPointer(mutating: long[i].name)) }
+            argv.deallocate()
+            long.deallocate()
+            matches.deallocate()
         }
         // ':' first: a missing value returns ':' rather than '?'.
         var short = ":"
-        for o in options { if let l = o.letter { short += String(l) + (o.value == .none ? "" : ":") } }
-        var raw = [CGetOpt_Match](repeating: CGetOpt_Match(), count: words.count + 1)
+        for i in 0..<options.count {
+            guard let letter = options[i].letter else { continue }
+            short.append(letter)
+            if options[i].value != .none { short.append(":") }
+        }
         var first: Int32 = 0
-        let argc = Int32(words.count + 1)
-        let count = argv.withUnsafeMutableBufferPointer { args in
-            long.withUnsafeBufferPointer { longs in
-                CGetOpt_scan(argc, args.baseAddress, short, longs.baseAddress, &raw, Int32(raw.count), &first)
+        let count = CGetOpt_scan(Int32(argc), argv, short, long, matches, Int32(argc), &first)
+        var parsed = ParsedOptions()
+        for match in UnsafeBufferPointer(start: matches, count: Int(count)) {
+            switch match.code {
+            case Int32(UInt8(ascii: "?")):
+                // A known long option in optopt: it was given a value it does not take.
+                if match.failed >= 256, let i = options.index(for: match.failed) {
+                    throw UsageError("--\(options[i].name) takes no value, got '\(word(match))'")
+                }
+                throw UsageError(match.failed > 0 && match.failed < 256
+                    ? "unknown option '-\(Character(Unicode.Scalar(UInt8(match.failed))))'"
+                    : "unknown option '\(word(match))'")
+            case Int32(UInt8(ascii: ":")):
+                throw UsageError("--\(options.index(for: match.failed).map { options[$0].name } ?? word(match)) needs a value")
+            default:
+                guard let i = options.index(for: match.code) else { throw UsageError("unknown option '\(word(match))'") }
+                if i == options.help { parsed.wantsHelp = true; continue }
+                parsed.given.append(ParsedOptions.Option(options[i].name, match.argument.map { String(cString: $0) } ?? ""))
             }
         }
-        let matches = raw.prefix(Int(count)).map {
-            Match(code: $0.code, failed: $0.failed, argument: $0.argument.map { String(cString: $0) }, word: $0.word.map { String(cString: $0) })
-        }
-        let operands = argv[Int(first)..<Int(argc)].map { String(cString: $0!) }
-        return (matches, operands)
+        for i in Int(first)..<argc { parsed.operands.append(String(cString: argv[i]!)) }
+        return parsed
     }
+
+    /// The word a getopt call ended on, the one at fault.
+    static func word(_ match: CGetOpt_Match) -> String { match.word.map { String(cString: $0) } ?? "?" }
 }

@@ -2,12 +2,24 @@
 /// given, and the operands. The typed getters check a value and word the error as the user wrote it.
 public struct ParsedOptions: Sendable {
     public var operands: [String]
-    /// `(name, value)` in command-line order; a flag's value is "".
-    public var given: [(name: String, value: String)]
+    /// The options given, in command-line order.
+    public var given: [Option]
     /// Whether `--help` / `-h` was given (the command prints its help and exits 0).
     public var wantsHelp: Bool
 
-    public init(operands: [String] = [], given: [(name: String, value: String)] = [], wantsHelp: Bool = false) {
+    /// One option as given: its name and value (a flag's is ""). A struct, not a `(name, value)`
+    /// tuple: the first array of tuples a process makes builds the tuple's type at run time.
+    public struct Option: Sendable, Equatable {
+        public let name: String
+        public let value: String
+
+        public init(_ name: String, _ value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    public init(operands: [String] = [], given: [Option] = [], wantsHelp: Bool = false) {
         self.operands = operands
         self.given = given
         self.wantsHelp = wantsHelp
