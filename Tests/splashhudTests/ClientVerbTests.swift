@@ -1,6 +1,7 @@
 // The client's verb tables: a call builds only the verb it names (`ClientVerb.named`, a switch),
 // so the list --help shows and the switch must name the same verbs.
 import CommandLineOptions
+import HUDProtocol
 import Testing
 @testable import splashhud
 
@@ -9,6 +10,10 @@ import Testing
         #expect(Set(ClientVerb.names).count == ClientVerb.names.count, "a verb listed twice")
         for name in ClientVerb.names { #expect(ClientVerb.named(name)?.name == name, "\(name)") }
         #expect(ClientVerb.all.map(\.name) == ClientVerb.names)
+    }
+
+    @Test func theSocketsHelpNamesTheDefault() {
+        #expect(ClientOptions.specs.first { $0.name == "socket" }?.help.hasSuffix("else \(ControlProtocol.defaultSocketPath)).") == true)
     }
 
     @Test func otherNamesAreNoVerb() {

@@ -10,8 +10,10 @@ struct ClientOptions {
     /// How long to wait for the daemon, in milliseconds.
     var timeout: Int32 = 500
 
+    /// The default socket is written out, not interpolated: every call builds these, and a
+    /// string built at run time costs more than its parse (ClientVerbTests checks the path).
     static let specs: [OptionSpec] = [
-        .option("socket", "path", help: "The daemon's control socket (default: $SPLASHHUD_SOCKET, else \(ControlProtocol.defaultSocketPath))."),
+        .option("socket", "path", help: "The daemon's control socket (default: $SPLASHHUD_SOCKET, else /run/splashhud/control)."),
         .option("timeout", "ms", help: "How long to wait for the daemon, in milliseconds, 1...60000 (default 500; it never waits longer when the daemon is absent, stopped or slow)."),
     ]
 
