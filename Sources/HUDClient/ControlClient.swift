@@ -14,8 +14,9 @@ public final class ControlClient {
     private let descriptor: FileDescriptor
     private var input: [UInt8] = []
     private var start = 0
-    /// What each read(2) lands in, kept: a pipeline reads many times.
-    private var chunk = [UInt8](repeating: 0, count: 65536)
+    /// What each read(2) lands in, made at the first read and kept (a pipeline reads many times);
+    /// not zeroed, as read(2) writes what it returns: a client that never reads pays nothing.
+    private var chunk: UnsafeMutableRawBufferPointer?
     /// Event lines read while waiting for a reply, oldest first.
     private var events: [HUDEvent] = []
     private var closed = false
@@ -53,7 +54,10 @@ public final class ControlClient {
         throw failure
     }
 
-    deinit { close() }
+    deinit {
+        close()
+        chunk?.deallocate()
+    }
 
     public func close() {
         guard !closed else { return }
@@ -171,11 +175,13 @@ public final class ControlClient {
     private func fill(deadline: Int64) throws(ControlClientError) -> Bool {
         if start > 65536 { input.removeFirst(start); start = 0 }
         while true {
-            let r = chunk.withUnsafeMutableBytes { b in Result { () throws(SystemError) in try Files.read(descriptor, into: b, subject: socket) } }
+            let buffer = chunk ?? UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 1)
+            chunk = buffer
+            let r = Result { () throws(SystemError) in try Files.read(descriptor, into: buffer, subject: socket) }
             switch r {
             case .success(let n?):
                 if n == 0 { return false }
-                input += chunk[0..<n]
+                input += UnsafeRawBufferPointer(rebasing: buffer[0..<n])
                 return true
             case .success(nil): try wait(.read, until: deadline)
             case .failure(let e) where e.errno == .connectionReset: return false
