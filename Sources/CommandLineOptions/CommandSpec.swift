@@ -37,6 +37,18 @@ public struct OptionSpec: Sendable {
     }
 }
 
+/// One operand's help: `<name>` and what it is. (A struct, not a `(name, help)` tuple: the first
+/// array of tuples a process makes builds the tuple's type at run time.)
+public struct OperandHelp: Sendable {
+    public let name: String
+    public let help: String
+
+    public init(_ name: String, _ help: String) {
+        self.name = name
+        self.help = help
+    }
+}
+
 /// A command (or one verb of a command with verbs): its name, what it does, its options and operands.
 public struct CommandSpec: Sendable {
     public let name: String
@@ -46,12 +58,12 @@ public struct CommandSpec: Sendable {
     /// The operands as the usage line shows them, e.g. `<fraction> [<status> ...]`.
     public let operands: String
     /// Each operand's help, in order.
-    public let operandHelp: [(name: String, help: String)]
+    public let operandHelp: [OperandHelp]
     /// How many operands are required, and at most (nil: no limit).
     public let operandCount: ClosedRange<Int>?
 
     public init(name: String, abstract: String, discussion: String = "", options: [OptionSpec] = [], operands: String = "",
-                operandHelp: [(name: String, help: String)] = [], operandCount: ClosedRange<Int>? = 0...0) {
+                operandHelp: [OperandHelp] = [], operandCount: ClosedRange<Int>? = 0...0) {
         self.name = name
         self.abstract = abstract
         self.discussion = discussion

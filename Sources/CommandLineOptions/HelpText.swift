@@ -9,7 +9,7 @@ extension CommandSpec {
         out += "\nUSAGE:\n" + Self.wrap(units: usageWords(program: program, verbs: !verbs.isEmpty), indent: 2) + "\n"
         if !operandHelp.isEmpty {
             out += "\nARGUMENTS:\n"
-            for (name, help) in operandHelp { out += Self.entry("<\(name)>", help) }
+            for o in operandHelp { out += Self.entry("<\(o.name)>", o.help) }
         }
         if !verbs.isEmpty {
             out += "\nVERBS:\n"

@@ -14,7 +14,7 @@ public enum ManPage {
             for v in verbs {
                 s += ".SS \(escape(v.name))\n" + escape(v.usage(program: "\(name) \(v.name)")) + "\n.PP\n\(escape(v.abstract))\n"
                 if !v.discussion.isEmpty { s += ".PP\n\(escape(v.discussion))\n" }
-                for (operand, help) in v.operandHelp { s += ".TP\n.I \(escape(operand))\n\(escape(help))\n" }
+                for o in v.operandHelp { s += ".TP\n.I \(escape(o.name))\n\(escape(o.help))\n" }
                 s += options(v.options, heading: "")
             }
         }

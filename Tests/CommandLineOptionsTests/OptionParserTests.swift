@@ -12,7 +12,7 @@ import Testing
             OptionSpec("plymouth", value: .optional("mode", bare: "on"), help: "Plymouth."),
             .flag("verbose", letter: "v", help: "Talk."),
         ],
-        operands: "<text> ...", operandHelp: [("text", "Words.")], operandCount: 0...3)
+        operands: "<text> ...", operandHelp: [OperandHelp("text", "Words.")], operandCount: 0...3)
 
     func parse(_ words: [String]) throws(UsageError) -> ParsedOptions { try OptionParser.parse(words, spec: Self.spec) }
 

@@ -36,7 +36,7 @@ struct ClientVerb: Sendable {
 
     /// `spec` with the connection's options, as every verb takes them.
     static func spec(_ name: String, _ abstract: String, discussion: String = "", options: [OptionSpec] = [], operands: String = "",
-                     operandHelp: [(name: String, help: String)] = [], count: ClosedRange<Int>? = 0...0) -> CommandSpec {
+                     operandHelp: [OperandHelp] = [], count: ClosedRange<Int>? = 0...0) -> CommandSpec {
         CommandSpec(name: name, abstract: abstract, discussion: discussion, options: options + ClientOptions.specs,
                     operands: operands, operandHelp: operandHelp, operandCount: count)
     }

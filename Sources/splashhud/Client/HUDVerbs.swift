@@ -8,7 +8,7 @@ extension ClientVerb {
     static let hudVerbNames = ["show", "progress", "progress-over", "success", "error", "info", "image", "status", "dismiss", "pop",
                                "reset", "set", "quit", "ping"]
 
-    static let statusOperand = ("status", "The status text.")
+    static let statusOperand = OperandHelp("status", "The status text.")
 
     /// The verb of `hudVerbNames` called `name`, nil for another name.
     static func hudVerb(named name: String) -> ClientVerb? {
@@ -19,12 +19,12 @@ extension ClientVerb {
         case "progress":
             return .line(spec(name, "Show the progress ring at FRACTION (0...1), with a status text (SV showProgress:status:).",
                               operands: "<fraction> [<status> ...]",
-                              operandHelp: [("fraction", "The progress, 0...1 (negative: the spinner; write `--` before it)."), statusOperand],
+                              operandHelp: [OperandHelp("fraction", "The progress, 0...1 (negative: the spinner; write `--` before it)."), statusOperand],
                               count: 1...Int.max)) { commandLine("progress", [$0.operands[0]], text: Array($0.operands.dropFirst())) }
         case "progress-over":
             return .line(spec(name, "Move the progress on its own by FRACTION over SECONDS (Android recovery's show_progress).",
                               operands: "<fraction> <seconds>",
-                              operandHelp: [("fraction", "How much of the bar to fill, 0...1."), ("seconds", "Over how many seconds.")],
+                              operandHelp: [OperandHelp("fraction", "How much of the bar to fill, 0...1."), OperandHelp("seconds", "Over how many seconds.")],
                               count: 2...2)) { commandLine("progress-over", $0.operands) }
         case "success":
             return .line(spec(name, "Show the success image, dismissed after SV's display duration.", operands: "[<status> ...]",
@@ -37,14 +37,14 @@ extension ClientVerb {
                               operandHelp: [statusOperand], count: nil)) { commandLine("info", [], text: $0.operands) }
         case "image":
             return .line(spec(name, "Show a PNG image (a path the daemon can read), with a status text.", operands: "<path> [<status> ...]",
-                              operandHelp: [("path", "The PNG's path, as the daemon sees it."), statusOperand],
+                              operandHelp: [OperandHelp("path", "The PNG's path, as the daemon sees it."), statusOperand],
                               count: 1...Int.max)) { commandLine("image", [$0.operands[0]], text: Array($0.operands.dropFirst())) }
         case "status":
             return .line(spec(name, "Change the status text only (SV setStatus:).", operands: "<text> ...",
-                              operandHelp: [("text", "The text.")], count: 1...Int.max)) { commandLine("status", [], text: $0.operands) }
+                              operandHelp: [OperandHelp("text", "The text.")], count: 1...Int.max)) { commandLine("status", [], text: $0.operands) }
         case "dismiss":
             return .line(spec(name, "Dismiss the HUD, after DELAY seconds (SV dismissWithDelay:).", operands: "[<delay>]",
-                              operandHelp: [("delay", "Seconds to wait first.")], count: 0...1)) { commandLine("dismiss", $0.operands) }
+                              operandHelp: [OperandHelp("delay", "Seconds to wait first.")], count: 0...1)) { commandLine("dismiss", $0.operands) }
         case "pop":
             return .line(spec(name, "End one activity (SV popActivity): the HUD goes when none is left.")) { _ in "pop" }
         case "reset":
@@ -53,7 +53,7 @@ extension ClientVerb {
             return .line(spec(name, "Change a setting: `set style dark`, `set button Cancel`, `set mode bar`.",
                               discussion: "Every key of the command language's `set` (see the README's protocol reference).",
                               operands: "<key> [<value> ...]",
-                              operandHelp: [("key", "The setting's key."), ("value", "Its value (words after the key are joined).")],
+                              operandHelp: [OperandHelp("key", "The setting's key."), OperandHelp("value", "Its value (words after the key are joined).")],
                               count: 1...Int.max)) { commandLine("set", [$0.operands[0]], text: Array($0.operands.dropFirst())) }
         case "quit":
             return .line(spec(name, "End the daemon now, restoring the screen (or keeping the frame with --retain).",

@@ -102,7 +102,7 @@ extension ClientVerb {
     static let snapshot = ClientVerb(
         spec: spec("snapshot", "Save what an output shows now as a PNG (the daemon sends it over the socket).",
                    options: [.option("output", "name", help: "The output's name (default: the first).")],
-                   operands: "<file>", operandHelp: [("file", "The PNG file to write (replaced atomically).")], count: 1...1),
+                   operands: "<file>", operandHelp: [OperandHelp("file", "The PNG file to write (replaced atomically).")], count: 1...1),
         run: { p, connection throws(ClientFailure) in
             let file = p.operands[0]
             let client = try connection.connect()
@@ -125,7 +125,7 @@ extension ClientVerb {
                        --fifo they are written to that FIFO instead, never blocking (exit 1 at once when nobody reads it).
                        """,
                    options: [.option("fifo", "path", help: "Write to this FIFO (a daemon's --fifo, --psplash-fifo or --fbsplash-fifo) instead of the socket.")],
-                   operands: "<line> ...", operandHelp: [("line", "Command lines, one per argument.")], count: 1...Int.max),
+                   operands: "<line> ...", operandHelp: [OperandHelp("line", "Command lines, one per argument.")], count: 1...Int.max),
         run: { p, connection throws(ClientFailure) in
             let lines = p.operands
             if let fifo = p.value("fifo") {
