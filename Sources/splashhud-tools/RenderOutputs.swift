@@ -31,6 +31,12 @@ enum RenderOutputError: Error, Equatable, CustomStringConvertible {
 }
 
 extension RenderOutput {
+    /// The options `parse` reads, as `--NAME VALUE` or `--NAME=VALUE` (the client's completions
+    /// list them too).
+    enum Option: String, CaseIterable {
+        case at, apng, out
+    }
+
     /// Pairs `--at T --out F` and `--apng FROM:TO:FPS --out F`, in order.
     static func parse(_ args: [String]) throws -> [RenderOutput] {
         var out: [RenderOutput] = []
@@ -47,11 +53,14 @@ extension RenderOutput {
             let (name, inline) = arg.hasPrefix("--") && arg.contains("=")
                 ? (String(arg.prefix { $0 != "=" }), String(arg.drop { $0 != "=" }.dropFirst()))
                 : (arg, nil)
-            switch name {
-            case "--at", "--apng":
+            guard name.hasPrefix("--"), let option = Option(rawValue: String(name.dropFirst(2))) else {
+                throw RenderOutputError.unexpected(arg)
+            }
+            switch option {
+            case .at, .apng:
                 if let p = pending { throw RenderOutputError.requestWithoutOut(p.request) }
                 let v = try inline ?? value(name)
-                if name == "--at" {
+                if option == .at {
                     guard let t = Double(v), t >= 0, t.isFinite else { throw RenderOutputError.badTime(v) }
                     pending = ("--at \(v)", { .frame(seconds: t, path: $0) })
                 } else {
@@ -61,13 +70,11 @@ extension RenderOutput {
                     else { throw RenderOutputError.badRange(v) }
                     pending = ("--apng \(v)", { .animation(from: a, to: b, fps: fps, path: $0) })
                 }
-            case "--out":
+            case .out:
                 let path = try inline ?? value(name)
                 guard let p = pending else { throw RenderOutputError.outWithoutRequest(path) }
                 out.append(p.make(path))
                 pending = nil
-            default:
-                throw RenderOutputError.unexpected(arg)
             }
             i += 1
         }

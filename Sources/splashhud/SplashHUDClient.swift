@@ -5,13 +5,9 @@
 import CEarlyStart
 import CommandLineOptions
 import HUDProtocol
-import LinuxSystem
 
 @main
 enum SplashHUDClient {
-    /// The verbs of splashhud-tools.
-    static let toolVerbs = ["demo", "render", "probe"]
-
     static let spec = CommandSpec(
         name: "splashhud",
         abstract: "A progress HUD for Linux displays without a window system.",
@@ -22,12 +18,6 @@ enum SplashHUDClient {
             written, 74 an I/O error, 75 no answer within --timeout, 76 not the protocol, 77 not allowed to use the socket.
             """,
         options: [.flag("version", help: "Show the version.")], operands: "[<arguments> ...]", operandCount: nil)
-
-    static var toolsList: [CommandSpec] {
-        [CommandSpec(name: "demo", abstract: "Play a HUD update sequence and write its pictures (splashhud-tools; the default without a verb)."),
-         CommandSpec(name: "render", abstract: "Render a timed script headless to PNGs (splashhud-tools)."),
-         CommandSpec(name: "probe", abstract: "List the displays this machine has and what each can do (splashhud-tools).")]
-    }
 
     /// Every verb's table, the tools' first, for the help, the man page and completions.
     static var allVerbs: [CommandSpec] { toolsList + ClientVerb.all.map(\.spec) }
@@ -72,15 +62,5 @@ enum SplashHUDClient {
         let connection = try ClientOptions(options)
         try verb.check(options)
         return (verb, options, connection)
-    }
-
-    /// Runs splashhud-tools from beside this program (the demo when no verb is given).
-    static func runTools(_ arguments: [String]) -> Never {
-        let here = ProcessImage.executablePath() ?? CommandLine.arguments[0]
-        let tools = String(here[..<(here.lastIndex(of: "/") ?? here.startIndex)]) + "/splashhud-tools"
-        let error = ProcessImage.replace(with: tools, arguments: [tools] + arguments)
-        CommandLineTool.printError("splashhud: \(arguments.first ?? "demo") is a verb of splashhud-tools, which could not be run (\(error)); "
-            + "install it beside splashhud, or use the client's verbs (splashhud --help)")
-        CommandLineTool.exit(69)  // EX_UNAVAILABLE
     }
 }
