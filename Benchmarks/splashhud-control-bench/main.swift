@@ -112,7 +112,7 @@ let floodClients = option("--flood-clients", 8), floodSeconds = option("--flood-
 let flooded = Process()
 flooded.executableURL = URL(fileURLWithPath: daemonPath)
 flooded.arguments = ["--display", "memory:1280x720", "--socket", "\(dir)/flood", "--log-level", "info"]
-FileManager.default.createFile(atPath: "\(dir)/flood.log", contents: nil)
+guard FileManager.default.createFile(atPath: "\(dir)/flood.log", contents: nil) else { fatalError("cannot create \(dir)/flood.log") }
 flooded.standardError = FileHandle(forWritingAtPath: "\(dir)/flood.log")
 try flooded.run()
 var lifecycle: ControlClient?

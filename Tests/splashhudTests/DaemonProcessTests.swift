@@ -208,7 +208,7 @@ struct DaemonProcessTests {
     }
 }
 
-/// Shell completions come from ArgumentParser and know every verb and the daemon's options.
+/// Shell completions come from the CommandLineOptions tables and know every verb and the daemon's options.
 @Suite struct CompletionTests {
     @Test(arguments: ["bash", "zsh", "fish"])
     func completionsKnowTheVerbs(shell: String) throws {

@@ -59,11 +59,11 @@ struct InitramfsScriptsTests {
             let r = "\(base)/\(name)"
             if let daemon {
                 try fm.createDirectory(atPath: "\(r)/\(daemon)", withIntermediateDirectories: true)
-                fm.createFile(atPath: "\(r)/\(daemon)/splashhudd", contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o755])
+                #expect(fm.createFile(atPath: "\(r)/\(daemon)/splashhudd", contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o755]))
             }
             if let unit {
                 try fm.createDirectory(atPath: "\(r)/\(unit)", withIntermediateDirectories: true)
-                fm.createFile(atPath: "\(r)/\(unit)/splashhud.service", contents: Data("[Service]\n".utf8))
+                #expect(fm.createFile(atPath: "\(r)/\(unit)/splashhud.service", contents: Data("[Service]\n".utf8)))
             }
             if masked {
                 try fm.createDirectory(atPath: "\(r)/etc/systemd/system", withIntermediateDirectories: true)
@@ -71,7 +71,7 @@ struct InitramfsScriptsTests {
             }
             if let rule {
                 try fm.createDirectory(atPath: "\(r)/\(rule)", withIntermediateDirectories: true)
-                fm.createFile(atPath: "\(r)/\(rule)/90-splashhud.rules", contents: Data())
+                #expect(fm.createFile(atPath: "\(r)/\(rule)/90-splashhud.rules", contents: Data()))
             }
             return r
         }
