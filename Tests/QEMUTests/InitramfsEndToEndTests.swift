@@ -36,6 +36,18 @@ struct InitramfsEndToEndTests {
         return URL(fileURLWithPath: daemon).deletingLastPathComponent().path
     }
 
+    /// The release daemon beside the fully static client `scripts/install.sh --static-stdlib`
+    /// installs (scripts/test.sh builds it and names it in SPLASHHUD_STATIC_CLIENT), else the
+    /// release client: the image's scripts then run a client that needs no library at all.
+    static func binDirWithStaticClient(in dir: String) throws -> String {
+        guard let client = ProcessInfo.processInfo.environment["SPLASHHUD_STATIC_CLIENT"] else { return try binDir() }
+        let bin = "\(dir)/bin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: "\(bin)/splashhudd", withDestinationPath: "\(try binDir())/splashhudd")
+        try FileManager.default.createSymbolicLink(atPath: "\(bin)/splashhud", withDestinationPath: client)
+        return bin
+    }
+
     static func workDirectory(_ name: String) throws -> String {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("splashhud-\(name)-\(UInt32.random(in: 0...UInt32.max))").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -46,9 +58,9 @@ struct InitramfsEndToEndTests {
     func debianInitramfs() throws {
         try VMSelftestTests.requireQEMUTools()
         try Self.requireTools(["mkinitramfs", "lsinitramfs", "unmkinitramfs", "mke2fs", "zstd"])
-        let bin = try Self.binDir()
         let dir = try Self.workDirectory("initramfs-vm")
         defer { try? FileManager.default.removeItem(atPath: dir) }
+        let bin = try Self.binDirWithStaticClient(in: dir)
         let (status, output) = try VMBootLock.holding(exclusive: true) {
             try runProcess("python3", [Self.helper, "boot", "--bin-dir", bin, "--work", "\(dir)/work", "--shots-dir", "\(dir)/shots"])
         }

@@ -174,6 +174,9 @@ def copy_libraries(binaries, root):
     """Every library ldd names for the binaries, at its host path (lib -> usr/lib as on the host)."""
     paths = set()
     for b in binaries:
+        p = subprocess.run(["ldd", b], capture_output=True, text=True)
+        if p.returncode != 0 and "not a dynamic executable" in p.stdout + p.stderr:
+            continue  # the fully static client (install.sh --static-stdlib) needs no library
         out, _ = run(["ldd", b])
         for line in out.splitlines():
             for word in line.split():
