@@ -24,15 +24,18 @@ public enum OptionParser {
 
     /// An option that may stand alone is given its bare value when no value follows it, so
     /// getopt can treat every option with a value alike (and `--plymouth /x` stays a value).
+    /// Options outside, words inside: most options take no bare value and are passed over once,
+    /// not once per word.
     static func fillBareValues(_ words: [String], options: [OptionSpec]) -> [String] {
         var out = words
-        var i = 0
-        while i < out.count && out[i] != "--" {
-            for o in options {
-                guard case .optional(_, let bare) = o.value, out[i] == "--" + o.name else { continue }
-                if i + 1 == out.count || out[i + 1].hasPrefix("-") { out[i] = "--\(o.name)=\(bare)" }
+        for o in options {
+            guard case .optional(_, let bare) = o.value else { continue }
+            let long = "--" + o.name
+            var i = 0
+            while i < out.count && out[i] != "--" {
+                if out[i] == long && (i + 1 == out.count || out[i + 1].hasPrefix("-")) { out[i] = "--\(o.name)=\(bare)" }
+                i += 1
             }
-            i += 1
         }
         return out
     }
@@ -62,12 +65,14 @@ public enum OptionParser {
         let argc = words.count + 1
         let argv = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: argc + 1)
         argv[0] = strdup("splashhud")
-        for i in 0..<words.count { argv[i + 1] = strdup(words[i]) }
+        // withCString, not the implicit String-to-pointer conversion, which copies each word
+        // into a new array before strdup copies it again.
+        for i in 0..<words.count { argv[i + 1] = words[i].withCString { strdup($0) } }
         argv[argc] = nil
         let long = UnsafeMutablePointer<CGetOpt.option>.allocate(capacity: options.count + 1)
         for i in 0..<options.count {
             let o = options[i]
-            long[i] = CGetOpt.option(name: strdup(o.name), has_arg: o.value == .none ? no_argument : required_argument, flag: nil, val: 256 + Int32(i))
+            long[i] = CGetOpt.option(name: o.name.withCString { strdup($0) }, has_arg: o.value == .none ? no_argument : required_argument, flag: nil, val: 256 + Int32(i))
         }
         long[options.count] = CGetOpt.option(name: nil, has_arg: 0, flag: nil, val: 0)
         // Each getopt_long call takes at least one word: at most argc - 1 matches.
@@ -89,6 +94,7 @@ public enum OptionParser {
         var first: Int32 = 0
         let count = CGetOpt_scan(Int32(argc), argv, short, long, matches, Int32(argc), &first)
         var parsed = ParsedOptions()
+        parsed.given.reserveCapacity(Int(count))
         for match in UnsafeBufferPointer(start: matches, count: Int(count)) {
             switch match.code {
             case Int32(UInt8(ascii: "?")):

@@ -200,6 +200,10 @@ struct DaemonRun {
 enum PlymouthMode: String, CaseIterable {
     case on, off, auto
 
+    /// The raw values, written out (DaemonOptionsTests checks them against `allCases`): mapping
+    /// `allCases` built two arrays on every start.
+    static let names = ["on", "off", "auto"]
+
     /// Where Plymouth's daemon is installed, when it is.
     static let daemons = ["/usr/sbin/plymouthd", "/sbin/plymouthd", "/usr/bin/plymouthd"]
 

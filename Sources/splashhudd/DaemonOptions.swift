@@ -39,6 +39,10 @@ struct DaemonOptions {
     static let fifoModes: [String: UInt32] = ["600": CommandFIFO.ownerOnly, "0600": CommandFIFO.ownerOnly,
                                               "620": CommandFIFO.groupWritable, "0620": CommandFIFO.groupWritable]
 
+    /// The table, its help written out in full: the defaults it names (the socket, psplash's FIFO,
+    /// the asset directories) are literals checked by DaemonOptionsTests, not interpolated, because
+    /// the daemon builds this table on every start and an interpolation or `joined` costs more
+    /// there than the whole parse.
     static let spec = CommandSpec(
         name: "splashhudd",
         abstract: "The SplashHUD daemon: the HUD on the best display, driven through its control socket and FIFOs.",
@@ -51,10 +55,10 @@ struct DaemonOptions {
         options: [
             .option("display", "display", help: "Display: auto (the profile's backends, else drm then fbdev, memory when no screen opens), drm[:CARD], fbdev[:DEVICE] or memory[:WxH]. Default: auto."),
             .option("profile", "profile", help: "Board profile: a name in boards/ (e.g. rpi4, qemu-bochs) or a .conf file."),
-            .option("socket", "socket", help: "The control socket (`none`: no socket). When its directory cannot be used, the abstract socket @PATH is used instead. Default: \(ControlProtocol.defaultSocketPath)."),
+            .option("socket", "socket", help: "The control socket (`none`: no socket). When its directory cannot be used, the abstract socket @PATH is used instead. Default: /run/splashhud/control."),
             .option("socket-group", "group", help: "The group that may use the control socket (mode 0660), a name or a number."),
             OptionSpec("plymouth", value: .optional("mode", bare: "on"), help: "Also answer Plymouth's protocol on its socket (@/org/freedesktop/plymouthd), so `plymouth`, boot scripts and systemd drive the HUD: on (also a bare --plymouth), off (the default), or auto (on unless Plymouth is installed)."),
-            OptionSpec("psplash-fifo", value: .optional("path", bare: psplashDefault), help: "Also read psplash's FIFO here (MSG, PROGRESS, QUIT); without a value: \(psplashDefault)."),
+            OptionSpec("psplash-fifo", value: .optional("path", bare: psplashDefault), help: "Also read psplash's FIFO here (MSG, PROGRESS, QUIT); without a value: /run/psplash_fifo."),
             .option("fbsplash-fifo", "path", help: "Also read busybox fbsplash's FIFO here (NN, exit)."),
             .option("fifo", "path", help: "Also read command-language lines from this FIFO (`echo 'progress 0.5' > FIFO`)."),
             .option("fifo-mode", "mode", help: "The FIFOs' mode when we create them: 600 (owner only, as psplash; the default) or 620 (group may write)."),
@@ -71,7 +75,7 @@ struct DaemonOptions {
             .flag("grab-input", help: "Take the input devices for the HUD alone (EVIOCGRAB), so nothing behind it sees their events (the profile's [input] grab)."),
             .flag("wait-for-display", help: "When no screen opens yet (early boot, before the display's driver has loaded), wait for a DRM card to appear and show on it at once, instead of falling back to the memory display. Clients are answered while it waits."),
             .option("user", "name", help: "Run as this user once the display, the sockets, the FIFOs and the input devices are open (its groups, e.g. video and input, are kept for devices plugged in later)."),
-            .option("asset-dir", "dir", help: "A directory whose files commands may show or use (`image PATH`, `set font PATH`); repeat it for several. Paths are resolved (symlinks, ..) and refused outside. Default: \(defaultAssetDirectories.joined(separator: ", ")) and the profile's directory."),
+            .option("asset-dir", "dir", help: "A directory whose files commands may show or use (`image PATH`, `set font PATH`); repeat it for several. Paths are resolved (symlinks, ..) and refused outside. Default: /usr/share/splashhud, /etc/splashhud, /usr/share/fonts, /usr/local/share/fonts, /usr/share/pixmaps, /usr/share/plymouth/themes and the profile's directory."),
             .option("max-fps", "n|refresh", help: "Cap animation at N frames a second (1...1000), on every k-th refresh so steps stay even; refresh (the default) draws one per refresh. Over the profile's [hud] max-fps; `set max-fps` changes it later."),
             .flag("version", help: "Show the version."),
         ])
@@ -98,12 +102,14 @@ struct DaemonOptions {
         socket = p.value("socket") ?? socket
         guard socket == "none" || !socket.isEmpty else { throw UsageError("--socket needs a path") }
         socketGroup = p.value("socket-group")
-        plymouth = try p.choice("plymouth", of: PlymouthMode.allCases.map(\.rawValue)).flatMap(PlymouthMode.init) ?? .off
+        plymouth = try p.choice("plymouth", of: PlymouthMode.names).flatMap(PlymouthMode.init) ?? .off
         psplashFifo = p.value("psplash-fifo")
         fbsplashFifo = p.value("fbsplash-fifo")
         fifo = p.value("fifo")
-        let fifos = [fifo, psplashFifo, fbsplashFifo].compactMap { $0 }
-        guard Set(fifos).count == fifos.count else { throw UsageError("each FIFO needs its own path") }
+        // Three at most, compared in pairs (a Set of them cost more than the rest of the checks).
+        guard !Self.same(fifo, psplashFifo), !Self.same(fifo, fbsplashFifo), !Self.same(psplashFifo, fbsplashFifo) else {
+            throw UsageError("each FIFO needs its own path")
+        }
         if let mode = p.value("fifo-mode") {
             guard let m = Self.fifoModes[mode] else { throw UsageError("--fifo-mode must be 600 or 620, got '\(mode)'") }
             fifoMode = m
@@ -116,7 +122,7 @@ struct DaemonOptions {
         out = p.value("out")
         duration = try p.number("duration", above: 0, atMost: 1_000_000)
         if let level = p.value("log-level") {
-            guard let l = Logger.Level(rawValue: level) else { throw UsageError("--log-level: unknown level '\(level)'") }
+            guard let l = Self.logLevel(level) else { throw UsageError("--log-level: unknown level '\(level)'") }
             logLevel = l
         }
         console = p.value("console") ?? console
@@ -139,6 +145,24 @@ struct DaemonOptions {
             } catch {
                 throw UsageError("--max-fps takes a number of frames a second, 1...\(CommandParser.maxFramesPerSecond), or refresh; got '\(cap)'")
             }
+        }
+    }
+
+    /// Whether two optional paths are both given and the same.
+    static func same(_ a: String?, _ b: String?) -> Bool { a != nil && a == b }
+
+    /// `--log-level`'s word as `Logger.Level(rawValue:)` reads it, by a switch: the synthesized
+    /// initializer looks its cases up in an array whose type the runtime builds on first use.
+    static func logLevel(_ word: String) -> Logger.Level? {
+        switch word {
+        case "trace": return .trace
+        case "debug": return .debug
+        case "info": return .info
+        case "notice": return .notice
+        case "warning": return .warning
+        case "error": return .error
+        case "critical": return .critical
+        default: return nil
         }
     }
 }

@@ -18,10 +18,15 @@ struct DisplayChoice: Equatable {
     }
 
     init?(argument: String) {
-        let parts = argument.split(separator: ":", maxSplits: 1).map(String.init)
-        let value = parts.count == 2 ? parts[1] : nil
-        if parts.count == 2 && value!.isEmpty { return nil }
-        switch parts.first ?? "" {
+        // The kind and the value after the first ':', as `split(separator: ":", maxSplits: 1)`
+        // reads them (empty pieces dropped: leading colons are skipped, a trailing one gives no
+        // value), without the arrays of substrings and strings that split and map build.
+        let rest = argument.drop { $0 == ":" }
+        let colon = rest.firstIndex(of: ":")
+        let kind = colon.map { rest[..<$0] } ?? rest
+        let after = colon.map { rest[rest.index(after: $0)...] }
+        let value = after.flatMap { $0.isEmpty ? nil : String($0) }
+        switch kind {
         case "auto" where value == nil: self.init(backend: nil)
         case "drm": self.init(backend: .drm, device: value)
         case "fbdev": self.init(backend: .fbdev, device: value)
