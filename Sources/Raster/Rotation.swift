@@ -25,6 +25,18 @@ public enum Rotation: Int, CaseIterable, Sendable {
     /// `FB_ROTATE_CCW` (`DRM_MODE_ROTATE_90`): turned 90° counter-clockwise, output H x W.
     case r270 = 270
 
+    /// The case's name (`r90`), as `"\(rotation)"` writes it but by a switch: interpolating the
+    /// enum itself goes through reflection (Mirror), which costs a first run over a million
+    /// instructions of run-time type lookups.
+    public var name: String {
+        switch self {
+        case .r0: return "r0"
+        case .r90: return "r90"
+        case .r180: return "r180"
+        case .r270: return "r270"
+        }
+    }
+
     /// The rotation that undoes this one (`r90` <-> `r270`): maps output pixels back to source pixels.
     @inlinable public var inverse: Rotation {
         switch self {

@@ -137,7 +137,7 @@ public final class HUDRuntime {
         loop.addTurnStep { [unowned self] in applyQueued() }
         loop.addTurnEndStep { [unowned self] in handOutEvents() }
         for o in display.outputs {
-            logger.info("output \(o.name): \(o.mode.name) \(o.format.name) rotation \(o.rotation) frame \(o.frameWidth)x\(o.frameHeight)")
+            logger.info("output \(o.name): \(o.mode.name) \(o.format.name) rotation \(o.rotation.name) frame \(o.frameWidth)x\(o.frameHeight)")
         }
         takeConsole(consoleMode)
     }
