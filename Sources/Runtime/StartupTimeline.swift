@@ -12,7 +12,10 @@ public final class StartupTimeline {
     /// The wall time from exec to `main`, when the launcher said when it exec'd us
     /// (`SPLASHHUD_EXEC_NS`, CLOCK_MONOTONIC; the benchmark's launcher sets it).
     public let execToMain: Int64?
-    public private(set) var marks: [(phase: String, at: Int64)]
+    /// The phases marked, from "main", and when each ended: two arrays rather than one of
+    /// `(phase, at)` tuples, whose type the runtime would build at run time on every start.
+    public private(set) var phases: [String]
+    public private(set) var times: [Int64]
     private var reported = false
 
     /// Starts at `main`: `cpuBeforeMain` is ProcessCPUClock's reading there.
@@ -21,19 +24,27 @@ public final class StartupTimeline {
         beforeMain = cpuBeforeMain
         let now = clock()
         execToMain = execAt.map { now - $0 }
-        marks = [("main", now)]
+        phases = ["main"]
+        times = [now]
     }
 
     /// The phase that ended now.
-    public func mark(_ phase: String) { marks.append((phase, clock())) }
+    public func mark(_ phase: String) {
+        phases.append(phase)
+        times.append(clock())
+    }
 
     /// `start-up: 38.0 ms CPU before main; options 0.2 ms, profile 1.1 ms, …, first frame 9.8 ms; main to first frame 52.3 ms`.
     public func summary() -> String {
-        var parts: [String] = []
-        for i in 1..<marks.count { parts.append("\(marks[i].phase) \(Self.ms(marks[i].at - marks[i - 1].at))") }
-        let total = (marks.last?.at ?? 0) - marks[0].at
+        // Appended, not joined: the unspecialized joined(separator:) looks its types up at run time.
+        var parts = ""
+        for i in 1..<phases.count {
+            if i > 1 { parts += ", " }
+            parts += "\(phases[i]) \(Self.ms(times[i] - times[i - 1]))"
+        }
+        let total = times[times.count - 1] - times[0]
         let loading = execToMain.map { "exec to main \(Self.ms($0)) (\(Self.ms(beforeMain)) CPU)" } ?? "\(Self.ms(beforeMain)) CPU before main"
-        return "start-up: \(loading); \(parts.joined(separator: ", ")); main to \(marks.last?.phase ?? "main") \(Self.ms(total))"
+        return "start-up: \(loading); \(parts); main to \(phases[phases.count - 1]) \(Self.ms(total))"
     }
 
     /// Logs the summary at the end of the loop turn that presented `runtime`'s first frame (or,
