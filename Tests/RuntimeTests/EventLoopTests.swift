@@ -52,6 +52,19 @@ import Testing
         #expect(rig.loop.timedWaits == 0)
     }
 
+    @Test func aSpentTimerCannotCancelTheOneMadeAfterIt() throws {
+        let rig = Rig()
+        var fired: [String] = []
+        let old = rig.loop.schedule(at: Self.t0 + 100) { fired.append("old") }
+        #expect(rig.loop.cancel(old))
+        rig.loop.schedule(at: Self.t0 + 200) { fired.append("new") }
+        #expect(!rig.loop.cancel(old))
+        #expect(rig.loop.pendingTimers == 1)
+        try rig.loop.runOnce()
+        #expect(fired == ["new"])
+        #expect(rig.poller.deadlines == [Self.t0 + 200])
+    }
+
     @Test func thousandsOfTimersCostLogarithmicBookkeepingAndStayCancelled() throws {
         let rig = Rig()
         var timers: [LoopTimer] = []

@@ -1,62 +1,97 @@
 // One-shot timers on the loop's clock, kept in a binary heap ordered by deadline (then by the
 // order they were made), so the loop's next deadline is the top and firing what is due costs
-// log n each, whatever else is pending. A cancelled timer stays in the heap until it comes up and
-// is skipped there; the map of live actions is what counts, so cancelling is O(1).
+// log n each, whatever else is pending. Actions live in slots, reused once free; a timer names its
+// slot and its id, and a slot holding another id (or none) means the timer has fired or been
+// cancelled, so cancelling is O(1). A cancelled timer stays in the heap until it comes up and is
+// skipped there. (The actions were a `[UInt64: () -> Void]`, whose first insert cost the runtime
+// a generic type lookup of about 160 k instructions, under TCG before the first frame.)
 
 /// A timer the loop fires once; cancel it to forget it.
 public struct LoopTimer: Hashable, Sendable {
     let id: UInt64
+    let slot: Int
 }
 
 struct LoopTimers {
-    private var heap: [(deadline: Int64, id: UInt64)] = []
-    private var actions: [UInt64: () -> Void] = [:]
+    private struct Entry {
+        var deadline: Int64
+        var id: UInt64
+        var slot: Int
+    }
+    private struct Slot {
+        /// The live timer's id; 0 when the slot is free (ids start at 1).
+        var id: UInt64
+        var action: () -> Void
+    }
+    private var heap: [Entry] = []
+    private var slots: [Slot] = []
+    private var freeSlots: [Int] = []
     private var nextID: UInt64 = 0
 
     /// Timers scheduled and neither fired nor cancelled.
-    var count: Int { actions.count }
+    private(set) var count = 0
 
     /// The earliest live deadline, nil when no timer is pending.
     mutating func nextDeadline() -> Int64? {
-        while let top = heap.first, actions[top.id] == nil { popTop() }
+        while let top = heap.first, !isLive(top) { popTop() }
         return heap.first?.deadline
     }
 
     mutating func schedule(at deadline: Int64, _ action: @escaping () -> Void) -> LoopTimer {
         nextID += 1
-        actions[nextID] = action
-        heap.append((deadline, nextID))
+        let slot: Int
+        if let free = freeSlots.popLast() {
+            slot = free
+            slots[slot] = Slot(id: nextID, action: action)
+        } else {
+            slot = slots.count
+            slots.append(Slot(id: nextID, action: action))
+        }
+        count += 1
+        heap.append(Entry(deadline: deadline, id: nextID, slot: slot))
         siftUp(heap.count - 1)
-        return LoopTimer(id: nextID)
+        return LoopTimer(id: nextID, slot: slot)
     }
 
     /// Forgets `timer`; true when it was still pending.
     @discardableResult
     mutating func cancel(_ timer: LoopTimer) -> Bool {
-        let pending = actions.removeValue(forKey: timer.id) != nil
+        guard timer.slot < slots.count, slots[timer.slot].id == timer.id else { return false }
+        free(timer.slot)
         // Cancelled entries are skipped lazily; a heap mostly made of them is rebuilt.
-        if pending && heap.count > 64 && heap.count > 4 * actions.count { compact() }
-        return pending
+        if heap.count > 64 && heap.count > 4 * count { compact() }
+        return true
     }
 
     /// Removes and returns the action of the earliest timer due at `now`, nil when none is.
     mutating func popDue(at now: Int64) -> (() -> Void)? {
         while let top = heap.first {
-            guard let action = actions[top.id] else { popTop(); continue }
+            guard isLive(top) else { popTop(); continue }
             guard top.deadline <= now else { return nil }
             popTop()
-            actions[top.id] = nil
+            let action = slots[top.slot].action
+            free(top.slot)
             return action
         }
         return nil
     }
 
+    private func isLive(_ entry: Entry) -> Bool { slots[entry.slot].id == entry.id }
+
+    /// Empties `slot` (dropping its action and what it captured) for the next timer.
+    private mutating func free(_ slot: Int) {
+        slots[slot] = Slot(id: 0, action: {})
+        freeSlots.append(slot)
+        count -= 1
+    }
+
     private mutating func compact() {
-        heap.removeAll { actions[$0.id] == nil }
+        let slots = self.slots
+        heap.removeAll { slots[$0.slot].id != $0.id }
         for i in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(i) }
     }
 
-    private static func earlier(_ a: (deadline: Int64, id: UInt64), _ b: (deadline: Int64, id: UInt64)) -> Bool {
+    private static func earlier(_ a: Entry, _ b: Entry) -> Bool {
         a.deadline != b.deadline ? a.deadline < b.deadline : a.id < b.id
     }
 
