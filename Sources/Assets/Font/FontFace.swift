@@ -2,12 +2,13 @@
 // the metrics, and unhinted outlines in font units. Scaling, placement and rasterization are ours
 // (integer math into 16.16, then our scan converter), so a glyph looks the same on every machine.
 //
-// Threading: every face owns its own FT_Library. FreeType allows different FT_Library instances
-// on different threads at once, but not concurrent use of one FT_Face (a face has one glyph slot
-// that FT_Load_Glyph overwrites), nor FT_New_Face/FT_Done_Face on one library from two threads.
-// A private library per face makes faces independent of each other without a lock; a face itself
-// is not thread-safe, so `FontFace` is deliberately not `Sendable`: create and use it on the thread
-// that renders (the HUD thread). The library costs a few kilobytes, and a HUD opens two or three faces.
+// Threading: every face comes from one FT_Library for the process (`FreeTypeLibrary.shared`).
+// FreeType (since 2.5.6) allows one library across threads as long as FT_New_Face and FT_Done_Face
+// hold a lock, which that type takes; it does not allow concurrent use of one FT_Face (a face has
+// one glyph slot that FT_Load_Glyph overwrites), so a face is not thread-safe and `FontFace` is
+// deliberately not `Sendable`: create and use it on the thread that renders (the HUD thread).
+// A library per face needed no lock, but each FT_Init_FreeType registers every module again:
+// 48 k instructions a face, three faces before the first frame.
 
 import CFreeType
 import Raster
@@ -41,7 +42,6 @@ public final class FontFace {
     /// The extra space between lines, in font units.
     public var lineGap: Int32 { height - (ascender - descender) }
 
-    private let library: FT_Library
     private let face: FT_Face
     private var advances: [UInt32: Int32] = [:]
 
@@ -52,23 +52,13 @@ public final class FontFace {
     /// Throws `.fileNotFound`, `.unreadable`, `.notAFont` (FreeType refused it) or `.notScalable`.
     public init(path: String) throws {
         try Self.checkFile(path)
-        var lib: FT_Library?
-        let initError = FT_Init_FreeType(&lib)
-        guard initError == 0, let lib else {
-            throw FontError.freeType(call: "FT_Init_FreeType", code: initError, reason: FontError.freeTypeText(initError))
-        }
-        var opened: FT_Face?
-        let openError = FT_New_Face(lib, path, 0, &opened)
-        guard openError == 0, let opened else {
-            FT_Done_FreeType(lib)
-            throw FontError.notAFont(path: path, code: openError, reason: FontError.freeTypeText(openError))
-        }
+        let opened = try FreeTypeLibrary.shared.openFace(path)
         let f = opened.pointee
         guard f.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE) != 0, f.units_per_EM > 0 else {
-            FT_Done_Face(opened); FT_Done_FreeType(lib)
+            FreeTypeLibrary.shared.close(opened)
             throw FontError.notScalable(path: path)
         }
-        library = lib; face = opened; self.path = path
+        face = opened; self.path = path
         id = nextFaceID.add(1, ordering: .relaxed).oldValue
         familyName = f.family_name.map { String(cString: $0) } ?? ""
         styleName = f.style_name.map { String(cString: $0) } ?? ""
@@ -81,14 +71,11 @@ public final class FontFace {
             !(16...16384).contains(em) ? "\(em) units per em (real fonts have 16...16384)"
             : [ascender, descender, height].contains(where: { abs($0) > 4 * em })
             ? "ascender \(ascender), descender \(descender), line height \(height) for \(em) units per em (beyond 4 em)" : nil
-        // Every property is set: throwing now runs deinit, which frees the face and the library.
+        // Every property is set: throwing now runs deinit, which frees the face.
         if let problem { throw FontError.implausibleMetrics(path: path, reason: problem) }
     }
 
-    deinit {
-        FT_Done_Face(face)
-        FT_Done_FreeType(library)
-    }
+    deinit { FreeTypeLibrary.shared.close(face) }
 
     /// What FreeType would open, checked first without blocking: a FIFO or device named as a font
     /// would make FreeType's own open(2) wait for a writer, and a huge file would be mapped whole.
