@@ -62,8 +62,9 @@ def build(args):
     os.makedirs(out, exist_ok=True)
     scanpoll = os.path.join(out, "scanpoll")
     cc = shutil.which("gcc") or shutil.which("cc")
-    subprocess.run(["nice", cc, "-O2", "-Wall", "-static", "-I/usr/include/libdrm",
-                    os.path.join(HERE, "scanpoll.c"), "-ldrm", "-o", scanpoll], check=True)
+    for tool in ("scanpoll", "flipfloor"):
+        subprocess.run(["nice", cc, "-O2", "-Wall", "-static", "-I/usr/include/libdrm",
+                        os.path.join(HERE, f"{tool}.c"), "-ldrm", "-o", os.path.join(out, tool)], check=True)
     if args.bin_dir:
         bins = os.path.abspath(args.bin_dir)
         return scanpoll, os.path.join(bins, "splashhudd"), os.path.join(bins, "splashhud")
@@ -156,17 +157,18 @@ def parse_bench(console):
 
 def run_driver(name, args, scanpoll, hudd, hud, files, cap):
     display, hud_display = DRIVERS[name]
+    floor = os.path.join(os.path.dirname(scanpoll), "flipfloor")
     shots = os.path.join(args.out, name)
     os.makedirs(shots, exist_ok=True)
     env = [f"BENCH_RUNS={args.runs}", f"BENCH_SECONDS={args.seconds}", f"BENCH_SAMPLES={args.samples}",
            f"BENCH_SCANPOLL={scanpoll}", f"BENCH_SPLASHHUDD={hudd}", f"BENCH_SPLASHHUD={hud}",
            f"BENCH_HUD_DISPLAY={hud_display}", f"BENCH_HUD_CAP={args.cap if cap else ''}",
-           f"BENCH_HUD_CAP_HOW={cap or ''}", "BENCH_SHOTS=1"]
-    per_run = 2 * (args.seconds + 5 + 12) + (args.seconds + 17 if cap else 0) + 30
+           f"BENCH_HUD_CAP_HOW={cap or ''}", "BENCH_SHOTS=1", f"BENCH_FLOOR={floor}"]
+    per_run = 2 * (args.seconds + 5 + 12) + (args.seconds + 17 if cap else 0) + 30 + 2 * (args.seconds + 8)
     timeout = 120 + args.runs * per_run * 2
     log(f"{name}: booting ({args.runs} runs, at most {timeout:.0f} s)")
     res = vmtest.run_vm(display, os.path.join(HERE, "guest.sh"), env=env,
-                        extra_files=files + [scanpoll], cmdline=CMDLINE, shots_dir=shots, timeout=timeout)
+                        extra_files=files + [scanpoll, floor], cmdline=CMDLINE, shots_dir=shots, timeout=timeout)
     with open(os.path.join(shots, "console.log"), "w") as f:
         f.write(res.console)
     log(f"{name}: status {res.status} in {res.total_seconds:.0f} s {res.error or ''}")
@@ -349,7 +351,9 @@ def fmt(v, digits=1):
 
 
 def driver_table(name, rows):
-    subjects = ["plymouth", "splashhud"] + (["splashhud-capped"] if any(r.get("subject") == "splashhud-capped" for r in rows) else [])
+    present = {r.get("subject") for r in rows}
+    # flipfloor (the least a splash can do per frame) beside them, where the guest ran it
+    subjects = ["plymouth", "splashhud"] + [s for s in ("splashhud-capped", "floor", "floor-capped") if s in present]
 
     def ticks(s, what):
         return [u + t for u, t in zip(collect(rows, s, what, "utime"), collect(rows, s, what, "stime"))]
@@ -385,8 +389,9 @@ def driver_table(name, rows):
             cells.append(f"{fmt(m, digits)}" + (f" ({', '.join(fmt(v, digits) for v in vals[s])})" if len(vals[s]) > 1 else ""))
         p, h = med[label]["plymouth"], med[label]["splashhud"]
         ratio = f"{h / p:.2f}" if p and h is not None else "—"
-        if "splashhud-capped" in subjects and p and med[label]["splashhud-capped"] is not None:
-            ratio += f" (capped {med[label]['splashhud-capped'] / p:.2f})"
+        for s, word in (("splashhud-capped", "capped"), ("floor", "floor"), ("floor-capped", "floor capped")):
+            if s in subjects and p and med[label][s] is not None:
+                ratio += f" ({word} {med[label][s] / p:.2f})"
         lines.append(f"| {label} | " + " | ".join(cells) + f" | {ratio} |")
     if not med["frames reaching the scanout (per s)"]["plymouth"]:
         lines.append("| **Plymouth did not animate: its text fallback, not the spinner (see the console and pictures)** | | | |")

@@ -8,7 +8,9 @@
 # BENCH_HUD_DISPLAY (drm|fbdev), BENCH_HUD_CAP (a rate to also run SplashHUD capped at, or empty),
 # BENCH_HUD_CAP_HOW (option: the daemon's --max-fps N; command: `set max-fps N` in its script),
 # BENCH_SECONDS (10),
-# BENCH_SAMPLES (round trips per run), BENCH_SHOTS (1: screenshots in the first round).
+# BENCH_SAMPLES (round trips per run), BENCH_SHOTS (1: screenshots in the first round),
+# BENCH_FLOOR (flipfloor: the least a splash can do per frame, run at the refresh rate and at
+# BENCH_HUD_CAP; empty: not run).
 set -u
 RUNS=${BENCH_RUNS:-3}
 SECONDS_=${BENCH_SECONDS:-10}
@@ -68,9 +70,14 @@ cat > /run/bench/start-splashhud <<EOF
 $HUDD --display $BENCH_HUD_DISPLAY --console auto --input none --socket $SOCK --log-level error --script \$BENCH_SCRIPT \$BENCH_EXTRA < /dev/tty1 > /dev/console 2>&1 &
 echo \$! > /run/bench/splashhud.pid
 EOF
+cat > /run/bench/start-floor <<EOF
+#!/bin/sh
+${BENCH_FLOOR:-false} \$BENCH_FLOOR_SECONDS \$BENCH_FLOOR_FPS < /dev/null > /dev/console 2>&1 &
+echo \$! > /run/bench/floor.pid
+EOF
 echo "@0 show" > /run/bench/spin.script
 printf '@0 set max-fps %s\n@0 show\n' "${BENCH_HUD_CAP:-15}" > /run/bench/spin-capped.script
-chmod +x /run/bench/start-plymouth /run/bench/start-splashhud
+chmod +x /run/bench/start-plymouth /run/bench/start-splashhud /run/bench/start-floor
 
 one_plymouth() { # run
     r=$1
@@ -119,6 +126,29 @@ one_splashhud() { # run label extra-daemon-words script
     gone $pid
 }
 
+one_floor() { # run label fps (0: the refresh rate)
+    r=$1; label=$2
+    console_blank
+    export BENCH_FLOOR_FPS=$3 BENCH_FLOOR_SECONDS=$((SECONDS_ + 4))
+    rm -f /run/bench/floor.pid
+    out=$($POLL first 60 /run/bench/start-floor)
+    say "subject=$label run=$r what=first $out"
+    pid=$(cat /run/bench/floor.pid 2>/dev/null)
+    [ -n "$pid" ] || { say "subject=$label run=$r what=error no-pid"; return; }
+    sleep 1
+    say "subject=$label run=$r what=anim $($POLL count $SECONDS_ $pid)"
+    memory $label $r $pid
+    kill $pid 2>/dev/null
+    gone $pid
+}
+
+floors() { # run
+    [ -n "${BENCH_FLOOR:-}" ] || return 0
+    one_floor $1 floor 0
+    [ -n "${BENCH_HUD_CAP:-}" ] && one_floor $1 floor-capped "$BENCH_HUD_CAP"
+    return 0
+}
+
 say "machine kernel=$(uname -r) cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1 | tr ' ' _) hz=$(getconf CLK_TCK 2>/dev/null || echo 100)"
 if [ -e /dev/dri/card0 ]; then
     mode=$(cat /sys/class/drm/card0-*/modes 2>/dev/null | head -n 1)
@@ -146,6 +176,7 @@ while [ $i -le $RUNS ]; do
         one_splashhud $i splashhud "" /run/bench/spin.script
         one_plymouth $i
     fi
+    floors $i
     i=$((i+1))
 done
 say "done"
