@@ -45,4 +45,17 @@ public struct HUDPresentation: Equatable, Sendable {
 
     /// Nothing to draw.
     public var isHidden: Bool { alpha == .zero && backdropAlpha == .zero }
+
+    /// Whether the two are equal but for the indicator's animation phase (the spinner's or the
+    /// petals' elapsed time): what `==` on both with the phase set to zero answers, without
+    /// copying either (a copy retains every string in it). Every stored property is compared.
+    func equalsIgnoringPhase(_ o: HUDPresentation) -> Bool {
+        switch (indicator, o.indicator) {
+        case (.spinner, .spinner), (.activity, .activity): break
+        default: if indicator != o.indicator { return false }
+        }
+        return alpha == o.alpha && backdropAlpha == o.backdropAlpha && scale == o.scale
+            && isAnimating == o.isAnimating && buttonHighlighted == o.buttonHighlighted
+            && status == o.status && details == o.details && button == o.button && appearance == o.appearance
+    }
 }

@@ -17,6 +17,8 @@ final class IndicatorTileCache {
     /// Bytes of pixels held.
     var bytes: Int { tiles.values.reduce(0) { $0 + Int($1.width) * Int($1.height) * 4 } }
     var count: Int { tiles.count }
+    /// Whether the tiles belong to some HUD (`retain` was called since the last `clear`).
+    var isOwned: Bool { owner != nil }
 
     /// Keeps the tiles when they belong to `presentation` and `rect`, else forgets them.
     func retain(for presentation: HUDPresentation, rect: IntRect) {
