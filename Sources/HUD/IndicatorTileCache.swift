@@ -10,13 +10,15 @@ import Raster
 final class IndicatorTileCache {
     /// The HUD (phase taken out) and indicator box the tiles belong to.
     private var owner: (presentation: HUDPresentation, rect: IntRect)?
-    private var tiles: [Int32: Pixmap] = [:]
+    /// Step k's tile at index k (steps are 0..<steps a turn; an array, as a dictionary would hash
+    /// the step at every frame).
+    private var tiles: [Pixmap?] = []
+    private(set) var count = 0
     /// At most this many steps are kept (a spinner rounded to more steps a turn is rarely repeated).
     static let maxSteps = 120
 
     /// Bytes of pixels held.
-    var bytes: Int { tiles.values.reduce(0) { $0 + Int($1.width) * Int($1.height) * 4 } }
-    var count: Int { tiles.count }
+    var bytes: Int { tiles.reduce(0) { $0 + ($1.map { Int($0.width) * Int($0.height) * 4 } ?? 0) } }
     /// Whether the tiles belong to some HUD (`retain` was called since the last `clear`).
     var isOwned: Bool { owner != nil }
 
@@ -24,28 +26,35 @@ final class IndicatorTileCache {
     func retain(for presentation: HUDPresentation, rect: IntRect) {
         if let o = owner, o.rect == rect, o.presentation == presentation { return }
         owner = (presentation, rect)
-        tiles.removeAll()
+        removeTiles()
     }
 
     /// Forgets every tile (the HUD shows no repeating indicator).
     func clear() {
         if owner == nil { return }
         owner = nil
+        removeTiles()
+    }
+
+    private func removeTiles() {
         tiles.removeAll()
+        count = 0
     }
 
     /// Copies step `step`'s tile into `target` at the indicator's box; false when there is none.
     func copy(step: Int32, into target: PixmapView) -> Bool {
-        guard let rect = owner?.rect, let tile = tiles[step], target.bounds.contains(rect) else { return false }
+        guard let rect = owner?.rect, step >= 0, step < tiles.count, let tile = tiles[Int(step)], target.bounds.contains(rect) else { return false }
         target.copy(rect, from: tile.view.moved(toX: rect.x, y: rect.y))
         return true
     }
 
     /// Keeps `source`'s pixels in the indicator's box as step `step`'s tile.
     func store(step: Int32, from source: PixmapView) {
-        guard let rect = owner?.rect, !rect.isEmpty, source.bounds.contains(rect), tiles.count < Self.maxSteps else { return }
+        guard let rect = owner?.rect, !rect.isEmpty, source.bounds.contains(rect), step >= 0, count < Self.maxSteps else { return }
         let tile = Pixmap(width: rect.width, height: rect.height)
         tile.view.moved(toX: rect.x, y: rect.y).copy(rect, from: source)
-        tiles[step] = tile
+        if Int(step) >= tiles.count { tiles.append(contentsOf: repeatElement(nil, count: Int(step) + 1 - tiles.count)) }
+        if tiles[Int(step)] == nil { count += 1 }
+        tiles[Int(step)] = tile
     }
 }

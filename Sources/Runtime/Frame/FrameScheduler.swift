@@ -226,9 +226,13 @@ public final class FrameScheduler: LoopFrameSource {
         dirty = false
         deadline = nil
         let start = clock()
-        for (name, due) in settleRepaints where due <= start {
-            settleRepaints[name] = nil
-            owedFullFrame.insert(name)
+        // The sets and tables below are empty in nearly every frame: looking a name up in them
+        // hashes it, so each is asked only when it holds something.
+        if !settleRepaints.isEmpty {
+            for (name, due) in settleRepaints where due <= start {
+                settleRepaints[name] = nil
+                owedFullFrame.insert(name)
+            }
         }
         let rate = cappedFramesPerSecond
         if toldRate != .some(rate) {
@@ -244,7 +248,8 @@ public final class FrameScheduler: LoopFrameSource {
         for i in 0..<count {
             let name = outputs[i].name
             // An output whose last present failed gets its whole frame: what it shows is unknown.
-            let damage = owedFullFrame.contains(name) ? [scene.pixels(output: i).bounds] : frame.outputDamage[i]
+            let owed = !owedFullFrame.isEmpty && owedFullFrame.contains(name)
+            let damage = owed ? [scene.pixels(output: i).bounds] : frame.outputDamage[i]
             if damage.isEmpty { continue }
             // One output failing (unplugged under us, master lost) must not stop the others.
             do {
@@ -253,12 +258,12 @@ public final class FrameScheduler: LoopFrameSource {
                 if timing == nil || (Self.isVBlank(t) && !Self.isVBlank(timing!)) { timing = t }
                 presented += 1
                 framesPresented += 1
-                owedFullFrame.remove(name)
-                if let noticed = newOutputs.removeValue(forKey: name) {
+                if owed { owedFullFrame.remove(name) }
+                if !newOutputs.isEmpty, let noticed = newOutputs.removeValue(forKey: name) {
                     log("output \(name): first frame \((clock() - noticed) / 1_000_000) ms after its hotplug notice")
                     if display.showsOnRealScreen { settleRepaints[name] = clock() + Self.settleRepaintNanoseconds }
                 }
-                if failingOutputs.remove(name) != nil { log("output \(i) (\(name)): presenting again") }
+                if !failingOutputs.isEmpty, failingOutputs.remove(name) != nil { log("output \(i) (\(name)): presenting again") }
             } catch {
                 // Logged once until it works again, not at every frame.
                 if failingOutputs.insert(name).inserted { log("output \(i) (\(name)): present failed: \(error)") }
