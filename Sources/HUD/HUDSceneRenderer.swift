@@ -44,7 +44,11 @@ public final class HUDSceneRenderer {
     /// When set, the spinner's phase is rounded down to one of this many steps a turn (1 s), so
     /// its frames repeat every turn and are drawn once (a frame rate cap sets it to its rate).
     public var spinnerSteps: Int32? {
-        didSet { if let n = spinnerSteps { precondition(n > 0, "spinner steps \(n)") } }
+        didSet {
+            if let n = spinnerSteps { precondition(n > 0, "spinner steps \(n)") }
+            // Step k of one count is another phase than step k of another: the tiles are stale.
+            if spinnerSteps != oldValue { tiles.clear() }
+        }
     }
     let resources: HUDResources
     let painter = HUDPainter()
