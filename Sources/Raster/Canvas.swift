@@ -18,6 +18,7 @@ public final class Canvas {
     public var tolerance: Fixed16_16 = Path.defaultTolerance
 
     let rasterizer = Rasterizer()
+    private let gradients = GradientTableCache()
     private let scratch: UnsafeMutablePointer<UInt32>
     private var pending: PendingFill?
 
@@ -40,7 +41,7 @@ public final class Canvas {
 
     private func blitter(_ paint: Paint, _ blend: BlendMode) -> PaintBlitter {
         PaintBlitter(target: target, paint: paint, transform: transform, blend: blend, globalAlpha: globalAlpha,
-                     scratch: scratch, pending: pending)
+                     scratch: scratch, pending: pending, gradients: gradients)
     }
 
     /// Fills `path` (every subpath closed) with `paint`.

@@ -12,13 +12,13 @@ struct PaintBlitter: Blitter {
     let pending: PendingFill?
 
     init(target: PixmapView, paint: Paint, transform: Transform, blend: BlendMode, globalAlpha: UInt8,
-         scratch: UnsafeMutablePointer<UInt32>, pending: PendingFill?) {
+         scratch: UnsafeMutablePointer<UInt32>, pending: PendingFill?, gradients: GradientTableCache) {
         self.target = target; self.blend = blend; self.globalAlpha = UInt32(globalAlpha); self.scratch = scratch
         self.pending = pending
         if case .solid(let c) = paint {
             solid = scalePixel(c.premultiplied.argb, UInt32(globalAlpha)); shader = nil
         } else {
-            solid = 0; shader = Shader(paint, transform: transform)
+            solid = 0; shader = Shader(paint, transform: transform, gradients: gradients)
         }
     }
 

@@ -2,8 +2,14 @@
 // (x + ½, y + ½) back into paint space through the inverse transform and steps along the row by
 // the inverse's first column, in 64-bit 16.16 integers. Gradients look up a 256-entry table of
 // premultiplied colours interpolated between premultiplied stops (as pixman and CSS do).
+//
+// A shader is a class: the blitter holds it for a whole fill and asks it for every span, and as a
+// struct (an enum holding a pixmap, and a table) each `if let` of it was a value-witness copy of
+// the whole thing, most of an animated spinner frame's overhead outside the pixels. Tables come
+// from the canvas's `GradientTableCache`, so a gradient drawn again with the same stops (the
+// spinner's mask, at every frame) is not rebuilt.
 
-struct Shader {
+final class Shader {
     enum Kind {
         case linear(origin: Point, dx: Int64, dy: Int64, lengthSquared: Int64)  // d in 24.8
         case radial(center: Point, radius: Int64)
@@ -15,7 +21,7 @@ struct Shader {
     let table: [UInt32]
 
     /// Nil when the paint is solid or its transform cannot be inverted (nothing is drawn then).
-    init?(_ paint: Paint, transform: Transform) {
+    init?(_ paint: Paint, transform: Transform, gradients: GradientTableCache) {
         switch paint {
         case .solid:
             return nil
@@ -23,17 +29,17 @@ struct Shader {
             guard let inv = transform.inverted() else { return nil }
             let dx = (Int64(end.x.raw) - Int64(start.x.raw)) >> 8, dy = (Int64(end.y.raw) - Int64(start.y.raw)) >> 8
             kind = .linear(origin: start, dx: dx, dy: dy, lengthSquared: Swift.max(1, dx * dx + dy * dy))
-            inverse = inv; table = Shader.gradientTable(stops)
+            inverse = inv; table = gradients.table(stops)
         case .radial(let center, let radius, let stops):
             guard let inv = transform.inverted() else { return nil }
             kind = .radial(center: center, radius: Swift.max(1, Int64(radius.raw)))
-            inverse = inv; table = Shader.gradientTable(stops)
+            inverse = inv; table = gradients.table(stops)
         case .conic(let center, let start, let stops):
             guard let inv = transform.inverted() else { return nil }
             // The start angle as a 16-bit fraction of a turn.
             let turn = roundedDivide(Int64(start.raw) << 16, Int64(Trig.twoPi.raw))
             kind = .conic(center: center, startTurn: UInt32(truncatingIfNeeded: turn) & 0xFFFF)
-            inverse = inv; table = Shader.gradientTable(stops)
+            inverse = inv; table = gradients.table(stops)
         case .image(let p):
             guard let inv = p.transform.concatenating(transform).inverted(), p.image.width > 0, p.image.height > 0 else { return nil }
             kind = .image(p.image, tint: p.tint?.premultiplied.argb, filter: p.filter)
@@ -134,5 +140,20 @@ struct Shader {
             out[i] = mixPixel(a.color.premultiplied.argb, b.color.premultiplied.argb, w)
         }
         return out
+    }
+}
+
+/// The gradient table last built, by its stops (one a canvas: `Shader` asks it for every gradient).
+final class GradientTableCache {
+    private var stops: [GradientStop] = []
+    private var built: [UInt32] = []
+
+    /// `Shader.gradientTable(stops)`, built again only when the stops differ from the last ones.
+    func table(_ stops: [GradientStop]) -> [UInt32] {
+        if built.isEmpty || stops != self.stops {
+            built = Shader.gradientTable(stops)
+            self.stops = stops
+        }
+        return built
     }
 }
