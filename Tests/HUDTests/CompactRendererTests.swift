@@ -113,4 +113,55 @@ struct CompactRendererTests {
         p.render(at: .seconds(2.1))
         #expect(p.renderer.tiles.count <= 1)
     }
+
+    /// A new step count (the cap changed with `set max-fps`) forgets the tiles: step k of 15 a turn
+    /// is another phase than step k of 20, and every frame after the change is the freshly drawn one.
+    @Test func aNewStepCountDrawsNoOldTile() throws {
+        let text = "@0 show \"Loading\""
+        let cached = try player(text, compact: true, steps: 15)
+        cached.render(at: .seconds(1))
+        for k in 0..<15 { cached.render(at: .seconds(1) + Interval(nanoseconds: Int64(k) * 66_666_667)) }
+        #expect(cached.renderer.tiles.count >= 12)  // the turn's steps, drawn once
+        cached.renderer.spinnerSteps = 20
+        for k in 0..<20 {
+            let t = Instant.seconds(2) + Interval(nanoseconds: Int64(k) * 50_000_000 + 1_000_000)
+            cached.render(at: t)
+            let fresh = try player(text, compact: false, steps: 20)
+            fresh.render(at: t)
+            let differing = zip(cached.renderer.frame.pixels, fresh.renderer.frame.pixels).filter { $0 != $1 }.count
+            #expect(differing == 0, "step \(k) of 20: \(differing) pixels differ")
+            if differing != 0 { return }
+        }
+        #expect(cached.renderer.tiles.count <= 20)
+    }
+
+    /// The renderer's phase-free comparison, which lists HUDPresentation's stored properties by
+    /// hand, answers what `==` on the presentations with the phase taken out answers; a property
+    /// added to HUDPresentation must be added to it (the count below fails first).
+    @Test func equalsIgnoringPhaseIsEqualityWithoutThePhase() {
+        #expect(Mirror(reflecting: HUDPresentation()).children.count == 10, "HUDPresentation gained a property: compare it in equalsIgnoringPhase")
+        var base = HUDPresentation()
+        base.indicator = .spinner(elapsed: Interval(nanoseconds: 5))
+        base.status = "Loading"
+        var variants: [HUDPresentation] = [base]
+        func variant(_ change: (inout HUDPresentation) -> Void) { var v = base; change(&v); variants.append(v) }
+        variant { $0.indicator = .spinner(elapsed: Interval(nanoseconds: 700_000_000)) }
+        variant { $0.indicator = .activity(elapsed: Interval(nanoseconds: 5)) }
+        variant { $0.indicator = .activity(elapsed: Interval(nanoseconds: 300_000_000)) }
+        variant { $0.alpha = Fixed16_16(0.5) }
+        variant { $0.backdropAlpha = Fixed16_16(0.25) }
+        variant { $0.scale = Fixed16_16(1.2) }
+        variant { $0.isAnimating.toggle() }
+        variant { $0.buttonHighlighted.toggle() }
+        variant { $0.status = "Loading more" }
+        variant { $0.details = "1 of 3" }
+        variant { $0.button = "Cancel" }
+        variant { $0.appearance.backdropColor = Color(rgb: 0x102030) }
+        for a in variants {
+            for b in variants {
+                let expected = HUDSceneRenderer.withoutPhase(a) == HUDSceneRenderer.withoutPhase(b)
+                #expect(a.equalsIgnoringPhase(b) == expected, "\(a) against \(b)")
+            }
+        }
+    }
 }
