@@ -32,8 +32,10 @@ struct PlymouthClientTests {
 
     enum PlymouthTestError: Error { case notUp(String) }
 
+    /// The daemon's state line; waiting up to 5 s (under ThreadSanitizer on a loaded machine the
+    /// client's default 500 ms ran out).
     func state(_ dir: String) throws -> String {
-        try SplashBinary.run(try SplashBinary.path(), ["state", "--socket", "\(dir)/control"]).1
+        try SplashBinary.run(try SplashBinary.path(), ["state", "--socket", "\(dir)/control", "--timeout", "5000"]).1
     }
 
     @Test func theRealClientDrivesTheHUD() throws {
