@@ -2,8 +2,9 @@
 // drivers on small boards. The sequence (as LVGL's lv_linux_fbdev.c, with double buffering):
 //
 //   open      open the node, FBIOGET_VSCREENINFO + FBIOGET_FSCREENINFO -> FBLayout (refuses what
-//             we cannot drive), mmap smem_len, save the visible page's bytes for `close(.restore)`,
-//             FBIOBLANK(FB_BLANK_UNBLANK) (noted and skipped where the driver lacks it).
+//             we cannot drive), mmap smem_len, save the visible page for `close(.restore)` (run-length
+//             encoded, SavedPage.swift: an emptied console costs kilobytes, not the page's
+//             megabytes), FBIOBLANK(FB_BLANK_UNBLANK) (noted and skipped where the driver lacks it).
 //   present   convert the damage (plus what the target page missed, PageDamage.swift) from the shadow
 //             frame into the hidden page and FBIOPAN_DISPLAY to it; with one page, into the visible
 //             one; fsync (runs DRM fbdev emulation's deferred I/O now). Then FBIO_WAITFORVSYNC;
@@ -44,11 +45,14 @@ public final class FBDevDisplay: Display {
     public private(set) var diagnostics: [String] = []
     /// Whether 565 output is dithered (see convertingBlit).
     public let dither: Bool
+    /// Bytes the copy of the page shown at open takes, kept for `close(.restore)`: compressed
+    /// (SavedPage), of `layout.pageBytes` as it is on the screen.
+    public var savedPageByteCount: Int { savedPage.storedByteCount }
 
     private var fd: FileDescriptor?
     private let memory: UnsafeMutableRawPointer
     private let originalVariable: fb_var_screeninfo
-    private let savedPage: [UInt8]
+    private let savedPage: SavedPage
     /// The rows that were visible at open (where `savedPage` came from and goes back to).
     private let homeRow: Int32
     /// The visible column at open when single buffered (0 when it would not fit in a row).
@@ -79,7 +83,7 @@ public final class FBDevDisplay: Display {
         // The visible rows, where they fit in memory (a driver reporting an offset past its memory
         // gets them from row 0, where present will then pan).
         let visibleRow = (Int(layout.yOffset) + Int(layout.height)) * layout.rowBytes <= layout.memoryLength ? layout.yOffset : 0
-        savedPage = Array(UnsafeRawBufferPointer(start: memory + Int(visibleRow) * layout.rowBytes, count: layout.pageBytes))
+        savedPage = SavedPage(capturing: memory + Int(visibleRow) * layout.rowBytes, byteCount: layout.pageBytes, bytesPerPixel: layout.format.bytesPerPixel)
         homeRow = visibleRow
         let fitsInRow = (Int(layout.xOffset) + Int(layout.width)) * layout.format.bytesPerPixel <= layout.rowBytes
         homeColumn = fitsInRow ? layout.xOffset : 0
@@ -200,7 +204,7 @@ public final class FBDevDisplay: Display {
         let home = memory + Int(homeRow) * layout.rowBytes
         switch how {
         case .restore:
-            savedPage.withUnsafeBytes { home.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+            savedPage.restore(into: home)
         case .retain:
             // Bring the last frame to the rows that will be shown again (one read of scanout memory).
             let frontRow = pageRows[pages.front]
