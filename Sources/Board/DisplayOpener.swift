@@ -29,13 +29,15 @@ public struct DisplayOpener {
     public var memoryHeight: Int32 = 720
     /// How DRM and fbdev are opened; tests replace them to see the options a profile gives.
     public var openDRM: (DRMDisplaySetOptions) throws(DisplayError) -> any Display = { (o) throws(DisplayError) in try DRMDisplaySet(options: o) }
-    public var openFBDev: (_ path: String, _ rotation: Rotation, _ doubleBuffer: Bool) throws(DisplayError) -> any Display = {
-        (p, r, double) throws(DisplayError) in
-        try FBDevDisplay(path: p, rotation: r, doubleBuffer: double)
-    }
+    public var openFBDev: (_ path: String, _ rotation: Rotation, _ doubleBuffer: Bool) throws(DisplayError) -> any Display
 
     public init(profile: BoardProfile?, logger: Logger = Logger(label: "splashhud.board")) {
         self.profile = profile; self.logger = logger
+        openFBDev = { (p, r, double) throws(DisplayError) in
+            let fb = try FBDevDisplay(path: p, rotation: r, doubleBuffer: double)
+            logger.debug("\(p): saved console page: \(fb.savedPageByteCount) bytes of \(fb.layout.pageBytes)")
+            return fb
+        }
     }
 
     /// The first backend of the profile (DRM then fbdev without one) that opens, else memory.
