@@ -31,10 +31,14 @@ mount -t devpts devpts /dev/pts
 # straight to the serial port: plymouthd --attach-to-session redirects /dev/console to its pty
 say() { echo "BENCH $*" > /dev/ttyS0; }
 
+# One descriptor on the control port for the whole run: the host's "OK" is lost when it arrives
+# while nobody has ttyS1 open, as it did between `echo > /dev/ttyS1` and a later `head` (the
+# guest then waited for it until the harness's timeout).
+exec 3<>/dev/ttyS1
 shot() { # SHOT NAME: the host saves the screen as NAME.png
     [ "${BENCH_SHOTS:-1}" = 1 ] || return 0
-    echo "SHOT $1" > /dev/ttyS1  # not "stable": the spinner never is
-    head -n 1 /dev/ttyS1 > /dev/null
+    echo "SHOT $1" >&3  # not "stable": the spinner never is
+    read -r _ <&3
 }
 
 console_blank() { # the baseline: an empty text console without a cursor
