@@ -21,14 +21,18 @@
 //
 // Scanout memory is read once, in 16 KB pieces copied with memcpy into a scratch buffer: it is
 // mapped uncached or write-combined, where every load is a bus transaction, so reading it a pixel at
-// a time would be much slower than the one copy this replaces. Restore decodes into the same kind of
-// piece and copies each out. Nothing is allocated per pixel or token: the output is reserved at its
-// bound up front (pages of it never written are never resident) and copied to its size at the end
-// when that is less than half.
+// a time would be much slower than the one copy this replaces. Within a piece a run is followed 8
+// bytes at a time (it goes on while each byte equals the byte one pixel earlier), so a blank page
+// costs about what the plain copy did. Restore decodes into the same kind of piece and copies each
+// out. Nothing is allocated per pixel or token: the output is reserved at its bound up front (pages
+// of it never written are never resident) and copied to its size at the end when that is less
+// than half.
 //
 // Rejected: row deduplication (blank rows are already one run across rows, and text rows differ in
-// their glyphs), and fixed 16-bit counts (a blank page then costs a token per 32767 pixels, and the
-// worst case grows with the page instead of staying at one header).
+// their glyphs); fixed 16-bit counts (a blank page then costs a token per 32767 pixels, and the
+// worst case grows with the page instead of staying at one header); and comparing every pixel on
+// its own, which made the daemon's fbdev open take 54-81 ms instead of 15-25 ms on vesafb under
+// QEMU (1.0 against 0.3 ms for a 1024x768 console on the host, where the plain copy takes 0.1 ms).
 
 /// `byteCount` bytes of scanout memory, run-length encoded by whole pixels (see above).
 struct SavedPage {
@@ -158,15 +162,32 @@ private struct Encoder {
             // The pixel's bytes as a number, byte k at bits 8k: no byte order assumed.
             var p = UInt32(pixels.load(fromByteOffset: at, as: UInt8.self))
             for k in 1..<bytesPerPixel { p |= UInt32(pixels.load(fromByteOffset: at + k, as: UInt8.self)) << (8 * k) }
+            at += bytesPerPixel
             if p == pixel && run != 0 && run < SavedPage.maximumCount {
                 run += 1
+                // Most of a console is long runs: skip the rest of this one a word at a time.
+                let more = min(Self.repeats(pixels, from: at, to: byteCount, bytesPerPixel: bytesPerPixel), Int(SavedPage.maximumCount - run))
+                run += UInt32(more)
+                at += more * bytesPerPixel
             } else {
                 endRun()
                 pixel = p
                 run = 1
             }
-            at += bytesPerPixel
         }
+    }
+
+    /// The whole pixels from `start` on that repeat the pixel before `start`: while each byte
+    /// equals the byte a pixel earlier. Words are only compared for equality (no byte order).
+    private static func repeats(_ bytes: UnsafeRawPointer, from start: Int, to end: Int, bytesPerPixel: Int) -> Int {
+        var j = start
+        while j + 8 <= end
+            && bytes.loadUnaligned(fromByteOffset: j, as: UInt64.self) == bytes.loadUnaligned(fromByteOffset: j - bytesPerPixel, as: UInt64.self)
+        {
+            j += 8
+        }
+        while j < end && bytes.load(fromByteOffset: j, as: UInt8.self) == bytes.load(fromByteOffset: j - bytesPerPixel, as: UInt8.self) { j += 1 }
+        return (j - start) / bytesPerPixel
     }
 
     /// Writes what is pending: the last run and the open literal.
