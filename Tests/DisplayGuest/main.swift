@@ -1,10 +1,11 @@
 // splashhud-display-guest: runs inside QEMU (scripts/qemu/vmtest.py) on a real kernel fbdev driver.
 // It writes a line on the VT, takes the VT with Console (cursor hidden, KD_GRAPHICS, VT_PROCESS:
 // fbcon draws nothing over our frames, so the host compares whole screens) and photographs the
-// console. Then, once per rotation asked for (a pass), it opens /dev/fb0 through FBDevDisplay,
-// presents GuestScene's frames (damage only, as the daemon will) with a screendump after each,
-// closes the display (.restore, the last pass as asked) and photographs the result. Facts for the
-// host test go out as "INFO" lines on the control channel.
+// console. Then, once per rotation asked for (a pass), it reads the framebuffer's memory, opens
+// /dev/fb0 through FBDevDisplay, presents GuestScene's frames (damage only, as the daemon will)
+// with a screendump after each, closes the display (.restore, the last pass as asked), compares
+// the memory with what it read before (after a restore) and photographs the result. Facts for
+// the host test go out as "INFO" lines on the control channel.
 //
 //   splashhud-display-guest [--rotate 0|90|180|270[,...]] [--close restore|retain] [--device /dev/fb0]
 //   splashhud-display-guest --console exit|sigterm      (ConsoleGuest.swift)
@@ -56,7 +57,9 @@ func runGuest(_ args: [String]) throws {
     let resources = try HUDResources.system()
     for (n, rotation) in rotations.enumerated() {
         let pass = "r\(rotation.rawValue)"
+        let bytesAtOpen = try framebufferBytes(device)
         let display = try FBDevDisplay(path: device, rotation: rotation)
+        port.info("SAVED \(pass) \(display.savedPageByteCount) of \(display.layout.pageBytes)")
         let out = display.outputs[0]
         port.info("LAYOUT \(pass) \(out.mode.width) \(out.mode.height) \(out.format.name) pages \(display.isDoubleBuffered ? 2 : 1) frame \(out.frameWidth) \(out.frameHeight)")
         let player = try GuestScene.player(width: out.frameWidth, height: out.frameHeight, resources: resources)
@@ -71,7 +74,11 @@ func runGuest(_ args: [String]) throws {
             try port.shot("\(pass)-\(name)")
         }
         for line in display.diagnostics { port.info("DIAG \(line)") }
-        display.close(n == rotations.count - 1 ? closing : .restore)
+        let how = n == rotations.count - 1 ? closing : .restore
+        display.close(how)
+        if how == .restore {
+            port.info("RESTORE \(pass) \(byteComparison(bytesAtOpen, try framebufferBytes(device), rowBytes: display.layout.rowBytes))")
+        }
         try port.shot("\(pass)-after-close")
     }
     console.restore()

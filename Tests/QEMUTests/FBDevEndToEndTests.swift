@@ -14,6 +14,9 @@ import Testing
 /// format and rotation, and every dump must equal its scanout pixel for pixel over the whole screen
 /// (RGB565 on the top 5/6 bits of each channel: both sides dither by destination coordinates, so no
 /// further tolerance). fbcon draws nothing while the VT is in KD_GRAPHICS, so no cell is left out.
+/// Beyond the screendumps, the guest reads the framebuffer's memory before each open and after each
+/// close(.restore): it must come back byte for byte (padding, alpha bytes and rows off screen too),
+/// and the saved console must cost a small fraction of the page (SavedPage).
 /// One boot per configuration, 10-25 s each.
 @Suite("FBDevDisplay end to end under QEMU", .serialized)
 struct FBDevEndToEndTests {
@@ -59,7 +62,7 @@ struct FBDevEndToEndTests {
         let run = try VMRun(display: config.display, program: program, shotsDir: shots, cmdline: config.cmdline,
                             args: ["--rotate", config.rotations.map { "\($0.rawValue)" }.joined(separator: ","), "--close", "\(config.close)"])
         print("\(config.name): \(run.summary)")
-        for line in run.info where line.hasPrefix("PRESENT") || line.hasPrefix("DIAG") { print("  \(line)") }
+        for line in run.info where ["PRESENT", "DIAG", "SAVED", "RESTORE"].contains(where: line.hasPrefix) { print("  \(line)") }
         try #require(run.status == 0, "\(config.name): guest failed (status \(run.status)):\n\(run.output)")
         #expect(run.info.contains("VT /dev/tty1 graphics"), "\(run.info)")
         #expect(!run.info.contains { $0.hasPrefix("DIAG") && $0.contains("restor") }, "restore problems: \(run.info)")
@@ -83,6 +86,16 @@ struct FBDevEndToEndTests {
             let layout = "LAYOUT \(pass) \(config.width) \(config.height) \(config.format.name) pages \(config.pages) frame "
                 + "\(swapped ? config.height : config.width) \(swapped ? config.width : config.height)"
             #expect(run.info.contains(layout), "expected \"\(layout)\" in:\n\(run.info.joined(separator: "\n"))")
+            // The console at open, kept for close(.restore): a small fraction of the page.
+            let saved = run.info.first { $0.hasPrefix("SAVED \(pass) ") }
+            let sizes = saved?.split(separator: " ").compactMap { Int($0) } ?? []
+            #expect(sizes.count == 2 && sizes[0] * 20 < sizes[1], "saved page over 5 %: \(saved ?? "no SAVED line")")
+            // Every restore gives back the memory byte for byte.
+            let retained = config.close == .retain && n == config.rotations.count - 1
+            if !retained {
+                let restore = run.info.first { $0.hasPrefix("RESTORE \(pass) ") }
+                #expect(restore?.hasPrefix("RESTORE \(pass) identical ") == true, "\(restore ?? "no RESTORE line for \(pass)")")
+            }
 
             // The same frames, presented the same way, on a memory display.
             let memory = MemoryDisplay(width: config.width, height: config.height, format: config.format, rotation: rotation)
@@ -93,7 +106,6 @@ struct FBDevEndToEndTests {
                 try check("\(pass)-\(name)", against: memory.shown())
             }
             // After close: the console as it was (restore) or the last frame (retain, last pass).
-            let retained = config.close == .retain && n == config.rotations.count - 1
             try check("\(pass)-after-close", against: retained ? memory.shown() : before.pixmap)
         }
     }

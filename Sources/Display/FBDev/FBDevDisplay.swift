@@ -22,8 +22,9 @@
 // bochs' DRM fbdev emulation (also rotated 90° and 180°) the screendump equals MemoryDisplay's
 // scanout of the same frames bit for bit (565 dithering included) except fbcon's blinking cursor
 // cell, which keeps drawing until KD_GRAPHICS is set (the VT part); close(.restore) gives back the
-// console's pixels and close(.retain) leaves the last frame. vesafb on x86-64 cannot pan
-// (ypanstep 0 even with video=vesafb:ypan), so panning itself is still untested on a real driver.
+// framebuffer's memory byte for byte and close(.retain) leaves the last frame. vesafb on x86-64
+// cannot pan (ypanstep 0 even with video=vesafb:ypan), so panning itself is still untested on a
+// real driver.
 
 import CLinuxShim
 import Raster
