@@ -153,7 +153,7 @@ let package = Package(
         // The guests' end of vmtest.py's control channel, shared by every guest program.
         .target(name: "VMGuestSupport", path: "Tests/VMGuestSupport"),
         // HUD frames through FBDevDisplay, and the console.
-        .executableTarget(name: "splashhud-display-guest", dependencies: ["HUDProtocol", "Display", "HUD", "Raster", "Assets", "VMGuestSupport"], path: "Tests/DisplayGuest"),
+        .executableTarget(name: "splashhud-display-guest", dependencies: ["HUDProtocol", "Display", "HUD", "Raster", "Assets", "CLinuxShim", "VMGuestSupport"], path: "Tests/DisplayGuest"),
         // The same for KMS: known frames through DRMDisplay (atomic and legacy commits).
         .executableTarget(name: "splashhud-drm-guest", dependencies: ["Display", "Raster", "CLinuxShim", "VMGuestSupport"], path: "Tests/DRMGuest"),
         // The frame scheduler's CPU cost on a real fbdev driver: static HUD vs animating spinner.

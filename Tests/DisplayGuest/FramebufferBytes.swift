@@ -1,9 +1,11 @@
 // The framebuffer's memory as the kernel holds it, read through read(2) on /dev/fbN rather than our
 // mmap, so that close(.restore) is checked byte for byte (padding, the unused alpha byte and the
-// rows off screen included, which a screendump cannot see).
+// rows off screen included, which a screendump cannot see); and a pan, so that the page shown when
+// FBDevDisplay opens is not the first one.
 #if canImport(Glibc)
 import Glibc
 #endif
+import CLinuxShim
 import VMGuestSupport
 
 /// Every byte of `device`'s memory, from offset 0 to its end (smem_len).
@@ -42,3 +44,17 @@ func byteComparison(_ before: [UInt8], _ after: [UInt8], rowBytes: Int) -> Strin
     return "differs in \(differing) of \(rows) rows of \(rowBytes) bytes, first row \(first)"
 }
 
+/// Pans `device` so that row `row` is the first one shown (FBIOPAN_DISPLAY on the current var
+/// info) and returns the yoffset the driver reports afterwards.
+func pan(_ device: String, toRow row: UInt32) throws -> UInt32 {
+    let fd = open(device, O_RDWR | O_CLOEXEC)
+    guard fd >= 0 else { throw GuestError("open \(device): \(String(cString: strerror(errno)))") }
+    defer { close(fd) }
+    var info = fb_var_screeninfo()
+    guard ioctl(fd, CLinuxShim_FBIOGET_VSCREENINFO, &info) == 0 else { throw GuestError("FBIOGET_VSCREENINFO: \(String(cString: strerror(errno)))") }
+    info.xoffset = 0
+    info.yoffset = row
+    guard ioctl(fd, CLinuxShim_FBIOPAN_DISPLAY, &info) == 0 else { throw GuestError("FBIOPAN_DISPLAY to row \(row): \(String(cString: strerror(errno)))") }
+    guard ioctl(fd, CLinuxShim_FBIOGET_VSCREENINFO, &info) == 0 else { throw GuestError("FBIOGET_VSCREENINFO: \(String(cString: strerror(errno)))") }
+    return info.yoffset
+}

@@ -4,10 +4,11 @@
 // console. Then, once per rotation asked for (a pass), it reads the framebuffer's memory, opens
 // /dev/fb0 through FBDevDisplay, presents GuestScene's frames (damage only, as the daemon will)
 // with a screendump after each, closes the display (.restore, the last pass as asked), compares
-// the memory with what it read before (after a restore) and photographs the result. Facts for
-// the host test go out as "INFO" lines on the control channel.
+// the memory with what it read before (after a restore) and photographs the result. `--pan ROW`
+// first pans the device so that the page FBDevDisplay finds on screen starts at that row. Facts
+// for the host test go out as "INFO" lines on the control channel.
 //
-//   splashhud-display-guest [--rotate 0|90|180|270[,...]] [--close restore|retain] [--device /dev/fb0]
+//   splashhud-display-guest [--rotate 0|90|180|270[,...]] [--close restore|retain] [--device /dev/fb0] [--pan ROW]
 //   splashhud-display-guest --console exit|sigterm      (ConsoleGuest.swift)
 #if canImport(Glibc)
 import Glibc
@@ -21,6 +22,7 @@ func runGuest(_ args: [String]) throws {
     var rotations = [Rotation.r0]
     var closing = CloseBehaviour.restore
     var device = "/dev/fb0"
+    var panRow: UInt32?
     var i = 0
     while i < args.count {
         let value = i + 1 < args.count ? args[i + 1] : ""
@@ -35,6 +37,9 @@ func runGuest(_ args: [String]) throws {
             closing = c
         case "--device":
             device = value
+        case "--pan":
+            guard let row = UInt32(value) else { throw GuestError("--pan \(value): use a row number") }
+            panRow = row
         default:
             throw GuestError("unknown argument \(args[i])")
         }
@@ -52,6 +57,7 @@ func runGuest(_ args: [String]) throws {
     defer { console.restore() }
     try console.enterGraphics(releaseSignal: signals.releaseSignal, acquireSignal: signals.acquireSignal)
     port.info("VT \(console.device) graphics")
+    if let row = panRow { port.info("PAN \(try pan(device, toRow: row))") }
     try port.shot("before")
 
     let resources = try HUDResources.system()
@@ -81,6 +87,7 @@ func runGuest(_ args: [String]) throws {
         }
         try port.shot("\(pass)-after-close")
     }
+    if panRow != nil { port.info("PAN back \(try pan(device, toRow: 0))") }
     console.restore()
     for line in console.diagnostics { port.info("DIAG \(line)") }
     withExtendedLifetime(signals) {}

@@ -18,13 +18,14 @@
 // Double buffering needs yres_virtual >= 2·yres, a non-zero ypanstep and xoffset 0 at open, and
 // is never used on DRM's fbdev emulation (FBLayout.isDRMEmulation: bochs ignores the pan).
 //
-// Tested under QEMU by Tests/QEMUTests/FBDevEndToEndTests.swift: on vesafb 32 and 16 bpp and on
-// bochs' DRM fbdev emulation (also rotated 90° and 180°) the screendump equals MemoryDisplay's
+// Tested under QEMU by Tests/QEMUTests/FBDevEndToEndTests.swift: on vesafb 32, 24 and 16 bpp and
+// on bochs' DRM fbdev emulation (also rotated 90° and 180°) the screendump equals MemoryDisplay's
 // scanout of the same frames bit for bit (565 dithering included) except fbcon's blinking cursor
 // cell, which keeps drawing until KD_GRAPHICS is set (the VT part); close(.restore) gives back the
-// framebuffer's memory byte for byte and close(.retain) leaves the last frame. vesafb on x86-64
-// cannot pan (ypanstep 0 even with video=vesafb:ypan), so panning itself is still untested on a
-// real driver.
+// framebuffer's memory byte for byte (also with the page shown at open panned to row 800 of the
+// emulation's over-allocated memory) and close(.retain) leaves the last frame. vesafb on x86-64
+// cannot pan (ypanstep 0 even with video=vesafb:ypan), and bochs ignores the pan on screen, so
+// double buffering by panning is still untested on a real driver.
 
 import CLinuxShim
 import Raster
