@@ -48,8 +48,10 @@ struct InputEndToEndTests {
             start() {
                 "$D" --log-level info $1 & pid=$!
                 up
-                "$S" send \(commands.map { "'\($0)'" }.joined(separator: " ")); echo "RESULT send $?"
-                "$S" subscribe > /tmp/events.$2 & sub=$!
+                # 5 s for the daemon's answers: the other QEMU suites' guests share the two cores, and
+                # a subscriber whose "subscribed" came after the default 500 ms saw no event at all.
+                "$S" send --timeout 5000 \(commands.map { "'\($0)'" }.joined(separator: " ")); echo "RESULT send $?"
+                "$S" subscribe --timeout 5000 > /tmp/events.$2 & sub=$!
                 sleep 6   # a debug build under TCG: startup and the fade-in
             }
             finish() {
