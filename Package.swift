@@ -142,7 +142,7 @@ let package = Package(
         .testTarget(name: "RasterTests", dependencies: ["Raster", "GoldenSupport"], exclude: ["Golden"]),
         .testTarget(name: "AssetsTests", dependencies: ["Assets", "Raster", "GoldenSupport"], exclude: ["Golden", "Fixtures"]),
         .testTarget(name: "GalleryTests", dependencies: ["Gallery", "GoldenSupport"], exclude: ["Golden"]),
-        .testTarget(name: "HUDProtocolTests", dependencies: ["HUDProtocol", "Raster"]),
+        .testTarget(name: "HUDProtocolTests", dependencies: ["HUDProtocol", "Raster", "GoldenSupport"]),
         .testTarget(name: "HUDTests", dependencies: ["HUDProtocol", "HUD", "Raster", "Assets", "GoldenSupport"], exclude: ["Golden"]),
         .testTarget(name: "BoardTests", dependencies: ["Board", "Display", "HUD", "Raster", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "DisplayTests", dependencies: ["HUDProtocol", "Display", "Raster", "CLinuxShim", "GoldenSupport"]),

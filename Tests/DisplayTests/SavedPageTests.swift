@@ -2,23 +2,13 @@
 // the pixel size, the page's length and what is on it; a console must cost a small fraction of the
 // page, and no page may cost more than the page plus one header.
 
+import GoldenSupport
 import Testing
 
 @testable import Display
 
 @Suite("SavedPage")
 struct SavedPageTests {
-    /// SplitMix64: reproducible pages, so a failure can be replayed.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     /// Saves `page`, restores it between guard bytes and expects the same bytes back, the guards
     /// untouched and the stored size within the bound. Returns the stored size.
@@ -57,8 +47,8 @@ struct SavedPageTests {
     /// `padding`), one background colour, `lines` lines of `columns` 8x16 glyphs in a foreground colour
     /// (rows drawn from strokes an 8x16 console font is made of).
     static func consolePage(width: Int, height: Int, rowBytes: Int, bytesPerPixel bpp: Int, lines: Int, columns: Int,
-                            padding: (inout Generator) -> UInt8 = { _ in 0 }, seed: UInt64 = 1) -> [UInt8] {
-        var g = Generator(state: seed)
+                            padding: (inout SplitMix64) -> UInt8 = { _ in 0 }, seed: UInt64 = 1) -> [UInt8] {
+        var g = SplitMix64(state: seed)
         let background = pixel(0x0020_2430, bpp), foreground = pixel(0x00AA_AAAA, bpp)
         let strokes: [UInt8] = [0x00, 0x18, 0x3C, 0x66, 0x7E, 0xC6, 0xFE, 0x6C, 0x60, 0x0C, 0xC0]
         let blankRow = filled(background, count: width)
@@ -82,7 +72,7 @@ struct SavedPageTests {
 
     @Test("noise is stored as it is, within a header of the page", arguments: [2, 3, 4])
     func noise(bytesPerPixel: Int) {
-        var g = Generator(state: UInt64(bytesPerPixel))
+        var g = SplitMix64(state: UInt64(bytesPerPixel))
         // Odd length: not a whole number of pixels, and more than one 16 KB piece.
         let page = (0..<(40_000 * bytesPerPixel + 1)).map { _ in UInt8.random(in: 0...255, using: &g) }
         let stored = Self.roundTrip(page, bytesPerPixel: bytesPerPixel, "noise \(bytesPerPixel) bpp")
@@ -121,7 +111,7 @@ struct SavedPageTests {
 
     @Test("every length up to 300 bytes, runs around the shortest worth a token", arguments: [1, 2, 3, 4])
     func shortPages(bytesPerPixel: Int) {
-        var g = Generator(state: 77 + UInt64(bytesPerPixel))
+        var g = SplitMix64(state: 77 + UInt64(bytesPerPixel))
         let shortest = Int(SavedPage.minimumRun(bytesPerPixel: bytesPerPixel))
         for length in 0...300 {
             for _ in 0..<4 {
@@ -133,7 +123,7 @@ struct SavedPageTests {
 
     @Test("long runs and literals across the 16 KB pieces", arguments: [2, 3, 4])
     func acrossPieces(bytesPerPixel: Int) {
-        var g = Generator(state: 5 + UInt64(bytesPerPixel))
+        var g = SplitMix64(state: 5 + UInt64(bytesPerPixel))
         let page = Self.runs(length: 300_000, bytesPerPixel: bytesPerPixel, longest: 12_000, using: &g)
         Self.roundTrip(page, bytesPerPixel: bytesPerPixel, "long runs")
     }
@@ -153,7 +143,7 @@ struct SavedPageTests {
     }
 
     /// `length` bytes of runs of 1...`longest` pixels, each of 3 colours or noise, with a tail.
-    static func runs(length: Int, bytesPerPixel: Int, longest: Int, using g: inout Generator) -> [UInt8] {
+    static func runs(length: Int, bytesPerPixel: Int, longest: Int, using g: inout SplitMix64) -> [UInt8] {
         var page: [UInt8] = []
         page.reserveCapacity(length)
         while page.count + bytesPerPixel <= length {

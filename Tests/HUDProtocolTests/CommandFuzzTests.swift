@@ -1,21 +1,9 @@
 // Random bytes never crash the parser: every line either parses (and then prints back to a line
 // that parses to the same command) or throws a CommandError with a message.
+import GoldenSupport
 import Testing
 import Raster
 @testable import HUDProtocol
-
-/// A small deterministic generator (SplitMix64), so a failure replays exactly.
-struct CommandFuzzRandom {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-}
 
 @Suite struct CommandFuzzTests {
     /// Pieces that reach deep into the grammar, mixed with arbitrary bytes.
@@ -40,7 +28,7 @@ struct CommandFuzzRandom {
     }
 
     @Test func randomBytesNeverCrash() {
-        var random = CommandFuzzRandom(state: 0x5EED)
+        var random = SplitMix64(state: 0x5EED)
         for _ in 0..<10_000 {
             let count = random.below(24)
             check((0..<count).map { _ in UInt8(truncatingIfNeeded: random.next()) })
@@ -48,7 +36,7 @@ struct CommandFuzzRandom {
     }
 
     @Test func randomGrammarPiecesNeverCrash() {
-        var random = CommandFuzzRandom(state: 42)
+        var random = SplitMix64(state: 42)
         var parsed = 0
         for _ in 0..<10_000 {
             var bytes: [UInt8] = []
@@ -67,7 +55,7 @@ struct CommandFuzzRandom {
     }
 
     @Test func randomScriptsNeverCrash() {
-        var random = CommandFuzzRandom(state: 7)
+        var random = SplitMix64(state: 7)
         let pieces = Self.pieces + ["@0 ", "@1.5 ", "@0.25 ", "\n@2 "]
         for _ in 0..<2_000 {
             var text = ""
