@@ -83,14 +83,19 @@ echo "@0 show" > /run/bench/spin.script
 printf '@0 set max-fps %s\n@0 show\n' "${BENCH_HUD_CAP:-15}" > /run/bench/spin-capped.script
 chmod +x /run/bench/start-plymouth /run/bench/start-splashhud /run/bench/start-floor
 
+started() { # label run start-script pid-file: scanpoll times the start from its fork/exec; sets
+    # pid to what the start script wrote (empty, and said, when it wrote nothing)
+    rm -f "$4"
+    say "subject=$1 run=$2 what=first $($POLL first 60 "$3")"
+    pid=$(cat "$4" 2>/dev/null)
+    [ -n "$pid" ] || say "subject=$1 run=$2 what=error no-pid"
+}
+
 one_plymouth() { # run
     r=$1
     console_blank
-    rm -f /run/plymouth/pid
-    out=$($POLL first 60 /run/bench/start-plymouth)
-    say "subject=plymouth run=$r what=first $out"
-    pid=$(cat /run/plymouth/pid 2>/dev/null)
-    [ -n "$pid" ] || { say "subject=plymouth run=$r what=error no-pid"; return; }
+    started plymouth $r /run/bench/start-plymouth /run/plymouth/pid
+    [ -n "$pid" ] || return
     sleep 1
     [ "$r" = 1 ] && shot "plymouth-spinner"
     say "subject=plymouth run=$r what=anim $($POLL count $SECONDS_ $pid)"
@@ -110,11 +115,8 @@ one_splashhud() { # run label extra-daemon-words script
     r=$1; label=$2
     console_blank
     export BENCH_EXTRA="$3" BENCH_SCRIPT="$4"
-    rm -f /run/bench/splashhud.pid
-    out=$($POLL first 60 /run/bench/start-splashhud)
-    say "subject=$label run=$r what=first $out"
-    pid=$(cat /run/bench/splashhud.pid 2>/dev/null)
-    [ -n "$pid" ] || { say "subject=$label run=$r what=error no-pid"; return; }
+    started $label $r /run/bench/start-splashhud /run/bench/splashhud.pid
+    [ -n "$pid" ] || return
     sleep 1
     [ "$r" = 1 ] && shot "$label-spinner"
     say "subject=$label run=$r what=anim $($POLL count $SECONDS_ $pid)"
@@ -134,11 +136,8 @@ one_floor() { # run label fps (0: the refresh rate)
     r=$1; label=$2
     console_blank
     export BENCH_FLOOR_FPS=$3 BENCH_FLOOR_SECONDS=$((SECONDS_ + 4))
-    rm -f /run/bench/floor.pid
-    out=$($POLL first 60 /run/bench/start-floor)
-    say "subject=$label run=$r what=first $out"
-    pid=$(cat /run/bench/floor.pid 2>/dev/null)
-    [ -n "$pid" ] || { say "subject=$label run=$r what=error no-pid"; return; }
+    started $label $r /run/bench/start-floor /run/bench/floor.pid
+    [ -n "$pid" ] || return
     sleep 1
     say "subject=$label run=$r what=anim $($POLL count $SECONDS_ $pid)"
     memory $label $r $pid
