@@ -26,9 +26,10 @@ struct ServiceEndToEndTests {
         "$D" --psplash-fifo --log-level info & pid=$!
         up
         printf 'PROGRESS 50\\0' > /run/psplash_fifo; echo "RESULT psplash $?"
-        "$S" status Booting; echo "RESULT send $?"
+        # 5 s for the answers: beside the other suites' guests a debug daemon's frame can take 0.9 s.
+        "$S" status Booting --timeout 5000; echo "RESULT send $?"
         sleep 6   # a debug build under TCG: startup, fade-in and the frames after it
-        "$S" state; echo "RESULT state $?"
+        "$S" state --timeout 5000; echo "RESULT state $?"
         "$S" snapshot /tmp/snap.png --timeout 20000; echo "RESULT snapshot $?"
         echo "SNAPSHOT-BEGIN"; base64 /tmp/snap.png; echo "SNAPSHOT-END"
         ctl "SHOT hud settled"
@@ -48,7 +49,7 @@ struct ServiceEndToEndTests {
         # removed), leaves its last frame and the VT in graphics mode, and dies of the signal.
         "$D" --psplash-fifo --retain --log-level info & pid=$!
         up
-        "$S" send 'PROGRESS 50' 'MSG Booting'
+        "$S" send --timeout 5000 'PROGRESS 50' 'MSG Booting'
         sleep 6
         kill -TERM $pid; wait $pid; echo "RESULT term $?"
         [ -e /run/psplash_fifo ] || [ -e /run/splashhud/control ] && echo "RESULT files left" || echo "RESULT files removed"
