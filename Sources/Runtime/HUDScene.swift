@@ -37,8 +37,8 @@ public final class HUDScene: PacedScene {
         renderers = outputs.map(makeRenderer)
     }
 
-    /// Rounds the spinner's phase to this many steps a turn on every output (the frame rate cap's
-    /// rate, so the spinner's frames repeat and are drawn once); nil: exact.
+    /// Rounds the spinner's phase to this many steps a turn on every output (the animation's frame
+    /// rate, so the spinner's frames repeat every turn and are drawn once); nil: exact.
     public var spinnerSteps: Int32? {
         didSet { for r in renderers { r.spinnerSteps = spinnerSteps } }
     }
@@ -113,9 +113,11 @@ public final class HUDScene: PacedScene {
         return renderer.composed
     }
 
-    /// A capped frame rate rounds the spinner to as many steps a turn, so its frames repeat
-    /// every turn and are drawn once (IndicatorTileCache); at every refresh it stays exact.
-    public func animationRateChanged(_ framesPerSecond: Int32?) {
+    /// The spinner is rounded to as many steps a turn as animation frames come a second (the
+    /// scheduler draws each for its boundary on that grid, so every frame is the next step): its
+    /// frames repeat every turn and are drawn once (IndicatorTileCache). At a refresh rate that is
+    /// not a whole number of hertz (59.94) a step is skipped about once in a thousand frames.
+    public func animationRateChanged(_ framesPerSecond: Int32) {
         spinnerSteps = framesPerSecond
     }
 

@@ -24,6 +24,8 @@ struct FramePacerTests {
         var deadlines: [Int64?] = []
         /// Wake-ups delivered instead of the deadline: (at clock time, reason).
         var wakeUps: [(at: Int64, reason: PacerWake)] = []
+        /// How late a deadline's wake-up comes (a loaded machine).
+        var late: Int64 = 0
         init(_ clock: FakeClock) { self.clock = clock }
         /// The descriptors each wait watched.
         var watched: [[Int32]] = []
@@ -36,7 +38,7 @@ struct FramePacerTests {
                 return w.reason
             }
             guard let deadline else { Issue.record("the pacer blocked with nothing to wake it"); return .woken }
-            clock.now = max(clock.now, deadline)
+            clock.now = max(clock.now, deadline + late)
             return .deadline
         }
     }
@@ -51,9 +53,9 @@ struct FramePacerTests {
         var cost: (Int) -> Int64 = { _ in 2_000_000 }
         init(_ clock: FakeClock, behaviour: @escaping (Int64) -> PacedFrame) { self.clock = clock; self.behaviour = behaviour }
         /// What `animationRateChanged` said, in order.
-        var rates: [Int32?] = []
+        var rates: [Int32] = []
         func pixels(output index: Int) -> ComposedFrame { ComposedFrame(pixmap.view) }
-        func animationRateChanged(_ framesPerSecond: Int32?) { rates.append(framesPerSecond) }
+        func animationRateChanged(_ framesPerSecond: Int32) { rates.append(framesPerSecond) }
         func frame(at nanoseconds: Int64) -> PacedFrame {
             times.append(nanoseconds)
             var f = behaviour(nanoseconds)
@@ -118,6 +120,7 @@ struct FramePacerTests {
     final class LogBox { var lines: [String] = [] }
 
     static let spinning = PacedFrame(damage: [IntRect(x: 0, y: 0, width: 1, height: 1)], animating: true)
+    static let still = PacedFrame(damage: [IntRect(x: 0, y: 0, width: 1, height: 1)], animating: false)
 
     @Test("animating on a timer display: one frame per 60 Hz boundary of a grid from the first frame")
     func timerBoundaries() throws {
@@ -133,6 +136,23 @@ struct FramePacerTests {
         // The last rendered frame is what the display shows.
         #expect(rig.display.memory.shown().view[7, 3] == rig.scene.pixmap.view[7, 3])
         #expect(rig.display.memory.presentCount == 5)
+    }
+
+    @Test("a late wake-up draws the animation frame for its boundary; a change drawn at once, for its instant")
+    func lateWakeUpsKeepTheGrid() throws {
+        var changeAt: Int64?
+        let rig = Rig { t in changeAt.map { t >= $0 } == true ? Self.still : Self.spinning }
+        rig.sleeper.late = 3_000_000
+        try rig.run(5)
+        let I = Self.interval, t0 = Self.t0
+        #expect(rig.sleeper.deadlines == (1...5).map { Optional(t0 + Int64($0) * I) })
+        #expect(rig.scene.times == (0...4).map { t0 + Int64($0) * I })
+        // Static from the next frame on; a change 10 ms later is drawn at once, for its instant.
+        changeAt = t0 + 5 * I
+        let change = t0 + 5 * I + 10_000_000
+        rig.sleeper.wakeUps = [(change, .woken), (t0 + 10 * I, .woken)]
+        try rig.run(2)
+        #expect(Array(rig.scene.times.suffix(2)) == [t0 + 5 * I, change])
     }
 
     @Test("a frame that overruns its boundaries skips them, counts them missed and logs once per second")

@@ -171,7 +171,7 @@ struct RuntimeProfileTests {
         run.runtime.submit("set max-fps refresh")
         for _ in 0..<5 { try run.runtime.step() }
         #expect(run.runtime.maxFramesPerSecond == nil)
-        #expect(renderer.spinnerSteps == nil)
+        #expect(renderer.spinnerSteps == 60)
         let later = run.poller.deadlines.compactMap { $0 }.suffix(3)
         for (a, b) in zip(later, later.dropFirst()) { #expect(b - a == 16_666_667) }
         run.runtime.maxFramesPerSecond = 20  // what a program's own option sets

@@ -14,9 +14,14 @@
 //
 // A frame rate cap (`maxFramesPerSecond`) keeps animation frames on refresh boundaries but uses
 // only every k-th, k = ceil(refresh rate / cap): 15 a second is every 4th refresh at 60 Hz and
-// every 5th at 75 Hz, evenly spaced, never above the cap. Each frame is still drawn for the
-// instant it is rendered at, so a capped spinner turns at the same speed with fewer frames; the
-// scene hears the capped rate (`animationRateChanged`) and may round its animation to it.
+// every 5th at 75 Hz, evenly spaced, never above the cap; a capped spinner turns at the same speed
+// with fewer frames.
+//
+// An animation frame is drawn for the boundary it was paced to, not for the instant the loop woke
+// up: a wake-up's jitter then moves nothing, and the scene, told how many animation frames come a
+// second (`animationRateChanged`: the refresh rate or the cap's), may round its animation to that
+// rate and draw each of its repeating frames once. Any other frame (a change drawn at once, a
+// hotplug's) is drawn for the instant it is rendered at.
 //
 // One scheduler drives every output of a display: the scene keeps one frame per output (the HUD
 // laid out for each resolution) and each is presented with `present(_:damage:output:)`. When the
@@ -57,8 +62,8 @@ public final class FrameScheduler: LoopFrameSource {
     public var maxFramesPerSecond: Int32? {
         didSet { if let n = maxFramesPerSecond { precondition(n > 0, "max-fps \(n)") } }
     }
-    /// The capped rate last told to the scene.
-    private var toldRate: Int32??
+    /// The animation rate last told to the scene.
+    private var toldRate: Int32?
     /// While true nothing is rendered or presented and no deadline is set (the VT was switched
     /// away); the loop still runs everything else. Set false and `markDirty` to go on.
     public var isPaused = false {
@@ -173,8 +178,10 @@ public final class FrameScheduler: LoopFrameSource {
                 return
             }
         }
+        // Due at a boundary of the running animation, not for a change or a hotplug: drawn for it.
+        let paced = animating && !forced ? boundary : nil
         forced = false
-        try renderAndPresent()
+        try renderAndPresent(pacedTo: paced)
     }
 
     /// The refresh interval: the display's (or the profile's override).
@@ -192,13 +199,14 @@ public final class FrameScheduler: LoopFrameSource {
     /// The interval animation frames are paced at: a whole number of refreshes.
     public var animationIntervalNanoseconds: Int64 { frameIntervalNanoseconds * refreshesPerFrame }
 
-    /// Animation frames a second while the cap lowers them (rounded); nil when every refresh is used.
-    public var cappedFramesPerSecond: Int32? {
-        let k = refreshesPerFrame
-        if k == 1 { return nil }
+    /// Animation frames a second, rounded: the refresh rate, or the cap's rate while it lowers it.
+    public var animationFramesPerSecond: Int32 {
         let interval = animationIntervalNanoseconds
         return Int32(clamping: max(1, (1_000_000_000 + interval / 2) / interval))
     }
+
+    /// Animation frames a second while the cap lowers them (rounded); nil when every refresh is used.
+    public var cappedFramesPerSecond: Int32? { refreshesPerFrame == 1 ? nil : animationFramesPerSecond }
 
     /// The scene changed: drawn in this turn, or at the next boundary while an animation runs.
     public func markDirty() { dirty = true }
@@ -222,7 +230,8 @@ public final class FrameScheduler: LoopFrameSource {
         forced = true
     }
 
-    private func renderAndPresent() throws(DisplayError) {
+    /// Renders and presents a frame; `paced` is the animation boundary it is due at, if any.
+    private func renderAndPresent(pacedTo paced: Int64?) throws(DisplayError) {
         dirty = false
         deadline = nil
         let start = clock()
@@ -234,12 +243,12 @@ public final class FrameScheduler: LoopFrameSource {
                 owedFullFrame.insert(name)
             }
         }
-        let rate = cappedFramesPerSecond
-        if toldRate != .some(rate) {
-            toldRate = .some(rate)
+        let rate = animationFramesPerSecond
+        if toldRate != rate {
+            toldRate = rate
             scene.animationRateChanged(rate)
         }
-        let frame = scene.frame(at: start)
+        let frame = scene.frame(at: paced.map { min($0, start) } ?? start)
         var timing: PresentTiming?
         var failure: DisplayError?
         var presented = 0

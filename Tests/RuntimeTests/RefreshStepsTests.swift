@@ -1,0 +1,55 @@
+// The spinner at the display's refresh rate: the scheduler draws each animation frame for its
+// boundary on the refresh grid and the scene rounds the spinner to as many steps a turn as frames
+// come a second, so however late the loop wakes, every frame shows the next step, a turn later the
+// same picture comes round again, and from the second turn on each step is copied, not drawn.
+import Display
+import GoldenSupport
+import HUDProtocol
+import Raster
+import Runtime
+import Testing
+
+@Suite("Spinner steps at the refresh rate")
+struct RefreshStepsTests {
+    static func fingerprint(_ p: Pixmap) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for y in 0..<p.height {
+            let row = p.view.row(y)
+            for x in 0..<Int(p.width) { h = (h ^ UInt64(row[x])) &* 0x100_0000_01b3 }
+        }
+        return h
+    }
+
+    @Test("75 Hz on a timer, the spinner started between boundaries, the loop waking 0-9 ms late: each frame the next of 75 steps")
+    func everyFrameIsTheNextStep() throws {
+        let t0 = FramePacerTests.t0
+        let display = MemoryDisplay(width: 320, height: 240, refreshMillihertz: 75_000)
+        let clock = FramePacerTests.FakeClock(t0)
+        let sleeper = FramePacerTests.FakeSleeper(clock)
+        let scene = HUDScene(outputs: display.outputs, origin: 0, resources: Fixtures.resources)
+        let pacer = FramePacer(display: display, scene: scene, sleeper: sleeper, clock: { clock.now }, log: { _ in })
+        pacer.pacing = .timer
+        // Shown 6 ms before the first frame: the steps' edges fall between the grid's boundaries,
+        // where a wake-up 7 ms late would already reach the next step.
+        let show = try #require(try CommandParser.parse("show"))
+        scene.apply(show, at: t0 - 6_000_000)
+        var frames: [UInt64] = []
+        var bytesAfterTwoTurns = 0
+        var rng = SplitMix64(state: 75)
+        while frames.count < 3 * 75 {
+            sleeper.late = Int64(rng.next() % 9_000_000)
+            let before = display.presentCount
+            try pacer.runOnce()
+            if display.presentCount != before { frames.append(Self.fingerprint(display.shown())) }
+            if frames.count == 2 * 75 { bytesAfterTwoTurns = scene.renderer(named: "memory")!.pixelBytes }
+        }
+        #expect(scene.renderer(named: "memory")?.spinnerSteps == 75)
+        #expect(pacer.missedFrames == 0)
+        // The fade-in takes the first turn's first frames; from the second turn on it is steady.
+        let second = Array(frames[75..<150]), third = Array(frames[150...])
+        #expect(Set(second).count == 75, "a step repeated or was skipped within a turn")
+        #expect(third == second)
+        // Every step's tile was kept by then; the third turn drew nothing new.
+        #expect(bytesAfterTwoTurns > 0 && scene.renderer(named: "memory")!.pixelBytes == bytesAfterTwoTurns)
+    }
+}
