@@ -69,6 +69,8 @@ public final class HUDSceneRenderer {
         var indicator: IntRect
     }
     private var shown: Shown?
+    /// The indicator's box in the frame last rendered.
+    var indicatorRect: IntRect? { shown?.indicator }
     private var cachedLayout: (key: HUDLayoutKey, layout: HUDLayout)?
 
     public init(width: Int32, height: Int32, scale: Fixed16_16 = .one, background: SceneBackground,

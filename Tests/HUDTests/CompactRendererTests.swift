@@ -87,6 +87,22 @@ struct CompactRendererTests {
         }
     }
 
+    /// A turn of the spinner at 75 steps (the refresh rate) keeps the first tile whole and the
+    /// others as the runs that differ from it: well under a fifth of 75 whole tiles, and every
+    /// step still the freshly drawn frame (above).
+    @Test func stepsAreKeptAsRunsAgainstTheFirst() throws {
+        let p = try player("@0 show", width: 1280, height: 800, compact: true, steps: 75)
+        p.render(at: .seconds(1))
+        let before = p.renderer.pixelBytes
+        for k in 1...75 { p.render(at: .seconds(1) + Interval(nanoseconds: Int64(k) * 1_000_000_000 / 75 + 1)) }
+        let tiles = p.renderer.tiles
+        #expect(tiles.count == 75)
+        let box = try #require(p.renderer.indicatorRect)
+        let whole = Int(box.width) * Int(box.height) * 4
+        #expect(tiles.bytes > whole && tiles.bytes < 75 * whole / 5, "\(tiles.bytes) bytes for 75 tiles of \(whole)")
+        #expect(p.renderer.pixelBytes - before <= tiles.bytes)
+    }
+
     /// A stepped spinner's frame follows the clock: the step is the one `elapsed` falls in (never
     /// ahead, less than one step behind), and one turn later the same step comes back.
     @Test func steppedSpinnerKeepsTheClocksTiming() {
