@@ -20,7 +20,7 @@
 // Both give the same bytes for every pixel (tests compare them in every state).
 //
 // Steps of an animation that comes round again (the 12 petals of the activity indicator, the
-// spinner when its phase is rounded to `spinnerSteps` a turn) are drawn once and then copied
+// spinner when it is rounded to `spinnerSteps`) are drawn once and then copied
 // from `IndicatorTileCache` while nothing else about the HUD changes.
 import Assets
 import HUDProtocol
@@ -41,14 +41,11 @@ public final class HUDSceneRenderer {
     public let background: SceneBackground
     /// Whether the renderer keeps only the HUD's box when the picture allows it (see above).
     public let compact: Bool
-    /// When set, the spinner's phase is rounded down to one of this many steps a turn (1 s), so
-    /// its frames repeat every turn and are drawn once (a frame rate cap sets it to its rate).
-    public var spinnerSteps: Int32? {
-        didSet {
-            if let n = spinnerSteps { precondition(n > 0, "spinner steps \(n)") }
-            // Step k of one count is another phase than step k of another: the tiles are stale.
-            if spinnerSteps != oldValue { tiles.clear() }
-        }
+    /// When set, the spinner is rounded to one step per animation frame (SpinnerSteps), so its
+    /// frames repeat every turn and are drawn once; the scene sets it to its frames' interval.
+    public var spinnerSteps: SpinnerSteps? {
+        // Step k of one rounding is another phase than step k of another: the tiles are stale.
+        didSet { if spinnerSteps != oldValue { tiles.clear() } }
     }
     let resources: HUDResources
     let painter = HUDPainter()
@@ -237,7 +234,7 @@ public final class HUDSceneRenderer {
         return pixel.view.row(0)[0]
     }
 
-    /// `p` with the spinner's phase rounded down to `spinnerSteps`.
+    /// `p` with the spinner rounded to its step (`spinnerSteps`).
     func stepped(_ p: HUDPresentation) -> HUDPresentation {
         guard spinnerSteps != nil, case .spinner = p.indicator else { return p }
         var q = p
@@ -247,7 +244,7 @@ public final class HUDSceneRenderer {
 
     private func stepped(_ indicator: HUDPresentation.Indicator) -> HUDPresentation.Indicator {
         guard let n = spinnerSteps, case .spinner(let e) = indicator else { return indicator }
-        return .spinner(elapsed: SpinnerIndicator.step(e, steps: n))
+        return .spinner(elapsed: n.rounded(e))
     }
 
     private func damaged(from old: Shown?, to p: HUDPresentation, hud: IntRect, indicator: IntRect) -> [IntRect] {
@@ -287,7 +284,7 @@ public final class HUDSceneRenderer {
     private func step(_ indicator: HUDPresentation.Indicator) -> Int32? {
         switch indicator {
         case .activity(let e): return ActivityIndicator.head(e)
-        case .spinner(let e): return spinnerSteps.map { SpinnerIndicator.stepIndex(e, steps: $0) }
+        case .spinner(let e): return spinnerSteps?.index(e)
         default: return nil
         }
     }

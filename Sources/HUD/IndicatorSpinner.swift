@@ -26,21 +26,6 @@ enum SpinnerIndicator {
         return Fixed16_16(raw: Int32(ns * 65536 / loop))
     }
 
-    /// The index (0..<steps) of the step of a turn cut into `steps` that `elapsed` falls in.
-    static func stepIndex(_ elapsed: Interval, steps: Int32) -> Int32 {
-        var ns = elapsed.nanoseconds % loop
-        if ns < 0 { ns += loop }
-        return Int32(ns * Int64(steps) / loop)
-    }
-
-    /// `elapsed` rounded down to the start of its step (the same instant of every turn, so every
-    /// turn draws the same `steps` frames); the turn count is kept.
-    static func step(_ elapsed: Interval, steps: Int32) -> Interval {
-        let turn = elapsed.nanoseconds - ((elapsed.nanoseconds % loop) + loop) % loop
-        let k = Int64(stepIndex(elapsed, steps: steps)), n = Int64(steps)
-        return Interval(nanoseconds: turn + (k * loop + n - 1) / n)  // rounded up: the step's first nanosecond
-    }
-
     /// The mask's stops in `color` (its alpha times the mask's).
     static func stops(_ color: Color) -> [GradientStop] {
         maskAlphas.enumerated().map { i, alpha in

@@ -37,9 +37,9 @@ public final class HUDScene: PacedScene {
         renderers = outputs.map(makeRenderer)
     }
 
-    /// Rounds the spinner's phase to this many steps a turn on every output (the animation's frame
-    /// rate, so the spinner's frames repeat every turn and are drawn once); nil: exact.
-    public var spinnerSteps: Int32? {
+    /// Rounds the spinner to one step per animation frame on every output (so its frames repeat
+    /// every turn and are drawn once); nil: exact.
+    public var spinnerSteps: SpinnerSteps? {
         didSet { for r in renderers { r.spinnerSteps = spinnerSteps } }
     }
 
@@ -113,12 +113,11 @@ public final class HUDScene: PacedScene {
         return renderer.composed
     }
 
-    /// The spinner is rounded to as many steps a turn as animation frames come a second (the
-    /// scheduler draws each for its boundary on that grid, so every frame is the next step): its
-    /// frames repeat every turn and are drawn once (IndicatorTileCache). At a refresh rate that is
-    /// not a whole number of hertz (59.94) a step is skipped about once in a thousand frames.
-    public func animationRateChanged(_ framesPerSecond: Int32) {
-        spinnerSteps = framesPerSecond
+    /// The spinner is rounded to one step per animation frame (the scheduler draws each for its
+    /// boundary on that grid, so every frame is the next step): its frames repeat every turn and
+    /// are drawn once (IndicatorTileCache).
+    public func animationIntervalChanged(_ nanoseconds: Int64) {
+        spinnerSteps = SpinnerSteps(frameInterval: nanoseconds)
     }
 
     /// Forgets every output's frame so the next `frame` draws all of them completely (after a VT

@@ -15,7 +15,7 @@ struct CompactRendererTests {
 
     func player(_ text: String, width: Int32 = 240, height: Int32 = 160, compact: Bool, steps: Int32? = nil) throws -> ScriptPlayer {
         let r = HUDSceneRenderer(width: width, height: height, background: Self.background, resources: resources, compact: compact)
-        r.spinnerSteps = steps
+        r.spinnerSteps = steps.map { SpinnerSteps(framesPerSecond: $0) }
         return ScriptPlayer(script: try CommandParser.parseScript(text), renderer: r)
     }
 
@@ -103,17 +103,25 @@ struct CompactRendererTests {
         #expect(p.renderer.pixelBytes - before <= tiles.bytes)
     }
 
-    /// A stepped spinner's frame follows the clock: the step is the one `elapsed` falls in (never
-    /// ahead, less than one step behind), and one turn later the same step comes back.
-    @Test func steppedSpinnerKeepsTheClocksTiming() {
-        for steps in [1, 12, 15, 60, 75] as [Int32] {
-            for ns in stride(from: Int64(-3_000_000_000), to: 3_000_000_000, by: 7_777_777) {
-                let e = Interval(nanoseconds: ns)
-                let s = SpinnerIndicator.step(e, steps: steps)
-                #expect(s <= e && e.nanoseconds - s.nanoseconds < 1_000_000_000 / Int64(steps) + 1, "\(ns) at \(steps)")
-                let later = SpinnerIndicator.step(Interval(nanoseconds: ns + 1_000_000_000), steps: steps)
-                #expect(SpinnerIndicator.phase(later) == SpinnerIndicator.phase(s))
-                #expect(SpinnerIndicator.stepIndex(e, steps: steps) == SpinnerIndicator.stepIndex(s, steps: steps))
+    /// A stepped spinner shows step k for elapsed times in [k·I, (k+1)·I) of its turn (count·I),
+    /// drawn as k/count of the loop: consecutive frames on the grid are consecutive steps, and
+    /// `count` frames later the same step (the same phase) comes back.
+    @Test func stepsFollowTheFrameGrid() {
+        for interval in [Int64(66_666_667), 16_666_667, 16_683_350, 13_333_333, 13_211_000, 3_000_000_000] {
+            let steps = SpinnerSteps(frameInterval: interval)
+            let n = Int64(steps.count)
+            #expect(abs(n * interval - 1_000_000_000) <= interval / 2 || n == 1, "\(interval): \(n) steps")
+            for frame in Int64(-200)..<200 {
+                for offset in [Int64(0), interval / 3, interval - 1] {
+                    let e = Interval(nanoseconds: frame * interval + offset)
+                    let k = Int64(steps.index(e))
+                    #expect(k == ((frame % n) + n) % n, "\(interval) frame \(frame)")
+                    let r = steps.rounded(e)
+                    #expect(steps.index(Interval(nanoseconds: (frame + n) * interval + offset)) == Int32(k))
+                    // k/count of a turn (16.16), the same a turn later.
+                    #expect(abs(Int64(SpinnerIndicator.phase(r).raw) - k * 65536 / n) <= 1, "\(interval) frame \(frame)")
+                    #expect(SpinnerIndicator.phase(steps.rounded(Interval(nanoseconds: (frame + n) * interval + offset))) == SpinnerIndicator.phase(r))
+                }
             }
         }
     }
@@ -138,7 +146,7 @@ struct CompactRendererTests {
         cached.render(at: .seconds(1))
         for k in 0..<15 { cached.render(at: .seconds(1) + Interval(nanoseconds: Int64(k) * 66_666_667)) }
         #expect(cached.renderer.tiles.count >= 12)  // the turn's steps, drawn once
-        cached.renderer.spinnerSteps = 20
+        cached.renderer.spinnerSteps = SpinnerSteps(framesPerSecond: 20)
         for k in 0..<20 {
             let t = Instant.seconds(2) + Interval(nanoseconds: Int64(k) * 50_000_000 + 1_000_000)
             cached.render(at: t)

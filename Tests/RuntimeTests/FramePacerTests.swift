@@ -52,10 +52,10 @@ struct FramePacerTests {
         var behaviour: (Int64) -> PacedFrame
         var cost: (Int) -> Int64 = { _ in 2_000_000 }
         init(_ clock: FakeClock, behaviour: @escaping (Int64) -> PacedFrame) { self.clock = clock; self.behaviour = behaviour }
-        /// What `animationRateChanged` said, in order.
-        var rates: [Int32] = []
+        /// What `animationIntervalChanged` said, in order.
+        var intervals: [Int64] = []
         func pixels(output index: Int) -> ComposedFrame { ComposedFrame(pixmap.view) }
-        func animationRateChanged(_ framesPerSecond: Int32) { rates.append(framesPerSecond) }
+        func animationIntervalChanged(_ nanoseconds: Int64) { intervals.append(nanoseconds) }
         func frame(at nanoseconds: Int64) -> PacedFrame {
             times.append(nanoseconds)
             var f = behaviour(nanoseconds)

@@ -1,6 +1,6 @@
 // The frame rate cap: animation frames on every k-th refresh boundary (timer grid or vblank
 // stamps), evenly spaced and never above the cap, each drawn for its boundary (the spinner keeps
-// the clock's speed), the scene told the capped rate, and a static scene still without any deadline.
+// the clock's speed), the scene told the capped interval, and a static scene still without any deadline.
 import Display
 import Raster
 import Runtime
@@ -35,13 +35,13 @@ struct FrameRateCapTests {
         #expect(rig.scene.times == (0..<16).map { t0 + Int64($0) * 4 * I })
         #expect(rig.pacer.framesPresented == 16)
         #expect(rig.pacer.missedFrames == 0)
-        #expect(rig.scene.rates == [15])
+        #expect(rig.scene.intervals == [4 * I])
         // Lifting the cap goes back to every refresh, and the scene hears so.
         rig.pacer.scheduler.maxFramesPerSecond = nil
         try rig.run(3)
         let last = t0 + 16 * 4 * I
         #expect(Array(rig.sleeper.deadlines.suffix(3)) == [last + I, last + 2 * I, last + 3 * I])
-        #expect(rig.scene.rates == [15, 60])
+        #expect(rig.scene.intervals == [4 * I, I])
     }
 
     @Test("15 fps with vblank stamps at 75 Hz: every 5th vblank, none counted missed")

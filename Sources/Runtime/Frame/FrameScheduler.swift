@@ -18,9 +18,9 @@
 // with fewer frames.
 //
 // An animation frame is drawn for the boundary it was paced to, not for the instant the loop woke
-// up: a wake-up's jitter then moves nothing, and the scene, told how many animation frames come a
-// second (`animationRateChanged`: the refresh rate or the cap's), may round its animation to that
-// rate and draw each of its repeating frames once. Any other frame (a change drawn at once, a
+// up: a wake-up's jitter then moves nothing, and the scene, told how far apart animation frames
+// come (`animationIntervalChanged`: the refresh interval or the cap's), may round its animation to
+// one step a frame and draw each of its repeating frames once. Any other frame (a change drawn at once, a
 // hotplug's) is drawn for the instant it is rendered at.
 //
 // One scheduler drives every output of a display: the scene keeps one frame per output (the HUD
@@ -62,8 +62,8 @@ public final class FrameScheduler: LoopFrameSource {
     public var maxFramesPerSecond: Int32? {
         didSet { if let n = maxFramesPerSecond { precondition(n > 0, "max-fps \(n)") } }
     }
-    /// The animation rate last told to the scene.
-    private var toldRate: Int32?
+    /// The animation interval last told to the scene.
+    private var toldInterval: Int64?
     /// While true nothing is rendered or presented and no deadline is set (the VT was switched
     /// away); the loop still runs everything else. Set false and `markDirty` to go on.
     public var isPaused = false {
@@ -199,14 +199,12 @@ public final class FrameScheduler: LoopFrameSource {
     /// The interval animation frames are paced at: a whole number of refreshes.
     public var animationIntervalNanoseconds: Int64 { frameIntervalNanoseconds * refreshesPerFrame }
 
-    /// Animation frames a second, rounded: the refresh rate, or the cap's rate while it lowers it.
-    public var animationFramesPerSecond: Int32 {
+    /// Animation frames a second while the cap lowers them (rounded); nil when every refresh is used.
+    public var cappedFramesPerSecond: Int32? {
+        if refreshesPerFrame == 1 { return nil }
         let interval = animationIntervalNanoseconds
         return Int32(clamping: max(1, (1_000_000_000 + interval / 2) / interval))
     }
-
-    /// Animation frames a second while the cap lowers them (rounded); nil when every refresh is used.
-    public var cappedFramesPerSecond: Int32? { refreshesPerFrame == 1 ? nil : animationFramesPerSecond }
 
     /// The scene changed: drawn in this turn, or at the next boundary while an animation runs.
     public func markDirty() { dirty = true }
@@ -243,10 +241,10 @@ public final class FrameScheduler: LoopFrameSource {
                 owedFullFrame.insert(name)
             }
         }
-        let rate = animationFramesPerSecond
-        if toldRate != rate {
-            toldRate = rate
-            scene.animationRateChanged(rate)
+        let interval = animationIntervalNanoseconds
+        if toldInterval != interval {
+            toldInterval = interval
+            scene.animationIntervalChanged(interval)
         }
         let frame = scene.frame(at: paced.map { min($0, start) } ?? start)
         var timing: PresentTiming?

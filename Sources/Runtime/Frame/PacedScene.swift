@@ -41,13 +41,13 @@ public protocol PacedScene: AnyObject {
     /// The display's outputs changed (hotplug): lay out for `outputs` (keep the frames of outputs
     /// that stayed, by name) and report a new output's whole frame as damage at the next `frame`.
     func outputsChanged(_ outputs: [DisplayOutput])
-    /// Animation frames now come `framesPerSecond` times a second (the display's refresh rate, or
-    /// a frame rate cap's), each drawn for its boundary on that grid. Told before the first frame
-    /// and on every change.
-    func animationRateChanged(_ framesPerSecond: Int32)
+    /// Animation frames now come `nanoseconds` apart (the display's refresh interval, or a frame
+    /// rate cap's), each drawn for its boundary on that grid. Told before the first frame and on
+    /// every change.
+    func animationIntervalChanged(_ nanoseconds: Int64)
 }
 
 extension PacedScene {
     public func outputsChanged(_ outputs: [DisplayOutput]) {}
-    public func animationRateChanged(_ framesPerSecond: Int32) {}
+    public func animationIntervalChanged(_ nanoseconds: Int64) {}
 }
