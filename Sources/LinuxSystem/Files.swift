@@ -83,10 +83,14 @@ public enum Files {
         }
     }
 
-    /// `fsync(2)`; EINVAL and EROFS (nothing to flush: a device) are not errors.
-    public static func fsync(_ fd: FileDescriptor, subject: String) throws(SystemError) {
+    /// `fsync(2)`; EINVAL and EROFS (nothing to flush: a device) are not errors but return false
+    /// (a device without deferred I/O, such as vesafb), so a caller that syncs at every frame can
+    /// stop asking.
+    @discardableResult
+    public static func fsync(_ fd: FileDescriptor, subject: String) throws(SystemError) -> Bool {
         switch retrying({ system_fsync(fd.rawValue) }) {
-        case .success, .failure(.invalidArgument), .failure(.readOnlyFileSystem): return
+        case .success: return true
+        case .failure(.invalidArgument), .failure(.readOnlyFileSystem): return false
         case .failure(let e): throw SystemError("fsync", e, subject)
         }
     }

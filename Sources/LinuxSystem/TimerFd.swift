@@ -6,6 +6,8 @@ public final class TimerFd {
     public let descriptor: FileDescriptor
     /// The armed deadline (ns), nil when disarmed.
     public private(set) var deadline: Int64?
+    /// It fired and its expiry count was left unread (`expired`): readable until the next `arm`.
+    private var unread = false
 
     public init() throws(SystemError) {
         descriptor = FileDescriptor(rawValue: try retrying { system_timerfd_create() }.get("timerfd_create", "timerfd"))
@@ -15,10 +17,19 @@ public final class TimerFd {
 
     /// Arms the timer to expire once at `deadline` (CLOCK_MONOTONIC ns), or disarms it when nil.
     /// A deadline in the past expires at once. Re-arming at the same deadline does nothing.
+    /// timerfd_settime resets the expiry count, so an `expired` timer is never read.
     public func arm(at deadline: Int64?) throws(SystemError) {
-        guard deadline != self.deadline else { return }
+        guard deadline != self.deadline || unread else { return }
         _ = try retrying { system_timerfd_arm(descriptor.rawValue, deadline) }.get("timerfd_settime", "timerfd")
         self.deadline = deadline
+        unread = false
+    }
+
+    /// The timer fired (a wait said it is readable) and its count is left unread: the next `arm`,
+    /// which every wait makes first, resets it, so a frame loop pays one syscall a frame less.
+    public func expired() {
+        deadline = nil
+        unread = true
     }
 
     /// Reads and clears the expiry count (0 when it has not expired); an expired timer is disarmed.

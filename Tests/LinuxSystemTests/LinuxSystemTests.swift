@@ -77,6 +77,27 @@ import Testing
         #expect(try event.drain() == 2)
     }
 
+    /// The event loop never reads its timer: timerfd_settime resets the expiry count, so a timer
+    /// that fired and was re-armed (or disarmed) is not readable until it fires again.
+    @Test func anExpiredTimerIsNotReadableOnceArmedAgain() throws {
+        let timer = try TimerFd()
+        try timer.arm(at: MonotonicClock.nanoseconds())
+        #expect(try Poll.wait(timer.descriptor, for: .read, timeoutMilliseconds: 5000, subject: "timerfd"))
+        timer.expired()
+        #expect(timer.deadline == nil)
+        let later = MonotonicClock.nanoseconds() + 60_000_000_000
+        try timer.arm(at: later)
+        #expect(try !Poll.wait(timer.descriptor, for: .read, timeoutMilliseconds: 0, subject: "timerfd"))
+        // Fired again and then disarmed (nothing scheduled): not readable either, though the
+        // deadline it is disarmed to (none) is the one it had after firing.
+        try timer.arm(at: MonotonicClock.nanoseconds())
+        #expect(try Poll.wait(timer.descriptor, for: .read, timeoutMilliseconds: 5000, subject: "timerfd"))
+        timer.expired()
+        try timer.arm(at: nil)
+        #expect(try !Poll.wait(timer.descriptor, for: .read, timeoutMilliseconds: 0, subject: "timerfd"))
+        #expect(try timer.acknowledge() == 0)
+    }
+
     @Test(arguments: ["path", "abstract"])
     func unixSocketsConnectAndNameTheirPeer(_ kind: String) throws {
         let name = "splashhud-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"

@@ -66,6 +66,8 @@ public final class FBDevDisplay: Display {
     private var pageRows: [Int32]
     /// FBIO_WAITFORVSYNC said EBUSY (noted once).
     private var sawBusyVSync = false
+    /// Whether an fsync after drawing flushes anything (false once the driver said it has no deferred I/O).
+    private var flushes = true
     private var pages: PageDamage
 
     /// Opens `path` and prepares it for presenting frames rotated by `rotation`.
@@ -135,7 +137,8 @@ public final class FBDevDisplay: Display {
             convertingBlit(from: frame, rect: r, to: target, rotation: output.rotation, dither: dither)
         }
         // DRM's fbdev emulation shows mmap writes through deferred I/O, 50 ms later: flush it now.
-        try Syscalls.fsync(fd, device: path)
+        // A driver without deferred I/O (vesafb, efifb) has nothing to flush: asked once.
+        if flushes { flushes = try Syscalls.fsync(fd, device: path) }
         let showing = pages.front
         pages.drawn(page: page, damage: damage)
         presentCount += 1

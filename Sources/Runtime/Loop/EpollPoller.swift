@@ -47,7 +47,7 @@ public final class EpollPoller: LoopPoller {
         var ready: [LoopReadiness] = []
         for e in events {
             switch e.descriptor {
-            case timer.descriptor.rawValue: try timer.acknowledge()
+            case timer.descriptor.rawValue: timer.expired()  // the next arm, before any wait, resets it
             case wakeEvent.descriptor.rawValue: try wakeEvent.drain()
             default:
                 ready.append(LoopReadiness(descriptor: e.descriptor, readable: e.readable, writable: e.writable, hangup: e.hangup, error: e.error))
