@@ -17,7 +17,9 @@ import Raster
 public final class HUDController {
     public let clock: Clock
     /// The current settings (`set` commands change them; `reset` restores the defaults).
-    public internal(set) var appearance: HUDAppearance
+    public internal(set) var appearance: HUDAppearance {
+        didSet { atRest = nil }
+    }
     /// Every event so far, in order, with its virtual time.
     public private(set) var events: [HUDEvent] = []
     /// SV's activity count (A3). Always 0 in MB behaviour, which has no count.
@@ -36,7 +38,17 @@ public final class HUDController {
     /// The status label's text (SV) or MB's label; nil or empty hides it.
     var statusText: String?
     /// MB's button is held (a touch on it, or Enter/Space): set by whoever reads input.
-    public var isButtonHighlighted = false
+    public var isButtonHighlighted = false {
+        didSet { if isButtonHighlighted != oldValue { atRest = nil } }
+    }
+    /// The last presentation made afresh while nothing was fading or zooming: until a command, a
+    /// timer or the button changes something, the HUD at a later instant differs from it only in
+    /// the indicator's time, which is all `presentation()` then works out (a spinner's frame
+    /// copied no appearance and compared none).
+    private var atRest: HUDPresentation?
+    /// Changes whenever `presentation()` is made afresh: two presentations of one generation
+    /// differ only in the indicator's time (a renderer may skip comparing the rest).
+    public private(set) var presentationGeneration: UInt64 = 0
     var sv = SVState()
     var mb = MBState()
 
@@ -70,6 +82,7 @@ public final class HUDController {
     /// command makes due at once (a zero delay) fire before this returns.
     public func apply(_ command: HUDCommand) {
         update()
+        atRest = nil
         time = clock.now
         let mbMode = appearance.usesMBBehaviour
         switch command {
@@ -100,6 +113,7 @@ public final class HUDController {
         let now = clock.now
         while let entry = timers.popDue(upTo: now) {
             time = entry.fire
+            atRest = nil
             fire(entry.action)
         }
         time = now
@@ -108,6 +122,24 @@ public final class HUDController {
     /// The HUD at `clock.now`.
     public func presentation() -> HUDPresentation {
         update()
+        if var p = atRest {
+            p.indicator = appearance.usesMBBehaviour ? mbIndicator(at: time) : svIndicator(at: time)
+            return p
+        }
+        let (p, moving) = build()
+        presentationGeneration &+= 1
+        atRest = moving ? nil : p
+        return p
+    }
+
+    /// The HUD at `clock.now` with every property worked out, as `presentation()` must equal.
+    func presentationAfresh() -> HUDPresentation {
+        update()
+        return build().presentation
+    }
+
+    /// The HUD at `time`, and whether anything in it fades or zooms.
+    private func build() -> (presentation: HUDPresentation, moving: Bool) {
         let t = time
         var p = HUDPresentation()
         p.appearance = appearance
@@ -132,7 +164,7 @@ public final class HUDController {
         default: break
         }
         p.isAnimating = fading || zooming || spinning
-        return p
+        return (p, fading || scale.running(at: t) != nil)
     }
 
     /// The next instant at which the HUD changes or an event happens without a new command (a timer

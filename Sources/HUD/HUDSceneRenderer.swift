@@ -66,6 +66,8 @@ public final class HUDSceneRenderer {
         var indicator: IntRect
     }
     private var shown: Shown?
+    /// The controller's generation of the presentation last rendered, when it was given.
+    private var shownGeneration: UInt64?
     /// The indicator's box in the frame last rendered.
     var indicatorRect: IntRect? { shown?.indicator }
     private var cachedLayout: (key: HUDLayoutKey, layout: HUDLayout)?
@@ -126,9 +128,13 @@ public final class HUDSceneRenderer {
     }
 
     /// Brings the frame up to `p` and returns the rects of pixels that changed (possibly none).
+    /// `generation` is the controller's `presentationGeneration` for `p`: one equal to the last
+    /// frame's says that only the indicator's time moved, which then goes unchecked.
     @discardableResult
-    public func render(_ presentation: HUDPresentation) -> [IntRect] {
-        if let damage = renderPhase(presentation) { return damage }
+    public func render(_ presentation: HUDPresentation, generation: UInt64? = nil) -> [IntRect] {
+        let onlyPhase = generation != nil && generation == shownGeneration
+        shownGeneration = generation
+        if let damage = renderPhase(presentation, onlyPhase: onlyPhase) { return damage }
         let p = stepped(presentation)
         let layout = layout(for: p)
         let hud = p.alpha == .zero ? IntRect.zero : painter.bounds(p, layout: layout, scale: scale)
@@ -165,8 +171,9 @@ public final class HUDSceneRenderer {
     /// The same pixels and rects as `render`'s general path, which the profile of a 15 fps spinner
     /// showed spending most of a cached frame on copying, comparing and laying out presentations.
     /// Nil when anything else differs (or nothing was rendered yet): the general path decides.
-    private func renderPhase(_ presentation: HUDPresentation) -> [IntRect]? {
-        guard shown?.presentation.equalsIgnoringPhase(presentation) == true else { return nil }
+    /// `onlyPhase`: the controller said so (same generation), nothing is compared.
+    private func renderPhase(_ presentation: HUDPresentation, onlyPhase: Bool) -> [IntRect]? {
+        guard shown != nil, onlyPhase || shown!.presentation.equalsIgnoringPhase(presentation) else { return nil }
         let indicator = stepped(presentation.indicator)
         if shown!.presentation.indicator == indicator { return [] }
         shown!.presentation.indicator = indicator

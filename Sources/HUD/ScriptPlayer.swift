@@ -35,7 +35,8 @@ public final class ScriptPlayer {
     @discardableResult
     public func render(at t: Instant) -> [IntRect] {
         advance(to: t)
-        return renderer.render(controller.presentation())
+        let p = controller.presentation()
+        return renderer.render(p, generation: controller.presentationGeneration)
     }
 
     /// Plays past the last command until nothing is scheduled any more (or `limit` after it), so

@@ -80,7 +80,8 @@ public final class HUDScene: PacedScene {
     public func frame(at nanoseconds: Int64) -> PacedFrame {
         advance(to: nanoseconds)
         let presentation = controller.presentation()
-        let damage = renderers.map { $0.render(presentation) }
+        let generation = controller.presentationGeneration
+        let damage = renderers.map { $0.render(presentation, generation: generation) }
         var next: Int64?
         if !presentation.isAnimating, let t = controller.nextEventTime() {
             let (sum, overflow) = t.nanoseconds.addingReportingOverflow(origin)
