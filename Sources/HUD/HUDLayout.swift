@@ -80,14 +80,25 @@ public struct HUDLayout {
     // MARK: - Shared helpers
 
     /// The font chain the appearance asks for: its `fontPath` (falling back to `fallback` with an
-    /// issue when it does not load) or `fallback`.
-    static func chain(_ a: HUDAppearance, fallback: FontChain, resources: HUDResources,
-                      issues: inout [HUDResourceError]) -> FontChain {
-        guard let path = a.fontPath else { return fallback }
+    /// issue when it does not load) or `fallback`; nil when neither loads (the default chains
+    /// failed: `resources.fontFailure`).
+    static func chain(_ a: HUDAppearance, fallback: @autoclosure () -> FontChain?, resources: HUDResources,
+                      issues: inout [HUDResourceError]) -> FontChain? {
+        guard let path = a.fontPath else { return fallback() }
         switch resources.chain(fontAt: path) {
         case .success(let chain): return chain
-        case .failure(let error): issues.append(error); return fallback
+        case .failure(let error): issues.append(error); return fallback()
         }
+    }
+
+    /// `text` measured with `chain`, or nil with an issue when there is no chain (no font loads).
+    static func measure(_ text: String, chain: FontChain?, resources: HUDResources, size: Fixed16_16, maxWidth: Fixed16_16,
+                        maxHeight: Fixed16_16?, issues: inout [HUDResourceError]) -> TextLayout? {
+        guard let chain else {
+            issues.append(.text(text, reason: resources.fontFailure ?? "no font"))
+            return nil
+        }
+        return measure(text, chain: chain, size: size, maxWidth: maxWidth, maxHeight: maxHeight, issues: &issues)
     }
 
     /// `text` laid out centred within maxWidth × maxHeight, or nil (with an issue) when FreeType fails.

@@ -34,7 +34,7 @@ extension HUDLayout {
         var label: TextLayout?
         if let status = p.status?.nonEmpty {
             let chain = chain(a, fallback: resources.regular, resources: resources, issues: &issues)
-            label = measure(status, chain: chain, size: a.fontSize, maxWidth: svLabelBox.width,
+            label = measure(status, chain: chain, resources: resources, size: a.fontSize, maxWidth: svLabelBox.width,
                             maxHeight: svLabelBox.height, issues: &issues)
         }
         let hasText = label != nil

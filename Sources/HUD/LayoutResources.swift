@@ -25,12 +25,16 @@ public enum HUDResourceError: Error, Equatable, Sendable, CustomStringConvertibl
 }
 
 /// Font chains and an image cache. Not thread-safe: one thread owns the HUD.
+///
+/// The default chains can be opened on first use (`systemOnFirstUse`): a spinner without text
+/// needs no font, and opening three faces (FreeType parses their tables) is a large part of a
+/// daemon's start before its first frame under emulation. Whoever defers them calls `loadFonts()`
+/// once the first frame is out, to hear at once of fonts that do not load.
 public final class HUDResources {
-    /// SV's status font: DejaVu Sans, then the CJK fallbacks (UIKit's is SF subheadline 15).
-    public let regular: FontChain
-    /// MB's bold label, details and button font: DejaVu Sans Bold, then the regular chain's faces
-    /// (UIKit's is the bold system font).
-    public let bold: FontChain
+    /// The default chains, or why they did not load.
+    private var fonts: Result<DefaultFonts, any Error>?
+    /// Opens the default chains; nil once they are opened (or failed).
+    private var openFonts: (() throws -> DefaultFonts)?
     private var customChains = RecentCache<Result<FontChain, HUDResourceError>>(capacity: 8)
     private var images = RecentCache<Result<Pixmap, HUDResourceError>>(capacity: 16)
 
@@ -41,15 +45,63 @@ public final class HUDResources {
     public static let boldPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
 
     public init(regular: FontChain, bold: FontChain) {
-        self.regular = regular; self.bold = bold
+        fonts = .success(DefaultFonts(regular: regular, bold: bold))
+    }
+
+    /// Resources whose default chains `open` makes the first time a layout asks for a font (or
+    /// `loadFonts()` is called).
+    public init(openingFontsOnFirstUse open: @escaping () throws -> DefaultFonts) {
+        openFonts = open
     }
 
     /// The Debian chains: `FontChain.defaultSearchPaths`, and DejaVu Sans Bold in front of them.
     /// Throws `FontError.noUsableFont` when no font of the chain loads.
     public static func system() throws -> HUDResources {
-        let regular = try FontChain.systemDefault()
-        let boldFaces = (try? FontFace(path: boldPath)).map { [$0] } ?? []
-        return HUDResources(regular: regular, bold: try FontChain(faces: boldFaces + regular.faces, cache: regular.cache))
+        let resources = systemOnFirstUse()
+        try resources.loadFonts()
+        return resources
+    }
+
+    /// The Debian chains of `system()`, opened on first use (`regularPaths` and `boldPath` name
+    /// other files, for tests).
+    public static func systemOnFirstUse(regularPaths: [String] = FontChain.defaultSearchPaths, boldPath: String = boldPath) -> HUDResources {
+        HUDResources(openingFontsOnFirstUse: {
+            let regular = try FontChain(paths: regularPaths)
+            let boldFaces = (try? FontFace(path: boldPath)).map { [$0] } ?? []
+            return DefaultFonts(regular: regular, bold: try FontChain(faces: boldFaces + regular.faces, cache: regular.cache))
+        })
+    }
+
+    /// Opens the default chains if they are not yet; throws why they cannot be (every time: a
+    /// failure is kept, and layouts then leave text out).
+    public func loadFonts() throws {
+        if let open = openFonts {
+            openFonts = nil
+            do { fonts = .success(try open()) } catch { fonts = .failure(error) }
+        }
+        if case .failure(let error) = fonts { throw error }
+    }
+
+    /// Whether the default chains have been opened (or failed to).
+    public var fontsLoaded: Bool { openFonts == nil }
+
+    /// SV's status font: DejaVu Sans, then the CJK fallbacks (UIKit's is SF subheadline 15); nil
+    /// when no font of the chain loads (`fontFailure` says why).
+    public var regular: FontChain? { try? loadedFonts().regular }
+
+    /// MB's bold label, details and button font: DejaVu Sans Bold, then the regular chain's faces
+    /// (UIKit's is the bold system font); nil as `regular`.
+    public var bold: FontChain? { try? loadedFonts().bold }
+
+    /// Why the default chains did not load (opening them if they are not yet), nil when they did.
+    public var fontFailure: String? {
+        do { _ = try loadedFonts(); return nil } catch { return "\(error)" }
+    }
+
+    private func loadedFonts() throws -> DefaultFonts {
+        try loadFonts()
+        guard case .success(let chains) = fonts else { preconditionFailure("loadFonts left no fonts") }
+        return chains
     }
 
     /// The chain for a `set font PATH`: that font first, then the default chain for what it lacks.
@@ -60,7 +112,8 @@ public final class HUDResources {
         let result: Result<FontChain, HUDResourceError>
         do {
             let face = try FontFace(path: path)
-            result = .success(try FontChain(faces: [face] + regular.faces, cache: regular.cache))
+            let defaults = regular
+            result = .success(try FontChain(faces: [face] + (defaults?.faces ?? []), cache: defaults?.cache ?? GlyphCache()))
         } catch {
             result = .failure(.font(path: path, reason: "\(error)"))
         }
@@ -88,6 +141,17 @@ public final class HUDResources {
 
     /// How many custom font chains and images are cached (each at most its cache's capacity).
     public var cachedCount: (fonts: Int, images: Int) { (customChains.count, images.count) }
+}
+
+/// The default chains a layout falls back to (a struct, not a tuple: a tuple inside `Result` is a
+/// type the Swift runtime builds on first use).
+public struct DefaultFonts {
+    public var regular: FontChain
+    public var bold: FontChain
+
+    public init(regular: FontChain, bold: FontChain) {
+        self.regular = regular; self.bold = bold
+    }
 }
 
 /// A few values by path, the least recently used dropped first; linear in its small capacity.

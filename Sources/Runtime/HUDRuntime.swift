@@ -76,6 +76,9 @@ public final class HUDRuntime {
     }
     private var local: [LocalRequest] = []
     private var localInput: [LocalInput] = []
+    /// `whenReady`'s steps not run yet, and whether the default fonts were opened after them.
+    private var readySteps: [() -> Void] = []
+    private var fontsOpened = false
     /// Progress values dropped because a later one in the same turn replaced them.
     public private(set) var coalescedRequests = 0
     /// `progress-over`'s self-moving progress, and the timer of its next step.
@@ -102,8 +105,8 @@ public final class HUDRuntime {
     /// Starts the HUD on `display`, configured by `profile` (scale, theme, logo, `[hud]` defaults,
     /// pacing; the profile's device keys are `DisplayOpener`'s). `poller` nil waits for real (timerfd,
     /// eventfd, the watched descriptors); tests pass one on virtual time and a fake `clock`
-    /// (CLOCK_MONOTONIC ns). Throws for a bad `[hud]` entry (naming file:line:key) or fonts that
-    /// do not load.
+    /// (CLOCK_MONOTONIC ns). Throws for a bad `[hud]` entry (naming file:line:key). `resources` nil:
+    /// the Debian fonts, opened after the first frame (`whenReady`).
     public init(
         display: any Display, profile: BoardProfile? = nil, resources: HUDResources? = nil,
         poller: (any LoopPoller)? = nil, clock: @escaping () -> Int64 = MonotonicClock.nanoseconds,
@@ -114,10 +117,9 @@ public final class HUDRuntime {
         display.useClock(clock)
         let settings: [HUDSetting]
         do { settings = try profile?.hudSettings() ?? [] } catch { throw .profile(error) }
-        let resolved: HUDResources
-        if let resources { resolved = resources } else {
-            do { resolved = try HUDResources.system() } catch { throw .resources("\(error)") }
-        }
+        // The default fonts open after the first frame (`whenReady`) or when text
+        // needs them first: the spinner alone needs none.
+        let resolved = resources ?? HUDResources.systemOnFirstUse()
         for case .font(let path) in settings {
             if case .failure(let e) = resolved.chain(fontAt: path) { logger.error("\(profile?.file ?? "profile"): \(e); using the default font") }
         }
@@ -146,6 +148,7 @@ public final class HUDRuntime {
         do { try frames.attach(to: loop) } catch { throw .loop("\(error)") }
         loop.addTurnStep { [unowned self] in applyQueued() }
         loop.addTurnEndStep { [unowned self] in handOutEvents() }
+        loop.addTurnEndStep { [unowned self] in runReadySteps() }
         for o in display.outputs {
             logger.info("output \(o.name): \(o.mode.name) \(o.format.name) rotation \(o.rotation.name) frame \(o.frameWidth)x\(o.frameHeight)")
         }
@@ -252,6 +255,25 @@ public final class HUDRuntime {
             onServiceRequest?(request)
         }
         return .applied
+    }
+
+    /// Runs `step` once at the end of the turn in which the runtime became ready (`isReady`: its
+    /// first frame presented, or no screen yet), or at the next turn's end when it already is.
+    /// Steps run in the order added (systemd's READY=1, the start-up line), then the default fonts
+    /// open: the first status finds them ready, and fonts that do not load are logged at start
+    /// rather than at the first text (the HUD goes on, drawing no text).
+    public func whenReady(_ step: @escaping () -> Void) {
+        readySteps.append(step)
+    }
+
+    private func runReadySteps() {
+        guard isReady, !(fontsOpened && readySteps.isEmpty) else { return }
+        let steps = readySteps
+        readySteps = []
+        for step in steps { step() }
+        guard !fontsOpened else { return }
+        fontsOpened = true
+        do { try scene.resources.loadFonts() } catch { logger.error("HUD fonts: \(error); status text is left out") }
     }
 
     /// The loop's clock now (CLOCK_MONOTONIC ns, or the test's).

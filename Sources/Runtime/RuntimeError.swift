@@ -6,8 +6,6 @@ import Display
 public enum RuntimeError: Error, Equatable, CustomStringConvertible {
     /// A profile entry the runtime could not apply (a `[hud]` line the command language refuses).
     case profile(BoardProfileError)
-    /// The HUD's fonts could not be loaded.
-    case resources(String)
     /// The display failed while starting the HUD on it.
     case display(DisplayError)
     /// The event loop could not watch what the runtime needs (the display's hotplug events).
@@ -16,7 +14,6 @@ public enum RuntimeError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .profile(let e): return "\(e)"
-        case .resources(let reason): return "HUD resources: \(reason)"
         case .display(let e): return "\(e)"
         case .loop(let reason): return "event loop: \(reason)"
         }

@@ -27,10 +27,10 @@ public final class ServiceNotifier {
     /// READY=1 once `runtime` has presented its first frame (checked at the end of every turn),
     /// with the daemon's pid; at once when the runtime has presented one already.
     public func sendReady(when runtime: HUDRuntime, status: String) {
-        runtime.loop.addTurnEndStep { [weak self, unowned runtime] in
-            // With no output yet (waiting for the display's driver) there is no frame to wait
-            // for: the daemon answers its clients, which is what the boot needs to go on.
-            guard let self, !self.sentReady, runtime.isReady else { return }
+        // With no output yet (waiting for the display's driver) there is no frame to wait for
+        // (`isReady`): the daemon answers its clients, which is what the boot needs to go on.
+        runtime.whenReady { [weak self, unowned runtime] in
+            guard let self, !self.sentReady else { return }
             self.sentReady = true
             self.notify(["READY=1", "MAINPID=\(Files.processID)", "STATUS=\(status)"])
             let what = runtime.display.outputs.isEmpty ? "serving, no screen yet" : "first frame on screen"

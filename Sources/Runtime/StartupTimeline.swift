@@ -50,8 +50,8 @@ public final class StartupTimeline {
     /// Logs the summary at the end of the loop turn that presented `runtime`'s first frame (or,
     /// with no screen yet, the first turn: the daemon serves from then on).
     public func reportAtFirstFrame(of runtime: HUDRuntime, logger: Logger) {
-        runtime.loop.addTurnEndStep { [weak self, unowned runtime] in
-            guard let self, !self.reported, runtime.isReady else { return }
+        runtime.whenReady { [weak self, unowned runtime] in
+            guard let self, !self.reported else { return }
             self.reported = true
             self.mark(runtime.display.outputs.isEmpty ? "serving (no screen yet)" : "first frame")
             logger.info("\(self.summary())")

@@ -100,7 +100,7 @@ struct DaemonRun {
             throw giveUp("\(error)")
         }
         if let cap = options.maxFPS { runtime.maxFramesPerSecond = cap }
-        timeline.mark("runtime (fonts, scene)")
+        timeline.mark("runtime (scene, console)")
         var recorder: ShowRecorder?
         if let out = o.out {
             if opened.display.presentCount(output: 0) != nil {
