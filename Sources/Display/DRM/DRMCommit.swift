@@ -7,9 +7,7 @@
 // Atomic (DRM_CLIENT_CAP_ATOMIC granted and every property in DRMPropertyTable.required found):
 //   first frame  connector CRTC_ID, CRTC ACTIVE + MODE_ID (a property blob of the mode), primary
 //                plane FB_ID/CRTC_ID/SRC_*/CRTC_* in one ALLOW_MODESET commit, blocking, no event
-//   later        plane FB_ID alone, NONBLOCK | PAGE_FLIP_EVENT; on a CRTC without vblank
-//                interrupts (QEMU's bochs and virtio-gpu), whose commits complete at once,
-//                blocking and without an event: a frame then wakes the loop once, not twice
+//   later        plane FB_ID alone, NONBLOCK | PAGE_FLIP_EVENT
 // Either way the first frame is only committed once it is completely drawn, so the screen never
 // shows an empty buffer.
 
@@ -36,10 +34,9 @@ struct DRMAtomicObjects {
 protocol CommitStrategy: AnyObject {
     /// A name for diagnostics ("atomic", "legacy").
     var name: String { get }
-    /// Puts `framebuffer` on `target`'s CRTC, setting the mode first when `modeset`; `blocking`
-    /// asks for a flip that is done on return where the strategy can (atomic). Returns true when
-    /// a page-flip event carrying `userData` will report completion (false: done on return).
-    func commit(_ target: DRMOutputTarget, framebuffer: UInt32, modeset: Bool, blocking: Bool, userData: UnsafeMutableRawPointer?) throws(DisplayError) -> Bool
+    /// Puts `framebuffer` on `target`'s CRTC, setting the mode first when `modeset`. Returns true
+    /// when a page-flip event carrying `userData` will report completion (false: done on return).
+    func commit(_ target: DRMOutputTarget, framebuffer: UInt32, modeset: Bool, userData: UnsafeMutableRawPointer?) throws(DisplayError) -> Bool
 }
 
 final class LegacyCommit: CommitStrategy {
@@ -49,8 +46,7 @@ final class LegacyCommit: CommitStrategy {
 
     init(fd: FileDescriptor, device: String) { self.fd = fd; self.device = device }
 
-    /// A legacy flip always signals: drmModePageFlip has no blocking form.
-    func commit(_ target: DRMOutputTarget, framebuffer: UInt32, modeset: Bool, blocking: Bool, userData: UnsafeMutableRawPointer?) throws(DisplayError) -> Bool {
+    func commit(_ target: DRMOutputTarget, framebuffer: UInt32, modeset: Bool, userData: UnsafeMutableRawPointer?) throws(DisplayError) -> Bool {
         if modeset {
             var connector = target.connectorID
             var mode = target.mode
@@ -75,7 +71,7 @@ final class AtomicCommit: CommitStrategy {
 
     init(fd: FileDescriptor, device: String) { self.fd = fd; self.device = device }
 
-    func commit(_ target: DRMOutputTarget, framebuffer: UInt32, modeset: Bool, blocking: Bool, userData: UnsafeMutableRawPointer?) throws(DisplayError) -> Bool {
+    func commit(_ target: DRMOutputTarget, framebuffer: UInt32, modeset: Bool, userData: UnsafeMutableRawPointer?) throws(DisplayError) -> Bool {
         guard let objects = target.atomic else { throw .unsupported(device, "atomic commit without a primary plane") }
         guard let req = drmModeAtomicAlloc() else { throw .ioctl("drmModeAtomicAlloc", .noMemory, device) }
         defer { drmModeAtomicFree(req) }
@@ -90,7 +86,7 @@ final class AtomicCommit: CommitStrategy {
         let plane = objects.planeID
         add(plane, objects.plane, "FB_ID", UInt64(framebuffer))
         add(plane, objects.plane, "CRTC_ID", UInt64(target.crtcID))
-        var flags = blocking ? 0 : UInt32(DRM_MODE_ATOMIC_NONBLOCK) | UInt32(DRM_MODE_PAGE_FLIP_EVENT)
+        var flags = UInt32(DRM_MODE_ATOMIC_NONBLOCK) | UInt32(DRM_MODE_PAGE_FLIP_EVENT)
         if modeset {
             let blob = try modeBlob(for: target)
             add(target.connectorID, objects.connector, "CRTC_ID", UInt64(target.crtcID))
@@ -109,7 +105,7 @@ final class AtomicCommit: CommitStrategy {
         }
         if let failed { throw .unsupported(device, "atomic commit cannot set \(failed)") }
         try DRMCall.check("drmModeAtomicCommit", drmModeAtomicCommit(fd.rawValue, req, flags, userData), device: device)
-        return !modeset && !blocking
+        return !modeset
     }
 
     private func modeBlob(for target: DRMOutputTarget) throws(DisplayError) -> UInt32 {

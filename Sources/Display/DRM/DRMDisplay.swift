@@ -80,10 +80,6 @@ public struct DRMDisplayOptions: Sendable {
     /// Scanout buffers per output: 2 (page flips) or 1 (draw on screen + drmModeDirtyFB). With 2,
     /// an output whose second buffer cannot be allocated falls back to 1 (noted in diagnostics).
     public var buffers: Int
-    /// On a CRTC without vblank interrupts, atomic flips are committed blocking, without an event
-    /// (one wake-up a frame instead of two; see DRMOutputState.blockingFlips); false: always
-    /// non-blocking with an event.
-    public var blockingFlips = true
 
     public init(
         devicePath: String? = nil, mode: DRMModeRequest? = nil, videoOverrides: [DRMModeRequest]? = nil,
@@ -230,11 +226,8 @@ public final class DRMDisplay: Display {
         let token = DRMFlipToken(state)
         let userData = Unmanaged.passRetained(token).toOpaque()
         let willSignal: Bool
-        let blocking = !state.hasVBlank && state.blockingFlips && !state.needsModeset
-        let committing = blocking ? Syscalls.monotonicNanoseconds() : 0
         do {
-            willSignal = try strategy.commit(
-                state.target, framebuffer: buffer.framebufferID, modeset: state.needsModeset, blocking: blocking, userData: userData)
+            willSignal = try strategy.commit(state.target, framebuffer: buffer.framebufferID, modeset: state.needsModeset, userData: userData)
         } catch {
             Unmanaged<DRMFlipToken>.fromOpaque(userData).release()
             throw masterLoss(error)
@@ -249,14 +242,6 @@ public final class DRMDisplay: Display {
         } else {
             Unmanaged<DRMFlipToken>.fromOpaque(userData).release()
             state.lastFlipNanoseconds = Syscalls.monotonicNanoseconds()
-            if blocking {
-                let took = state.lastFlipNanoseconds - committing
-                state.slowBlockingFlips = took > output.mode.frameIntervalNanoseconds / 2 ? state.slowBlockingFlips + 1 : 0
-                if state.slowBlockingFlips == 2 {
-                    state.blockingFlips = false
-                    diagnostics.append("\(output.name): blocking flips took \(took / 1_000) us; flips go non-blocking")
-                }
-            }
         }
         if modeset && !state.hasVBlank {
             // A CRTC that was off at setup (a hot-plugged connector, a head fbcon did not light)

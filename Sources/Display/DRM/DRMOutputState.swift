@@ -22,11 +22,6 @@ final class DRMOutputState {
     var lastFlipNanoseconds: Int64 = 0
     /// Whether the CRTC answers drmWaitVBlank (probed at setup and again after the first modeset).
     var hasVBlank: Bool
-    /// Without vblank, flips are committed blocking (no event, no second wake-up a frame) until
-    /// two in a row take over half a refresh: a driver whose commit does the transfer itself (an
-    /// SPI panel) goes back to non-blocking flips, so the loop is not held up.
-    var blockingFlips = true
-    var slowBlockingFlips = 0
     /// The CRTC as found when the output was set up (drmModeGetCrtc), for close(.restore).
     let saved: drmModeCrtc?
 
@@ -123,7 +118,6 @@ struct DRMOutputFactory {
         let state = DRMOutputState(
             output: output, target: target, crtcIndex: crtcIndex, buffers: buffers,
             hasVBlank: DRMOutputFactory.crtcHasVBlank(device.fd, crtcIndex: crtcIndex), saved: saved)
-        state.blockingFlips = options.blockingFlips
         return (state, atomic)
     }
 
