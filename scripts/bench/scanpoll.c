@@ -11,7 +11,8 @@
  *   scanpoll count SECONDS PID
  *       For SECONDS, counts the changes of the scanout's content (a new picture in the buffer the
  *       CRTC scans out, or in /dev/fb0) and the CPU ticks PID used (utime and stime from
- *       /proc/PID/stat). It first spends CALIBRATE_MS finding the box that changes (the spinner), then
+ *       /proc/PID/stat), and its time on the CPU by the scheduler's clock (/proc/PID/schedstat,
+ *       ns: ticks are sampled at HZ, which aliases with an animation's frame rate). It first spends CALIBRATE_MS finding the box that changes (the spinner), then
  *       polls only that box, every pixel, about every millisecond; with nothing changing it polls
  *       the whole screen (sampled) every 10 ms. Prints one key=value line.
  *   scanpoll time N CMD [ARG...]
@@ -164,6 +165,20 @@ static int proc_ticks(int pid, long *ut, long *st) {
     return sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %ld %ld", ut, st) == 2 ? 0 : -1;
 }
 
+/* Nanoseconds PID has run on the CPU (the first field of /proc/PID/schedstat), -1 without it. */
+static long long proc_runtime_ns(int pid) {
+    char path[64], buf[128];
+    snprintf(path, sizeof path, "/proc/%d/schedstat", pid);
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return -1;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0) return -1;
+    buf[n] = 0;
+    long long ns;
+    return sscanf(buf, "%lld", &ns) == 1 ? ns : -1;
+}
+
 static pid_t spawn(char **argv) {
     pid_t pid = fork();
     if (pid == 0) {
@@ -241,6 +256,7 @@ static int cmd_count(double seconds, int pid) {
     }
     long u0 = -1, s0 = -1, u1 = -1, s1 = -1, pu0 = 0, ps0 = 0, pu1 = 0, ps1 = 0;
     proc_ticks(pid, &u0, &s0);
+    long long run0 = proc_runtime_ns(pid);
     proc_ticks(getpid(), &pu0, &ps0);
     double t0 = now_ms(), t = t0, last_change = -1, first_change = -1;
     uint64_t last = 0;
@@ -262,12 +278,13 @@ static int cmd_count(double seconds, int pid) {
     }
     double elapsed = now_ms() - t0;
     proc_ticks(pid, &u1, &s1);
+    long long run1 = proc_runtime_ns(pid);
     proc_ticks(getpid(), &pu1, &ps1);
     long hz = sysconf(_SC_CLK_TCK);
-    printf("seconds=%.3f utime=%ld stime=%ld changes=%ld fps=%.2f polls=%ld poll_ms=%.2f fb_switches=%ld box=%s%u,%u-%u,%u poller_ticks=%ld hz=%ld alive=%d refresh=%d\n",
+    printf("seconds=%.3f utime=%ld stime=%ld changes=%ld fps=%.2f polls=%ld poll_ms=%.2f fb_switches=%ld box=%s%u,%u-%u,%u poller_ticks=%ld hz=%ld alive=%d refresh=%d cpu_ms=%.1f\n",
            elapsed / 1e3, u1 - u0, s1 - s0, changes, changes / (elapsed / 1e3), polls, elapsed / (polls ? polls : 1),
            fb_switches, boxed ? "" : "none:", boxed ? x0 : 0, boxed ? y0 : 0, boxed ? x1 : w, boxed ? y1 : h,
-           (pu1 - pu0) + (ps1 - ps0), hz, u1 >= 0, refresh_hz);
+           (pu1 - pu0) + (ps1 - ps0), hz, u1 >= 0, refresh_hz, run0 >= 0 && run1 >= run0 ? (run1 - run0) / 1e6 : -1.0);
     (void)first_change; (void)last_change;
     return u1 < 0;
 }

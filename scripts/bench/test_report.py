@@ -17,12 +17,12 @@ init: up 3.44 s; devices: /dev/dri/card0 /dev/fb0
 BENCH machine kernel=6.1.0-56-amd64 cpu=QEMU_Virtual_CPU hz=100
 BENCH display fb0=bochs-drmdrmfb size=1280,800
 BENCH subject=plymouth run=1 what=first first_ms=600.0 start_exit_ms=610.0 start_status=0 fb_changed=1
-BENCH subject=plymouth run=1 what=anim seconds=10.0 utime=20 stime=20 changes=150 fps=15.00 refresh=75
+BENCH subject=plymouth run=1 what=anim seconds=10.0 utime=20 stime=20 changes=150 fps=15.00 refresh=75 cpu_ms=312.5
 BENCH subject=plymouth run=1 what=roundtrip samples_ms=1600.0,80.0,90.0 median_ms=90.0 failed=0
 BENCH subject=plymouth run=1 what=static-deactivated seconds=5.0 utime=2 stime=3 changes=0 fps=0.00
 BENCH subject=plymouth run=1 what=memory vmhwm_kb=16000 vmrss_kb=16000 private_dirty_kb=15900 anonymous_kb=5600
 [   20.0] kernel: BENCH subject=splashhud run=1 what=first first_ms=300.0 start_exit_ms=20.0
-BENCH subject=splashhud run=1 what=anim seconds=10.0 utime=30 stime=10 changes=750 fps=75.00 refresh=75
+BENCH subject=splashhud run=1 what=anim seconds=10.0 utime=30 stime=10 changes=750 fps=75.00 refresh=75 cpu_ms=250.0
 BENCH subject=splashhud run=1 what=roundtrip samples_ms=40.0,50.0,45.0 median_ms=45.0 failed=0
 BENCH subject=splashhud run=1 what=static seconds=5.0 utime=0 stime=0 changes=0 fps=0.00
 BENCH subject=splashhud run=1 what=memory vmhwm_kb=8000 vmrss_kb=8000 private_dirty_kb=7000 anonymous_kb=2000
@@ -50,6 +50,9 @@ class ReportTests(unittest.TestCase):
         lines, med = ap.driver_table("bochs", self.rows)
         self.assertEqual(med["exec → first visible frame (ms)"], {"plymouth": 600.0, "splashhud": 300.0})
         self.assertEqual(med["CPU over 10 s animating, utime+stime (ticks)"]["splashhud"], 40.0)
+        self.assertEqual(med[ap.RUNTIME], {"plymouth": 312.5, "splashhud": 250.0})
+        self.assertTrue(any(line.startswith("| " + ap.RUNTIME + " | 312 | 250 | 0.80 |") for line in lines), lines)
+        self.assertTrue(any(line.startswith("| on the CPU by the scheduler's clock (ms) | 312 → 250 (0.80)") for line in ap.summary_table({"bochs": med}, ["bochs"])))
         self.assertAlmostEqual(med["  CPU per 100 frames shown (ticks)"]["plymouth"], 100 * 40 / 150)
         self.assertEqual(med["CPU over 5 s static (ticks)"], {"plymouth": None, "splashhud": 0.0})
         self.assertEqual(med["deactivated"], 5.0)
