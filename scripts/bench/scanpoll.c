@@ -150,15 +150,22 @@ static uint64_t hash_box(const struct mapped *m, uint32_t x0, uint32_t y0, uint3
 
 /* ---- /proc ---- */
 
-static int proc_ticks(int pid, long *ut, long *st) {
-    char path[64], buf[1024];
-    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+/* Reads /proc/PID/NAME into buf (NUL-terminated); -1 when it cannot. */
+static int read_proc(int pid, const char *name, char *buf, size_t size) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/%s", pid, name);
     int fd = open(path, O_RDONLY);
     if (fd < 0) return -1;
-    ssize_t n = read(fd, buf, sizeof buf - 1);
+    ssize_t n = read(fd, buf, size - 1);
     close(fd);
     if (n <= 0) return -1;
     buf[n] = 0;
+    return 0;
+}
+
+static int proc_ticks(int pid, long *ut, long *st) {
+    char buf[1024];
+    if (read_proc(pid, "stat", buf, sizeof buf)) return -1;
     char *p = strrchr(buf, ')'); /* comm may hold spaces */
     if (!p) return -1;
     /* after ")": state(3) ppid pgrp session tty_nr tpgid flags minflt cminflt majflt cmajflt utime(14) stime(15) */
@@ -167,16 +174,9 @@ static int proc_ticks(int pid, long *ut, long *st) {
 
 /* Nanoseconds PID has run on the CPU (the first field of /proc/PID/schedstat), -1 without it. */
 static long long proc_runtime_ns(int pid) {
-    char path[64], buf[128];
-    snprintf(path, sizeof path, "/proc/%d/schedstat", pid);
-    int fd = open(path, O_RDONLY);
-    if (fd < 0) return -1;
-    ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0) return -1;
-    buf[n] = 0;
+    char buf[128];
     long long ns;
-    return sscanf(buf, "%lld", &ns) == 1 ? ns : -1;
+    return read_proc(pid, "schedstat", buf, sizeof buf) == 0 && sscanf(buf, "%lld", &ns) == 1 ? ns : -1;
 }
 
 static pid_t spawn(char **argv) {
