@@ -37,7 +37,12 @@ import Testing
 
     final class Spinner: PacedScene {
         let pixmap = Pixmap(width: 8, height: 4)
-        func frame(at nanoseconds: Int64) -> PacedFrame { PacedFrame(damage: [pixmap.view.bounds], animating: true) }
+        /// The instants frames were drawn for.
+        var times: [Int64] = []
+        func frame(at nanoseconds: Int64) -> PacedFrame {
+            times.append(nanoseconds)
+            return PacedFrame(damage: [pixmap.view.bounds], animating: true)
+        }
         func pixels(output index: Int) -> ComposedFrame { ComposedFrame(pixmap.view) }
     }
 
@@ -47,6 +52,7 @@ import Testing
         let loop: EventLoop
         let display: FlippingDisplay
         let frames: FrameScheduler
+        let scene = Spinner()
         final class Log: @unchecked Sendable { var lines: [String] = [] }
         let log = Log()
         init() throws {
@@ -54,7 +60,7 @@ import Testing
             let clock = self.clock, log = self.log
             loop = EventLoop(poller: poller, clock: { clock.now })
             display = FlippingDisplay(clock)
-            frames = FrameScheduler(display: display, scene: Spinner(), clock: { clock.now }, log: { log.lines.append($0) })
+            frames = FrameScheduler(display: display, scene: scene, clock: { clock.now }, log: { log.lines.append($0) })
             try frames.attach(to: loop)
         }
     }
@@ -75,6 +81,8 @@ import Testing
         #expect(rig.display.handled == 1)
         #expect(rig.display.presents == [t0, t0 + I + 3_000_000])
         #expect(rig.display.blocked == 0)
+        // Drawn for the boundary it was due at, not for the event's instant.
+        #expect(rig.scene.times == [t0, t0 + I])
     }
 
     @Test func aFlipEventThatNeverComesHoldsTheFrameOnlyForTheFlipWait() throws {

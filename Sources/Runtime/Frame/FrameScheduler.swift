@@ -67,7 +67,7 @@ public final class FrameScheduler: LoopFrameSource {
     /// While true nothing is rendered or presented and no deadline is set (the VT was switched
     /// away); the loop still runs everything else. Set false and `markDirty` to go on.
     public var isPaused = false {
-        didSet { if isPaused { deadline = nil; boundary = nil; animating = false; flipWaitDeadline = nil } }
+        didSet { if isPaused { deadline = nil; boundary = nil; animating = false; flipWaitDeadline = nil; flipWaitBoundary = nil } }
     }
 
     private var dirty = true
@@ -75,6 +75,8 @@ public final class FrameScheduler: LoopFrameSource {
     private var eventDescriptors: Set<Int32> = []
     /// Set while a due frame waits for page flips: when the wait is given up.
     private var flipWaitDeadline: Int64?
+    /// The animation boundary the frame waiting for page flips was due at: drawn for it.
+    private var flipWaitBoundary: Int64?
     /// How long a due frame waits for page-flip events before it is drawn anyway.
     public var flipWaitNanoseconds: Int64 = 1_000_000_000
     /// A frame is drawn in the next turn even during an animation (new outputs after a hotplug).
@@ -175,11 +177,14 @@ public final class FrameScheduler: LoopFrameSource {
             guard due else { return }
             if anyFlipPending {
                 flipWaitDeadline = now + flipWaitNanoseconds
+                flipWaitBoundary = animating && !forced ? boundary : nil
                 return
             }
         }
-        // Due at a boundary of the running animation, not for a change or a hotplug: drawn for it.
-        let paced = animating && !forced ? boundary : nil
+        // Due at a boundary of the running animation (perhaps after waiting for page flips), not
+        // for a change or a hotplug: drawn for it.
+        let paced = flipWaitBoundary ?? (animating && !forced ? boundary : nil)
+        flipWaitBoundary = nil
         forced = false
         try renderAndPresent(pacedTo: paced)
     }
