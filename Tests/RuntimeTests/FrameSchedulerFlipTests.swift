@@ -1,6 +1,8 @@
 // Page flips as loop events: a due frame waits while a flip is in flight and is drawn in the turn
 // its event arrives; an event that never comes holds the frame for at most the flip wait, then the
-// frame is drawn anyway, without the loop spinning in between.
+// frame is drawn anyway, without the loop spinning in between. Paced by timer, flip events do not
+// wake the loop: a flip is collected when the next frame is due, and only one still in flight
+// then has the card watched.
 import Display
 import Raster
 import Runtime
@@ -14,6 +16,8 @@ import Testing
     final class FlippingDisplay: Display {
         let memory = MemoryDisplay(width: 8, height: 4)
         var pending = false
+        /// Whether the pending flip's event has come (handleEvents completes the flip).
+        var eventReady = true
         var presents: [Int64] = []
         /// Presents made while a flip was in flight (a real card's present would block on it).
         var blocked = 0
@@ -30,7 +34,10 @@ import Testing
             return .timer
         }
         var eventDescriptors: [Int32] { [77] }
-        func handleEvents(on descriptor: Int32) throws(DisplayError) { handled += 1; pending = false }
+        func handleEvents(on descriptor: Int32) throws(DisplayError) {
+            handled += 1
+            if eventReady { pending = false }
+        }
         func isFlipPending(output index: Int) -> Bool { pending }
         func close(_ how: CloseBehaviour) {}
     }
@@ -71,24 +78,43 @@ import Testing
         let I = Self.interval, t0 = Self.t0
         try rig.loop.runOnce()  // the first frame, at once
         #expect(rig.display.presents == [t0])
-        // The boundary comes, the flip is still in flight: no present (it would block).
+        #expect(rig.poller.interests[77] == nil, "paced by timer, the flip's event need not wake the loop")
+        // The boundary comes, the flip is still in flight: no present (it would block), and the
+        // card is watched for its event.
+        let display = rig.display
+        display.eventReady = false
         try rig.loop.runOnce()
         #expect(rig.display.presents == [t0])
         #expect(rig.poller.deadlines.last == t0 + I)
+        #expect(rig.poller.interests[77] == .read)
         // The flip event 3 ms later: handled, and the waiting frame drawn in that turn.
-        rig.poller.events = [.init(at: t0 + I + 3_000_000, ready: [LoopReadiness(descriptor: 77, readable: true)])]
+        rig.poller.events = [.init(at: t0 + I + 3_000_000, ready: [LoopReadiness(descriptor: 77, readable: true)],
+                                   action: { display.eventReady = true })]
         try rig.loop.runOnce()
-        #expect(rig.display.handled == 1)
+        #expect(rig.display.handled == 2)  // looked for at the boundary, then its event
         #expect(rig.display.presents == [t0, t0 + I + 3_000_000])
         #expect(rig.display.blocked == 0)
         // Drawn for the boundary it was due at, not for the event's instant.
         #expect(rig.scene.times == [t0, t0 + I])
     }
 
+    @Test func flipsThatCompleteAtOnceAreCollectedAtTheNextFrame() throws {
+        let rig = try Rig()
+        let I = Self.interval, t0 = Self.t0
+        for _ in 0..<6 { try rig.loop.runOnce() }
+        // One wait a frame, at its boundary: no wake-up for the flips' events.
+        #expect(rig.poller.deadlines == (0..<6).map { Optional(t0 + Int64($0) * I) })
+        #expect(rig.display.presents == (0..<6).map { t0 + Int64($0) * I })
+        #expect(rig.display.handled == 5)
+        #expect(rig.display.blocked == 0)
+        #expect(rig.poller.interests[77] == nil)
+    }
+
     @Test func aFlipEventThatNeverComesHoldsTheFrameOnlyForTheFlipWait() throws {
         let rig = try Rig()
         let I = Self.interval, t0 = Self.t0
         try rig.loop.runOnce()
+        rig.display.eventReady = false
         try rig.loop.runOnce()  // due at t0 + I, the flip never completes
         // One wait until the flip wait is over (no spinning), then the frame anyway, logged; the
         // display's present deals with the flip that never came.

@@ -73,6 +73,11 @@ public final class FrameScheduler: LoopFrameSource {
     private var dirty = true
     private weak var loop: EventLoop?
     private var eventDescriptors: Set<Int32> = []
+    /// Whether the display's page-flip events wake the loop. With vblank stamps they pace the
+    /// frames; paced by timer (QEMU's DRM drivers, whose flips complete at once) they need not: a
+    /// flip still pending when the next frame is due is collected then, without blocking, and only
+    /// one still in flight has its card watched until the event comes. One wake-up a frame, not two.
+    private var flipEventsWake = true
     /// Set while a due frame waits for page flips: when the wait is given up.
     private var flipWaitDeadline: Int64?
     /// The animation boundary the frame waiting for page flips was due at: drawn for it.
@@ -125,10 +130,11 @@ public final class FrameScheduler: LoopFrameSource {
         }
     }
 
-    /// Watches the display's event descriptors as they are now (cards come and go with hotplug).
+    /// Watches the display's event descriptors as they are now (cards come and go with hotplug),
+    /// or none while flip events need not wake the loop.
     private func watchEventDescriptors() throws {
         guard let loop else { return }
-        let now = Set(display.eventDescriptors)
+        let now = flipEventsWake ? Set(display.eventDescriptors) : []
         for fd in eventDescriptors.subtracting(now) { loop.unwatch(fd) }
         for fd in now.subtracting(eventDescriptors) {
             try loop.watch(fd) { [unowned self] readiness in displayEvents(on: readiness.descriptor) }
@@ -138,12 +144,16 @@ public final class FrameScheduler: LoopFrameSource {
 
     /// Page flips completed: a frame that waited for them is drawn in this turn.
     private func displayEvents(on descriptor: Int32) {
-        do { try display.handleEvents(on: descriptor) } catch {
-            log("display events on descriptor \(descriptor): \(error)")
-        }
+        handleEvents(on: descriptor)
         if flipWaitDeadline != nil && !anyFlipPending {
             flipWaitDeadline = nil
             forced = true
+        }
+    }
+
+    private func handleEvents(on descriptor: Int32) {
+        do { try display.handleEvents(on: descriptor) } catch {
+            log("display events on descriptor \(descriptor): \(error)")
         }
     }
 
@@ -175,9 +185,16 @@ public final class FrameScheduler: LoopFrameSource {
         } else {
             let due = forced || (dirty && !animating) || deadline.map { now >= $0 } == true
             guard due else { return }
+            if anyFlipPending && !flipEventsWake {
+                for fd in display.eventDescriptors { handleEvents(on: fd) }
+            }
             if anyFlipPending {
                 flipWaitDeadline = now + flipWaitNanoseconds
                 flipWaitBoundary = animating && !forced ? boundary : nil
+                if !flipEventsWake {
+                    flipEventsWake = true  // the flip is still in flight: its event ends the wait
+                    try watchEventDescriptors()
+                }
                 return
             }
         }
@@ -295,7 +312,18 @@ public final class FrameScheduler: LoopFrameSource {
             deadline = clock() + Self.masterRetryNanoseconds
             return
         }
-        if let timing { lastTiming = timing }
+        if let timing {
+            lastTiming = timing
+            // Stamps pace the frames by the flips' events; without them a flip is collected when
+            // the next frame is due.
+            let wake = timing != .timer
+            if wake != flipEventsWake {
+                flipEventsWake = wake
+                do { try watchEventDescriptors() } catch {
+                    log("frame scheduler: watching the display's events: \(error)")
+                }
+            }
+        }
         let end = clock()
         animating = frame.animating
         if frame.animating {
