@@ -20,8 +20,11 @@
 // An animation frame is drawn for the boundary it was paced to, not for the instant the loop woke
 // up: a wake-up's jitter then moves nothing, and the scene, told how far apart animation frames
 // come (`animationIntervalChanged`: the refresh interval or the cap's), may round its animation to
-// one step a frame and draw each of its repeating frames once. Any other frame (a change drawn at once, a
-// hotplug's) is drawn for the instant it is rendered at.
+// one step a frame and draw each of its repeating frames once. Any other frame (a change drawn at
+// once, a hotplug's) is drawn for the instant it is rendered at.
+//
+// Page-flip events wake the loop only while they pace it (vblank stamps) or a due frame waits for
+// one; paced by timer, a completed flip is collected when the next frame is due.
 //
 // One scheduler drives every output of a display: the scene keeps one frame per output (the HUD
 // laid out for each resolution) and each is presented with `present(_:damage:output:)`. When the
