@@ -350,9 +350,9 @@ def fmt(v, digits=1):
     return "—" if v is None else f"{v:.{digits}f}"
 
 
-# The scheduler's exact runtime beside the ticks: a tick charges 10 ms to whoever runs when it
-# fires, and a 100 Hz tick against a 75 Hz animation (3 ticks a 40 ms period, 4 frames) samples
-# each frame's first milliseconds at the same few phases for the whole run.
+# The scheduler's exact runtime beside the ticks, as a check on their sampling: a tick charges
+# 10 ms to whoever runs when it fires, and a 100 Hz tick against a 75 Hz animation (4 ticks and 3
+# frames every 40 ms) could alias.
 RUNTIME = "  on the CPU by the scheduler's clock (ms)"
 
 
