@@ -267,7 +267,8 @@ public final class HUDRuntime {
     }
 
     private func runReadySteps() {
-        guard isReady, !(fontsOpened && readySteps.isEmpty) else { return }
+        // At the end of every turn: the check that is almost always false after start comes first.
+        guard !(fontsOpened && readySteps.isEmpty), isReady else { return }
         let steps = readySteps
         readySteps = []
         for step in steps { step() }
