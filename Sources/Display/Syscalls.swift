@@ -48,7 +48,6 @@ enum Syscalls {
     /// `fsync(2)`: for fbdev this runs deferred I/O now (DRM's fbdev emulation copies written pages
     /// to the real scanout buffer up to 50 ms later otherwise).
     /// False when the device has nothing to sync (no deferred I/O).
-    @discardableResult
     static func fsync(_ fd: FileDescriptor, device: String) throws(DisplayError) -> Bool {
         try mapped { () throws(SystemError) in try Files.fsync(fd, subject: device) }
     }

@@ -157,14 +157,15 @@ public final class HUDController {
             p.indicator = svIndicator(at: t)
         }
         let fading = alpha.running(at: t) != nil || backdrop.running(at: t) != nil
-        let zooming = scale.running(at: t) != nil && p.alpha > .zero
+        let scaling = scale.running(at: t) != nil
+        let zooming = scaling && p.alpha > .zero
         var spinning = false
         switch p.indicator {
         case .spinner, .activity: spinning = p.alpha > .zero
         default: break
         }
         p.isAnimating = fading || zooming || spinning
-        return (p, fading || scale.running(at: t) != nil)
+        return (p, fading || scaling)
     }
 
     /// The next instant at which the HUD changes or an event happens without a new command (a timer
