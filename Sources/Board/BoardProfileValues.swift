@@ -3,6 +3,7 @@
 // `rotation: '45' is not one of 0, 90, 180, 270, panel-orientation`.
 // Numbers are range-checked as digits before conversion, so no input can trap.
 
+import HUDProtocol
 import Raster
 
 struct BoardProfileValues {
@@ -106,7 +107,7 @@ struct BoardProfileValues {
         case ("input", "assign"):
             var assignments: [BoardProfile.InputAssignment] = []
             for item in try list() {
-                guard let arrow = item.firstRange(of: "->") else { throw bad(expected(section)) }
+                guard let arrow = item.firstRange(ofText: "->") else { throw bad(expected(section)) }
                 let device = Self.strip(item[..<arrow.lowerBound]), output = Self.strip(item[arrow.upperBound...])
                 guard !device.isEmpty, Self.isConnectorName(output) else { throw bad(expected(section)) }
                 assignments.append(BoardProfile.InputAssignment(device: device, output: output))

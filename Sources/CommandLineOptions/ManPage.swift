@@ -29,9 +29,19 @@ public enum ManPage {
     }
 
     /// roff: backslashes doubled, hyphens as \-, and a leading dot or quote made literal.
+    /// One pass by hand: `replacing(_:with:)` would link _StringProcessing into the client.
     static func escape(_ text: String) -> String {
-        var out = text.replacing("\\", with: "\\\\").replacing("-", with: "\\-")
-        if out.first == "." || out.first == "'" { out = "\\&" + out }
-        return out.replacing("\n.", with: "\n\\&.").replacing("\n'", with: "\n\\&'")
+        var out = ""
+        var lineStart = true
+        for c in text {
+            if lineStart && (c == "." || c == "'") { out += "\\&" }
+            switch c {
+            case "\\": out += "\\\\"
+            case "-": out += "\\-"
+            default: out.append(c)
+            }
+            lineStart = c == "\n"
+        }
+        return out
     }
 }

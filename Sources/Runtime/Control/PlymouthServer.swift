@@ -180,7 +180,7 @@ public final class PlymouthServer {
     /// Answers every watch whose keys include `text` (or that takes any key) with it.
     private func keyPressed(_ text: String?) {
         guard let text, !text.isEmpty else { return }
-        for (i, w) in keyWatches.enumerated().reversed() where w.keys.isEmpty || w.keys.contains(text) {
+        for (i, w) in keyWatches.enumerated().reversed() where w.keys.isEmpty || w.keys.containsText(text) {
             keyWatches.remove(at: i)
             runtime.watchKeys(false)
             guard !w.connection.closed else { continue }

@@ -10,6 +10,7 @@
 // uevent brings it back.
 import Board
 import Display
+import HUDProtocol
 import Input
 import LinuxSystem
 import Logging
@@ -141,7 +142,7 @@ public final class InputHub {
     /// first; nil when the display has no output now.
     private func output(for device: EvdevDevice) -> DisplayOutput? {
         let outputs = runtime.display.outputs
-        let wanted = configuration.assignments.first { device.name.contains($0.device) }?.output ?? configuration.output
+        let wanted = configuration.assignments.first { device.name.containsText($0.device) }?.output ?? configuration.output
         if let wanted, let o = outputs.first(where: { $0.name == wanted }) { return o }
         return outputs.first
     }
