@@ -39,6 +39,8 @@ if [[ " $* " == *" --tests "* ]]; then
     initramfs-tools zstd e2fsprogs dracut-core
     # InitramfsScriptsTests lint every initramfs/ script.
     shellcheck
+    # LinkageTests read the binaries' undefined symbols with nm.
+    binutils
     # StaticClientTests: the client linked fully static needs glibc's and libdrm's archives
     # (libc.a; libdrm.a comes with libdrm-dev).
     libc6-dev

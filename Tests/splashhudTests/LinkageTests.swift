@@ -27,6 +27,18 @@ import Testing
         }
     }
 
+    /// Neither calls into _StringProcessing (Regex and the string algorithms built on it:
+    /// `contains(_:)` with a string, `firstRange(of:)`, `replacing(_:with:)`): linked statically,
+    /// it brings the regex parser and the Unicode name tables, 1.3 MB of each binary and of the
+    /// initramfs. Its imports are the dynamic symbols these debug builds leave undefined.
+    @Test(arguments: ["splashhudd", "splashhud"])
+    func noStringProcessing(program: String) throws {
+        let (status, output) = try SplashBinary.run("/usr/bin/nm", ["-u", try SplashBinary.path(program)])
+        #expect(status == 0 && output.contains("swift_retain"), "\(output.prefix(300))")  // the list is real
+        let uses = output.split(separator: "\n").filter { $0.contains("17_StringProcessing") || $0.contains("12_RegexParser") }
+        #expect(uses.isEmpty, "\(program) calls \(uses.prefix(5))")
+    }
+
     /// The tools that never run at boot keep ArgumentParser (and so FoundationEssentials).
     @Test func theToolsAreWhereFoundationStays() throws {
         #expect(try libraries("splashhud-tools").contains { $0.contains("Foundation") })
