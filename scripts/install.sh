@@ -13,7 +13,9 @@
 # --bin-dir take splashhudd and splashhud from DIR instead of building them (`swift build -c release`).
 # --static-stdlib build them with the Swift standard library linked in (--static-swift-stdlib):
 #           nothing of Swift's needs installing, at about 3x the binaries' size. libstdc++ is linked
-#           in too, and with glibc 2.36 or later the relative relocations are packed (lld's
+#           in too, and libdrm and FreeType with libpng and brotli where their static archives are
+#           installed (Debian's -dev packages have them; libspng's has none, so it and the zlib it
+#           loads stay shared). With glibc 2.36 or later the relative relocations are packed (lld's
 #           -z pack-relative-relocs): the dynamic loader has a few hundred symbols to bind
 #           instead of libstdc++'s thousands, and no 0.6 MB relocation table to read (start-up
 #           and resident memory; see README, "Against Plymouth"). The client is linked fully
@@ -37,7 +39,7 @@ while (($#)); do
         --initramfs) initramfs=1; shift ;;
         --no-pie) nopie=(-Xlinker --no-pie); shift ;;
         --static-stdlib) static=(--static-swift-stdlib --scratch-path .build-static); shift ;;
-        -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "install.sh: unknown argument '$1' (see --help)" >&2; exit 64 ;;
     esac
 done
@@ -58,11 +60,37 @@ static_link_flags() {
     else
         echo "install.sh: no libstdc++.a beside $clang: libstdc++ stays shared" >&2
     fi
+    static_pkg_config "$clang"
     local glibc
     glibc="$(getconf GNU_LIBC_VERSION 2>/dev/null | awk '{print $2}')"
     if [[ -n $glibc ]] && printf '2.36\n%s\n' "$glibc" | sort -C -V; then
         static+=(-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs)
     fi
+}
+
+# pkg-config files for libdrm and FreeType whose flags name the static archives (-l:libX.a), first
+# on PKG_CONFIG_PATH for the build: SwiftPM links a system library with pkg-config's flags (the
+# module maps name no library). Fewer shared libraries: less for the dynamic loader to map and
+# bind at every start, and in the initramfs fewer files.
+static_pkg_config() {
+    local clang="$1" dir="$PWD/.build-static/pkgconfig" name flag lib archive libs
+    mkdir -p "$dir"
+    for name in libdrm freetype2; do
+        pkg-config --exists "$name" || continue
+        libs=""
+        for flag in $(pkg-config --static --libs "$name"); do
+            lib="${flag#-l}"
+            archive="$("$clang" -print-file-name="lib$lib.a" 2>/dev/null || true)"
+            if [[ $flag == -l* && $lib != z && $lib != m && $archive == /* && -f $archive ]]; then
+                libs+=" -l:lib$lib.a"
+            else
+                libs+=" $flag"
+            fi
+        done
+        printf 'Name: %s\nDescription: %s, linked statically (scripts/install.sh)\nVersion: %s\nLibs:%s\nCflags: %s\n' \
+            "$name" "$name" "$(pkg-config --modversion "$name")" "$libs" "$(pkg-config --cflags "$name")" > "$dir/$name.pc"
+    done
+    export PKG_CONFIG_PATH="$dir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 }
 
 clientdir=""
