@@ -10,7 +10,7 @@
 # --prefix  where bin/, lib/splashhud and share/splashhud go (default /usr); the units' and the
 #           initramfs configuration's paths follow it.
 # --destdir stage everything under DIR (packaging, tests); nothing outside it is touched.
-# --bin-dir take splashhudd and splashhud from DIR instead of building them (`swift build -c release`).
+# --bin-dir take splashhudd and splashhud from DIR instead of building them (release builds).
 # --static-stdlib build them with the Swift standard library linked in (--static-swift-stdlib):
 #           nothing of Swift's needs installing, at about 3x the binaries' size. libstdc++ is linked
 #           in too, and libdrm and FreeType with libpng and brotli where their static archives are
@@ -93,6 +93,12 @@ static_pkg_config() {
     export PKG_CONFIG_PATH="$dir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 }
 
+# Release builds without the run-time exclusivity checks (swift_beginAccess on every access to a
+# class's stored property or a global that the compiler cannot prove alone): a sixth of a spinner
+# frame's instructions (README, "Frames, pacing and memory"). The debug builds the tests run, and
+# their ThreadSanitizer and AddressSanitizer builds, keep them.
+release=(-c release -Xswiftc -enforce-exclusivity=unchecked)
+
 clientdir=""
 if [[ -z $bindir ]]; then
     ((${#static[@]})) && static_link_flags
@@ -100,15 +106,15 @@ if [[ -z $bindir ]]; then
     # --no-export-dynamic: swiftc exports every symbol of an executable, 7,600 in the daemon; the
     # runtime's start walks them all (dladdr, a fifth of `splashhudd --version`'s instructions)
     # and they are 0.6 MB of the file. Nothing looks them up.
-    swift build -c release "${static[@]}" "${nopie[@]}" -Xlinker --no-export-dynamic --product splashhudd
-    for product in splashhud splashhud-tools; do swift build -c release "${static[@]}" --product "$product"; done
-    bindir="$(swift build -c release "${static[@]}" --show-bin-path)"
+    swift build "${release[@]}" "${static[@]}" "${nopie[@]}" -Xlinker --no-export-dynamic --product splashhudd
+    for product in splashhud splashhud-tools; do swift build "${release[@]}" "${static[@]}" --product "$product"; done
+    bindir="$(swift build "${release[@]}" "${static[@]}" --show-bin-path)"
     if ((${#static[@]})); then
         # The client links no shared library at all: under emulation and on slow boards the dynamic
         # loader's start is most of a short-lived program's time (README, "Against Plymouth").
         exe=(-Xswiftc -static-executable --scratch-path .build-static-executable)
-        swift build -c release "${exe[@]}" --product splashhud
-        clientdir="$(swift build -c release "${exe[@]}" --show-bin-path)"
+        swift build "${release[@]}" "${exe[@]}" --product splashhud
+        clientdir="$(swift build "${release[@]}" "${exe[@]}" --show-bin-path)"
     fi
 fi
 clientdir="${clientdir:-$bindir}"
