@@ -86,10 +86,12 @@ let package = Package(
             ]),
 
         // The client: one verb per request to a running splashhudd. It runs at boot, so it links
-        // no Foundation (CommandLineOptions, not swift-argument-parser).
-        .executableTarget(
-            name: "splashhud",
+        // no Foundation (CommandLineOptions, not swift-argument-parser). Its own small binary, and
+        // in the initramfs the daemon's (called splashhud).
+        .target(
+            name: "ClientCommand",
             dependencies: ["HUDProtocol", "HUDClient", "LinuxSystem", "CommandLineOptions", "CEarlyStart", .product(name: "SystemPackage", package: "swift-system")]),
+        .executableTarget(name: "splashhud", dependencies: ["ClientCommand"]),
         // What never runs at boot: the demo, headless renders and the probe (`splashhud demo|render|probe`).
         .executableTarget(
             name: "splashhud-tools",
@@ -111,7 +113,7 @@ let package = Package(
             name: "splashhudd",
             dependencies: [
                 "Board", "HUDProtocol", "HUD", "Assets", "Raster", "Display", "Runtime", "LinuxSystem", "CommandLineOptions", "CEarlyStart",
-                .product(name: "Logging", package: "swift-log"),
+                "ClientCommand", .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),
 
@@ -168,7 +170,7 @@ let package = Package(
             ],
             path: "Tests/QEMUTests"),
         .testTarget(name: "RuntimeTests", dependencies: ["HUDClient", "LinuxSystem", "Board", "HUDProtocol", "Runtime", "Input", "HUD", "Display", "Raster", "Assets", "GoldenSupport"]),
-        .testTarget(name: "splashhudTests", dependencies: ["Board", "HUDProtocol", "HUDClient", "splashhud", "splashhudd", "splashhud-tools", "CommandLineOptions", "splashhud-example", "SplashHUDKit", "HUD", "Assets", "Raster", "Display", "Runtime", "LinuxSystem",
+        .testTarget(name: "splashhudTests", dependencies: ["Board", "HUDProtocol", "HUDClient", "ClientCommand", "splashhud", "splashhudd", "splashhud-tools", "CommandLineOptions", "splashhud-example", "SplashHUDKit", "HUD", "Assets", "Raster", "Display", "Runtime", "LinuxSystem",
                                                        .product(name: "ArgumentParser", package: "swift-argument-parser")]),
     ],
     swiftLanguageModes: [.v6]

@@ -4,6 +4,7 @@
 // is reported before the screen is touched.
 import Board
 import CEarlyStart
+import ClientCommand
 import CommandLineOptions
 import Display
 import HUD
@@ -16,6 +17,12 @@ import SystemPackage
 @main
 enum Daemon {
     static func main() {
+        // Called through a link named splashhud (the initramfs holds one binary, not two), this is
+        // the client.
+        if let name = CommandLine.arguments.first, name == "splashhud" || name.hasSuffix("/splashhud") {
+            SplashHUDClient.main()
+            return
+        }
         let timeline = StartupTimeline(clock: MonotonicClock.nanoseconds, cpuBeforeMain: ProcessCPUClock.nanoseconds(),
                                        execAt: Environment.value("SPLASHHUD_EXEC_NS").flatMap { Int64($0) })
         let arguments = Array(CommandLine.arguments.dropFirst())

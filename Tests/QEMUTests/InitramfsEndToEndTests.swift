@@ -38,7 +38,8 @@ struct InitramfsEndToEndTests {
 
     /// The release daemon beside the fully static client `scripts/install.sh --static-stdlib`
     /// installs (scripts/test.sh builds it and names it in SPLASHHUD_STATIC_CLIENT), else the
-    /// release client: the image's scripts then run a client that needs no library at all.
+    /// release client: the real root's scripts then run a client that needs no library at all
+    /// (the image's is a link to the daemon's binary).
     static func binDirWithStaticClient(in dir: String) throws -> String {
         guard let client = ProcessInfo.processInfo.environment["SPLASHHUD_STATIC_CLIENT"] else { return try binDir() }
         let bin = "\(dir)/bin"
@@ -76,6 +77,7 @@ struct InitramfsEndToEndTests {
                      "scripts/panic/splashhud"] {
             #expect(image.contains(path), "\(path) is not in the initramfs")
         }
+        #expect(lines.contains("IMAGE-LINK usr/bin/splashhud -> splashhudd"), "the client is not a link to the daemon's binary")
         #expect(image.contains { $0.hasSuffix("/virtio-gpu.ko") }, "initrd.conf's SPLASHHUD_DRM_MODULES did not add virtio-gpu")
         // init-bottom: ours before udev's, which moves /dev away (the daemon leaves its frame in /dev/fb0 as it quits).
         let order = lines.filter { $0.hasPrefix("ORDER init-bottom /scripts/") }
@@ -169,6 +171,7 @@ struct InitramfsEndToEndTests {
         ]
         for (variant, paths) in variants {
             for path in paths { #expect(lines.contains("DRACUT-\(variant) \(path)"), "\(variant): \(path) missing:\n\(output)") }
+            #expect(lines.contains("DRACUT-\(variant)-link usr/bin/splashhud -> splashhudd"), "\(variant): the client is not a link to the daemon's binary")
         }
         #expect(!lines.contains("DRACUT-systemd usr/lib/dracut/hooks/pre-trigger/20-splashhud-pretrigger.sh"), "systemd starts it from the unit")
         #expect(!lines.contains { $0.contains("-log ") }, "dracut complained:\n\(output)")

@@ -3,7 +3,7 @@
 import CommandLineOptions
 import HUDProtocol
 import Testing
-@testable import splashhud
+@testable import ClientCommand
 
 @Suite struct ClientVerbTests {
     @Test func everyListedVerbIsFoundByItsName() {

@@ -5,7 +5,7 @@
 import Foundation
 import HUDProtocol
 import Testing
-@testable import splashhud
+@testable import ClientCommand
 @testable import splashhudd
 
 @Suite("udev/ systemd units")

@@ -11,7 +11,7 @@ import Raster
 import Runtime
 import Testing
 import CommandLineOptions
-@testable import splashhud
+@testable import ClientCommand
 @testable import splashhudd
 
 @Suite("The splash session and send --fifo", .serialized)

@@ -4,7 +4,7 @@
 import CommandLineOptions
 import Foundation
 import Testing
-@testable import splashhud
+@testable import ClientCommand
 @testable import splashhud_tools
 
 @Suite struct ToolVerbTests {

@@ -266,6 +266,10 @@ def boot(a):
                 for line in f:
                     if line.strip():
                         print(f"ORDER init-bottom {line.strip()}")
+    # The client: a link to the daemon's binary, not a second binary.
+    for client in (os.path.join(unpacked, "main/usr/bin/splashhud"), os.path.join(unpacked, "usr/bin/splashhud")):
+        if os.path.islink(client):
+            print(f"IMAGE-LINK usr/bin/splashhud -> {os.readlink(client)}")
     shutil.rmtree(unpacked, ignore_errors=True)
     return boot_vm(a, image, root_filesystem(st, work))
 
@@ -307,9 +311,13 @@ def dracut(a):
                 print(f"DRACUT-{variant}-log {line.strip()}")
         listing = subprocess.run(["lsinitrd", image], capture_output=True, text=True, errors="replace").stdout
         for line in listing.splitlines():
-            path = line.split()[-1] if line.split() else ""
+            # "lrwxrwxrwx … usr/bin/splashhud -> splashhudd" for a link: its path, then its target.
+            words = line.split(" -> ")[0].split()
+            path = words[-1] if words else ""
             if line.startswith(("-", "l", "d")) and ("splashhud" in path or "DejaVuSans" in path):
                 print(f"DRACUT-{variant} {path}")
+                if " -> " in line:
+                    print(f"DRACUT-{variant}-link {path} -> {line.split(' -> ')[1].strip()}")
     return status
 
 

@@ -1,7 +1,7 @@
 #!/bin/bash
 # shellcheck disable=SC2154 # dracut sets dracutsysrootdir, moddir, systemdsystemunitdir, udevdir
 # dracut module: the SplashHUD splash in the initramfs (Fedora-like systems; any dracut). The
-# daemon and the client with their libraries (dracut-install follows ldd), DejaVu Sans, the board
+# daemon with its libraries (dracut-install follows ldd) and the client as a link to it, DejaVu Sans, the board
 # profiles, /etc/splashhud/initrd.conf and the helper /usr/lib/splashhud/splashhud-initrd.
 #
 # With systemd in the initramfs: the udev rule and splashhud.service as the real root has them,
@@ -65,8 +65,9 @@ install() {
     prefix=$(splashhud_prefix) || return 1
     conf="${SPLASHHUD_CONF:-/etc/splashhud/initrd.conf}"
 
+    # One binary: called splashhud, the daemon's is the client (see the initramfs-tools hook).
     inst_binary "$prefix/bin/splashhudd" /usr/bin/splashhudd
-    inst_binary "$prefix/bin/splashhud" /usr/bin/splashhud
+    ln_r /usr/bin/splashhudd /usr/bin/splashhud
     helper=$(splashhud_first "$prefix/lib/splashhud/splashhud-initrd" /usr/lib/splashhud/splashhud-initrd) || {
         derror "splashhud: splashhud-initrd not found in $prefix/lib/splashhud"
         return 1

@@ -1,13 +1,13 @@
-// `splashhud`: the client. Each verb talks to a running splashhudd over its control socket. It
+// `splashhud`, the client: each verb talks to a running splashhudd over its control socket. It
 // runs in early boot (from an initramfs, a unit, a script), so it links no Foundation: a bare
 // client verb is loading, one connect and one round trip. `demo`, `render` and `probe` are
-// splashhud-tools, installed beside it, which this runs in its place.
+// splashhud-tools, installed beside it, which this runs in its place. A module of its own so that
+// the daemon's binary can be the client too (called `splashhud`, as in the initramfs).
 import CEarlyStart
 import CommandLineOptions
 import HUDProtocol
 
-@main
-enum SplashHUDClient {
+public enum SplashHUDClient {
     static let spec = CommandSpec(
         name: "splashhud",
         abstract: "A progress HUD for Linux displays without a window system.",
@@ -22,7 +22,8 @@ enum SplashHUDClient {
     /// Every verb's table, the tools' first, for the help, the man page and completions.
     static var allVerbs: [CommandSpec] { toolsList + ClientVerb.all.map(\.spec) }
 
-    static func main() {
+    /// Runs the verb that `CommandLine.arguments` names, and exits with its status.
+    public static func main() {
         _ = CEarlyStart_answeredBeforePoolReady()  // links CEarlyStart: no waiting for the random pool
         let arguments = Array(CommandLine.arguments.dropFirst())
         guard let first = arguments.first, !toolVerbs.contains(first) else { runTools(arguments) }
