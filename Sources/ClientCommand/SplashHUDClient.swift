@@ -22,7 +22,8 @@ public enum SplashHUDClient {
     /// Every verb's table, the tools' first, for the help, the man page and completions.
     static var allVerbs: [CommandSpec] { toolsList + ClientVerb.all.map(\.spec) }
 
-    /// Runs the verb that `CommandLine.arguments` names, and exits with its status.
+    /// Runs the verb that `CommandLine.arguments` names; returns when it succeeded, else exits with
+    /// its status.
     public static func main() {
         _ = CEarlyStart_answeredBeforePoolReady()  // links CEarlyStart: no waiting for the random pool
         let arguments = Array(CommandLine.arguments.dropFirst())
