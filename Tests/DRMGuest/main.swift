@@ -88,8 +88,10 @@ func runGuest(_ args: [String]) throws {
         port.info("OUTPUT \(label) \(display.devicePath) \(display.driverName) \(display.commitStrategyName) \(out.name) "
             + "\(out.mode.width)x\(out.mode.height) \(out.mode.refreshMillihertz) \(out.format.name) r\(out.rotation.rawValue) outputs \(display.outputs.count)")
         let frame = Pixmap(width: out.frameWidth, height: out.frameHeight)
-        for step in DRMGuestFrames.steps(width: out.frameWidth, height: out.frameHeight) {
+        for (i, step) in DRMGuestFrames.steps(width: out.frameWidth, height: out.frameHeight).enumerated() {
             step.draw(frame.view)
+            // The second buffer is made after the first frame's commit.
+            if i < 2 { port.info("BUFFERS-\(i == 0 ? "BEFORE" : "AFTER") \(label) \(display.buffersPerOutput[0])") }
             let timing = try display.present(frame.view, damage: step.damage)
             port.info("PRESENT \(label) \(step.name) \(timing)")
             if pass.loseFlip && step.name == "frame-3" {

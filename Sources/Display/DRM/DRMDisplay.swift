@@ -5,11 +5,12 @@
 //   open      pick the card (DRMDevice.swift), the connected connectors, a CRTC for each
 //             (DRMCRTCAssignment), the mode (DRMModeSelection), the format (XRGB8888, or RGB565 when
 //             that is all the primary plane takes), the rotation (requested + the connector's
-//             `panel orientation`); save each CRTC's state for close(.restore); create two dumb
-//             buffers per output. Nothing is shown yet.
+//             `panel orientation`); save each CRTC's state for close(.restore); create one dumb
+//             buffer per output. Nothing is shown yet.
 //   present   per output: convert the damage (plus what this buffer missed, PageDamage.swift) into the
 //             back buffer, commit it (the first time with the mode: the first frame appears only
-//             once it is completely drawn) and return; the next present to that output first
+//             once it is completely drawn; the second buffer is created after that commit, as
+//             creating one is a round trip to the host on virtio-gpu) and return; the next present to that output first
 //             waits for the page-flip event (poll + drmHandleEvent) that frees the other buffer.
 //             So every mirrored output flips at the same vblank instead of one vblank each.
 //   close     .restore: drmModeSetCrtc back to the saved framebuffer and mode, free the buffers.
@@ -248,6 +249,7 @@ public final class DRMDisplay: Display {
             // cannot answer drmWaitVBlank until now.
             state.hasVBlank = DRMOutputFactory.crtcHasVBlank(device.fd, crtcIndex: state.crtcIndex)
         }
+        if let note = state.addSecondBuffer() { diagnostics.append(note) }
         return state.hasVBlank ? .vblank(nanoseconds: state.lastFlipNanoseconds) : .timer
     }
 

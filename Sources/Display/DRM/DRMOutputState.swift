@@ -11,7 +11,10 @@ final class DRMOutputState {
     let output: DisplayOutput
     var target: DRMOutputTarget
     let crtcIndex: Int
-    let buffers: [DRMDumbBuffer]
+    private(set) var buffers: [DRMDumbBuffer]
+    /// Makes the second buffer once the first frame is on screen (`addSecondBuffer`); nil when
+    /// made, or single-buffered.
+    private var secondBuffer: (() throws(DisplayError) -> DRMDumbBuffer)?
     var pages: PageDamage
     var needsModeset = true
     /// Single-buffered outputs call drmModeDirtyFB until the driver says ENOSYS.
@@ -25,10 +28,32 @@ final class DRMOutputState {
     /// The CRTC as found when the output was set up (drmModeGetCrtc), for close(.restore).
     let saved: drmModeCrtc?
 
-    init(output: DisplayOutput, target: DRMOutputTarget, crtcIndex: Int, buffers: [DRMDumbBuffer], hasVBlank: Bool, saved: drmModeCrtc?) {
-        self.output = output; self.target = target; self.crtcIndex = crtcIndex; self.buffers = buffers
-        pages = PageDamage(count: buffers.count, front: buffers.count - 1)
+    init(output: DisplayOutput, target: DRMOutputTarget, crtcIndex: Int, buffer: DRMDumbBuffer,
+         secondBuffer: (() throws(DisplayError) -> DRMDumbBuffer)?, hasVBlank: Bool, saved: drmModeCrtc?) {
+        self.output = output; self.target = target; self.crtcIndex = crtcIndex
+        buffers = [buffer]
+        self.secondBuffer = secondBuffer
+        // Planned as two pages from the start: the first frame goes to page 0, the second to page 1.
+        let pageCount = secondBuffer == nil ? 1 : 2
+        pages = PageDamage(count: pageCount, front: pageCount - 1)
         self.hasVBlank = hasVBlank; self.saved = saved
+    }
+
+    /// Makes the second buffer, after the first frame (creating a dumb buffer is a round trip to
+    /// the host on virtio-gpu, 6–7 ms of the first frame under QEMU). If it cannot be had (little
+    /// video memory, a tight CMA pool), the output stays single-buffered: the one page is on
+    /// screen and current. Returns the note to log then.
+    func addSecondBuffer() -> String? {
+        guard let make = secondBuffer else { return nil }
+        secondBuffer = nil
+        do {
+            buffers.append(try make())
+            return nil
+        } catch {
+            pages = PageDamage(count: 1, front: 0)
+            pages.drawn(page: 0, damage: [])
+            return "\(output.name): second buffer failed (\(error)); single-buffered with drmModeDirtyFB"
+        }
     }
 
     /// Stops waiting for the pending flip without reading its event; a late event then finds its
@@ -100,13 +125,7 @@ struct DRMOutputFactory {
         func buffer() throws(DisplayError) -> DRMDumbBuffer {
             try DRMDumbBuffer(fd: device.fd, device: device.path, width: Int32(mode.hdisplay), height: Int32(mode.vdisplay), format: format)
         }
-        var buffers = [try buffer()]
-        if options.buffers > 1 {
-            // Little video memory (or a tight CMA pool) may hold one frame only: draw on screen then.
-            do { buffers.append(try buffer()) } catch {
-                notes.append("\(connector.name): second buffer failed (\(error)); single-buffered with drmModeDirtyFB")
-            }
-        }
+        let first = try buffer()
         var saved: drmModeCrtc?
         if let c = drmModeGetCrtc(device.fd.rawValue, crtcID) {
             saved = c.pointee
@@ -116,7 +135,7 @@ struct DRMOutputFactory {
         if case .objects(let o) = atomic { objects = o }
         let target = DRMOutputTarget(connectorID: connector.id, crtcID: crtcID, mode: mode, atomic: objects)
         let state = DRMOutputState(
-            output: output, target: target, crtcIndex: crtcIndex, buffers: buffers,
+            output: output, target: target, crtcIndex: crtcIndex, buffer: first, secondBuffer: options.buffers > 1 ? buffer : nil,
             hasVBlank: DRMOutputFactory.crtcHasVBlank(device.fd, crtcIndex: crtcIndex), saved: saved)
         return (state, atomic)
     }
