@@ -90,8 +90,8 @@ func runGuest(_ args: [String]) throws {
         let frame = Pixmap(width: out.frameWidth, height: out.frameHeight)
         for (i, step) in DRMGuestFrames.steps(width: out.frameWidth, height: out.frameHeight).enumerated() {
             step.draw(frame.view)
-            // The second buffer is made after the first frame's commit.
-            if i < 2 { port.info("BUFFERS-\(i == 0 ? "BEFORE" : "AFTER") \(label) \(display.buffersPerOutput[0])") }
+            // The second buffer is made by the second present, not before the first frame.
+            if i == 0 || i == 2 { port.info("BUFFERS-\(i == 0 ? "BEFORE" : "AFTER") \(label) \(display.buffersPerOutput[0])") }
             let timing = try display.present(frame.view, damage: step.damage)
             port.info("PRESENT \(label) \(step.name) \(timing)")
             if pass.loseFlip && step.name == "frame-3" {

@@ -128,8 +128,8 @@ struct DRMEndToEndTests {
             let buffers = run.info.first { $0.hasPrefix("BUFFERS \(label) ") } ?? "no BUFFERS line"
             #expect(buffers.hasPrefix("BUFFERS \(label) \(pass.buffers) dirtyfb "), "\(buffers)")
             if pass.buffers == 1 { #expect(!buffers.contains(" dirtyfb 0 "), "\(buffers)") }
-            // One buffer until the first frame is committed, then the second (a round trip to the
-            // host on virtio-gpu kept out of the first frame).
+            // One buffer for the first frame, the second made by the second present (a round trip
+            // to the host on virtio-gpu kept out of the first frame).
             #expect(run.info.contains("BUFFERS-BEFORE \(label) 1"), "\(run.info.filter { $0.hasPrefix("BUFFERS-") })")
             #expect(run.info.contains("BUFFERS-AFTER \(label) \(pass.buffers)"), "\(run.info.filter { $0.hasPrefix("BUFFERS-") })")
             if pass.lostFlip {

@@ -9,7 +9,7 @@
 //             buffer per output. Nothing is shown yet.
 //   present   per output: convert the damage (plus what this buffer missed, PageDamage.swift) into the
 //             back buffer, commit it (the first time with the mode: the first frame appears only
-//             once it is completely drawn; the second buffer is created after that commit, as
+//             once it is completely drawn; the second buffer is created by the second present, as
 //             creating one is a round trip to the host on virtio-gpu) and return; the next present to that output first
 //             waits for the page-flip event (poll + drmHandleEvent) that frees the other buffer.
 //             So every mirrored output flips at the same vblank instead of one vblank each.
@@ -208,7 +208,11 @@ public final class DRMDisplay: Display {
             isMasterLost = false
         }
         if state.flipPending { try waitForFlip(state, device: device) }
-        let (page, rects) = state.pages.target(damage: damage)
+        var (page, rects) = state.pages.target(damage: damage)
+        if page == state.buffers.count, let note = state.addSecondBuffer() {
+            diagnostics.append(note)
+            (page, rects) = state.pages.target(damage: damage)
+        }
         let buffer = state.buffers[page]
         var written: [IntRect] = []
         for r in rects ?? [frame.bounds] {
@@ -249,7 +253,6 @@ public final class DRMDisplay: Display {
             // cannot answer drmWaitVBlank until now.
             state.hasVBlank = DRMOutputFactory.crtcHasVBlank(device.fd, crtcIndex: state.crtcIndex)
         }
-        if let note = state.addSecondBuffer() { diagnostics.append(note) }
         return state.hasVBlank ? .vblank(nanoseconds: state.lastFlipNanoseconds) : .timer
     }
 

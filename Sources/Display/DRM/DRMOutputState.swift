@@ -12,8 +12,8 @@ final class DRMOutputState {
     var target: DRMOutputTarget
     let crtcIndex: Int
     private(set) var buffers: [DRMDumbBuffer]
-    /// Makes the second buffer once the first frame is on screen (`addSecondBuffer`); nil when
-    /// made, or single-buffered.
+    /// Makes the second buffer when the second frame needs it (`addSecondBuffer`); nil when made,
+    /// or single-buffered.
     private var secondBuffer: (() throws(DisplayError) -> DRMDumbBuffer)?
     var pages: PageDamage
     var needsModeset = true
@@ -39,7 +39,7 @@ final class DRMOutputState {
         self.hasVBlank = hasVBlank; self.saved = saved
     }
 
-    /// Makes the second buffer, after the first frame (creating a dumb buffer is a round trip to
+    /// Makes the second buffer, for the second frame (creating a dumb buffer is a round trip to
     /// the host on virtio-gpu, 6–7 ms of the first frame under QEMU). If it cannot be had (little
     /// video memory, a tight CMA pool), the output stays single-buffered: the one page is on
     /// screen and current. Returns the note to log then.
