@@ -131,8 +131,15 @@ struct BlitJob {
     func run<E: ScanoutEncoder>(_ encoder: E.Type) {
         let step = sourceStep
         if !rotation.swapsAxes {
+            // Row after row from the first span's pointers, each moved on by a row (the source goes
+            // down at r0 and up at r180), rather than mapping every row's start through the rotation.
+            var src = sourcePixel(x: rect.x, y: rect.y)
+            var dst = destination.pixelAddress(x: rect.x, y: rect.y)
+            let sourceRow = rotation == .r0 ? source.rowBytes / 4 : -(source.rowBytes / 4)
             for y in rect.y..<rect.maxY {
-                span(E.self, x: rect.x, y: y, count: rect.width, step: step)
+                span(E.self, from: src, to: dst, x: rect.x, y: y, count: rect.width, step: step)
+                src += sourceRow
+                dst += destination.rowBytes
             }
             return
         }
@@ -152,8 +159,14 @@ struct BlitJob {
     /// Writes `count` output pixels from (x, y) rightwards.
     @inline(__always)
     func span<E: ScanoutEncoder>(_: E.Type, x: Int32, y: Int32, count: Int32, step: Int) {
-        let src = sourcePixel(x: x, y: y)
-        let dst = destination.pixelAddress(x: x, y: y)
+        span(E.self, from: sourcePixel(x: x, y: y), to: destination.pixelAddress(x: x, y: y), x: x, y: y, count: count, step: step)
+    }
+
+    /// The span from (x, y) whose first source pixel is `src` and first output pixel `dst`.
+    @inline(__always)
+    func span<E: ScanoutEncoder>(
+        _: E.Type, from src: UnsafePointer<UInt32>, to dst: UnsafeMutableRawPointer, x: Int32, y: Int32, count: Int32, step: Int
+    ) {
         let n = Int(count), bpp = E.bytesPerPixel
         if !E.usesThreshold {
             for i in 0..<n { E.store(src[i &* step], threshold: 0, to: dst + i &* bpp) }
