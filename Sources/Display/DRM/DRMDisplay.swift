@@ -10,8 +10,9 @@
 //   present   per output: convert the damage (plus what this buffer missed, PageDamage.swift) into the
 //             back buffer, commit it (the first time with the mode: the first frame appears only
 //             once it is completely drawn; the second buffer is created by the second present, as
-//             creating one is a round trip to the host on virtio-gpu) and return; the next present to that output first
-//             waits for the page-flip event (poll + drmHandleEvent) that frees the other buffer.
+//             creating one is a round trip to the host on virtio-gpu) and return; the next present
+//             to that output first waits for the page-flip event (poll + drmHandleEvent) that
+//             frees the other buffer.
 //             So every mirrored output flips at the same vblank instead of one vblank each.
 //   close     .restore: drmModeSetCrtc back to the saved framebuffer and mode, free the buffers.
 //             .retain: leave our framebuffer on the CRTC and drop DRM master so the next program
