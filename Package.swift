@@ -29,9 +29,11 @@ let package = Package(
     targets: [
         // C libraries, through pkg-config; apt names the Debian package that provides each.
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
-        .systemLibrary(name: "CSPNG", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
+        // libpng behind setjmp: its errors are longjmps, which must not cross Swift frames.
+        .target(name: "CPNGCodec", dependencies: ["CPNG", "CZlib"]),
         // Only what Swift cannot import: ioctl request numbers built by function-like macros.
         .target(name: "CLinuxShim", dependencies: ["CDRM"]),
 
@@ -53,8 +55,8 @@ let package = Package(
 
         // Pure Swift: fixed point, paths, stroker, scan converter, paints, surfaces, pixel formats.
         .target(name: "Raster", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
-        // Fonts through FreeType and PNG through libspng, feeding the rasterizer.
-        .target(name: "Assets", dependencies: ["LinuxSystem", "Raster", "CFreeType", "CSPNG", "CZlib"]),
+        // Fonts through FreeType and PNG through libpng (the one FreeType loads too), feeding the rasterizer.
+        .target(name: "Assets", dependencies: ["LinuxSystem", "Raster", "CFreeType", "CPNGCodec", "CZlib"]),
         // The command language (lexer, parser, printer), the service verbs, HUDEvent and time
         // values: all a client needs, without the display stack, fonts or images.
         .target(name: "HUDProtocol", dependencies: ["Raster", .product(name: "SystemPackage", package: "swift-system")]),
@@ -142,7 +144,7 @@ let package = Package(
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem", .product(name: "SystemPackage", package: "swift-system")]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "GoldenSupport"], exclude: ["Golden"]),
-        .testTarget(name: "AssetsTests", dependencies: ["Assets", "Raster", "GoldenSupport"], exclude: ["Golden", "Fixtures"]),
+        .testTarget(name: "AssetsTests", dependencies: ["Assets", "Raster", "GoldenSupport", "CZlib"], exclude: ["Golden", "Fixtures"]),
         .testTarget(name: "GalleryTests", dependencies: ["Gallery", "GoldenSupport"], exclude: ["Golden"]),
         .testTarget(name: "HUDProtocolTests", dependencies: ["HUDProtocol", "Raster", "GoldenSupport"]),
         .testTarget(name: "HUDTests", dependencies: ["HUDProtocol", "HUD", "Raster", "Assets", "GoldenSupport"], exclude: ["Golden"]),

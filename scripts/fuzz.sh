@@ -2,7 +2,7 @@
 # Fuzzes SplashHUD's input parsers with libFuzzer: scripts/fuzz.sh [SECONDS] [TARGET...]
 #
 # Builds `splashhud-fuzz` with `-sanitize=fuzzer,address` (coverage-guided, AddressSanitizer on our
-# Swift code; the system's libspng and FreeType run uninstrumented) into .build-fuzz, then runs
+# Swift code and CPNGCodec; the system's libpng and FreeType run uninstrumented) into .build-fuzz, then runs
 # each target (default: all) for SECONDS (default 60) on a copy of its seed corpus (Fuzz/corpus),
 # so what the fuzzer finds never lands in the repository by itself. Prints one line per target
 # (executions, coverage, features, corpus, crashes) and exits 1 if any target crashed; a crash's

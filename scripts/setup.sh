@@ -11,7 +11,7 @@ PACKAGES=(
   pkg-config
   libdrm-dev            # KMS/DRM (CDRM)
   libfreetype-dev       # glyph outlines (CFreeType)
-  libspng-dev           # PNG decode/encode (CSPNG)
+  libpng-dev            # PNG decode/encode (CPNG, behind CPNGCodec)
   zlib1g-dev            # CRCs for animated PNG chunks (CZlib)
   fonts-dejavu-core     # DejaVu Sans: default UI font and the benchmark's font
   fonts-droid-fallback  # Droid Sans Fallback: CJK glyphs in the fallback chain

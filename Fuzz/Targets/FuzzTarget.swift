@@ -24,7 +24,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case profile
     /// evdev records in every layout through every kind of device's decoder and the mapping.
     case evdev
-    /// PNG images through libspng with the HUD's limits.
+    /// PNG images through libpng with the HUD's limits.
     case png
     /// Font files through FreeType: faces, layout and outlines.
     case font

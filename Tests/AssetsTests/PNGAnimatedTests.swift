@@ -1,4 +1,4 @@
-// Animated PNG: the chunk layout follows the APNG spec, libspng shows frame 0 as the default
+// Animated PNG: the chunk layout follows the APNG spec, libpng shows frame 0 as the default
 // image, and every frame's data decodes back to the frame's pixels.
 
 import Assets
@@ -29,7 +29,7 @@ struct PNGAnimatedTests {
         return try encoder.encode()
     }
 
-    @Test("libspng decodes frame 0 as the default image")
+    @Test("libpng decodes frame 0 as the default image")
     func defaultImage() throws {
         let frames = frames()
         let png = try animation(frames)

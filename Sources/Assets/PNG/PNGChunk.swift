@@ -1,8 +1,7 @@
 // The PNG container format: an 8-byte signature, then chunks of
 //   length (u32 BE) | type (4 ASCII bytes) | data (length bytes) | CRC-32 of type+data (u32 BE).
-// Used to repack libspng's output into APNG chunks, and by tests to inspect what was written.
+// Used to repack libpng's output into APNG chunks, and by tests to inspect what was written.
 
-import CSPNG
 import CZlib
 
 /// One PNG chunk.
@@ -40,7 +39,7 @@ public struct PNGChunk: Equatable, Sendable {
     }
 
     /// Splits a PNG stream into its chunks, checking the signature, every length and every CRC
-    /// (errors use the matching libspng codes). Stops after IEND; anything after it is ignored.
+    /// Stops after IEND; anything after it is ignored.
     public static func parse(_ png: [UInt8]) throws -> [PNGChunk] {
         guard png.count >= 8, png.prefix(8).elementsEqual(signature) else { throw ImageError.notPNG }
         var chunks = [PNGChunk]()
@@ -48,16 +47,16 @@ public struct PNGChunk: Equatable, Sendable {
         while i < png.count {
             guard png.count - i >= 12 else { throw ImageError.truncated }
             let length = Int(png.bigEndianUInt32(at: i))
-            guard length <= Int(Int32.max) else { throw ImageError.corrupt(code: Int32(SPNG_ECHUNK_STDLEN.rawValue), reason: "chunk length \(length) over 2^31-1") }
+            guard length <= Int(Int32.max) else { throw ImageError.corrupt(reason: "chunk length \(length) over 2^31-1") }
             guard png.count - i - 12 >= length else { throw ImageError.truncated }
             let typeBytes = png[(i + 4)..<(i + 8)]
             guard typeBytes.allSatisfy({ (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else {
-                throw ImageError.corrupt(code: Int32(SPNG_ECHUNK_TYPE.rawValue), reason: "invalid chunk type at byte \(i + 4)")
+                throw ImageError.corrupt(reason: "invalid chunk type at byte \(i + 4)")
             }
             let chunk = PNGChunk(type: String(decoding: typeBytes, as: UTF8.self),
                                  data: Array(png[(i + 8)..<(i + 8 + length)]))
             guard chunk.crc == png.bigEndianUInt32(at: i + 8 + length) else {
-                throw ImageError.corrupt(code: Int32(SPNG_ECHUNK_CRC.rawValue), reason: "CRC mismatch in \(chunk.type) chunk at byte \(i)")
+                throw ImageError.corrupt(reason: "CRC mismatch in \(chunk.type) chunk at byte \(i)")
             }
             chunks.append(chunk)
             i += 12 + length

@@ -1,17 +1,17 @@
-// PNG decoding through libspng, into premultiplied ARGB `Pixmap`s.
+// PNG decoding through libpng (CPNGCodec), into premultiplied ARGB `Pixmap`s.
 //
 // Every PNG colour type and bit depth is accepted (gray 1/2/4/8/16, gray+alpha 8/16, RGB 8/16,
-// RGBA 8/16, palette 1/2/4/8 with or without tRNS, Adam7 interlaced or not); libspng converts all
-// of them to straight-alpha RGBA8 (`SPNG_FMT_RGBA8`, tRNS applied with `SPNG_DECODE_TRNS`):
+// RGBA 8/16, palette 1/2/4/8 with or without tRNS, Adam7 interlaced or not); libpng's transforms
+// turn all of them into straight-alpha RGBA8, tRNS applied as alpha:
 //  - low bit depths are scaled to the full 0...255 range (1-bit 1 → 255, 4-bit 0xA → 0xAA);
 //  - 16-bit samples keep their high byte (0xABCD → 0xAB).
-// Colour management is deliberately not applied: gAMA, cHRM, iCCP and sBIT are ignored and the
-// stored values are taken as sRGB, which is what every image this project draws is authored in.
+// Colour management is deliberately not applied: gAMA, cHRM, iCCP and sBIT are skipped unread and
+// the stored values are taken as sRGB, which is what every image this project draws is authored in.
 //
 // Safety: the header is read and checked against `PNGLimits` before anything proportional to the
-// image size is allocated, and libspng's chunk limits bound what text / ICC chunks may inflate to.
+// image size is allocated, and the text chunks are measured against the chunk limits before
+// libpng inflates them (PNGTextLimits).
 
-import CSPNG
 import Raster
 
 /// A decoded PNG before premultiplication: straight-alpha RGBA8, rows packed top to bottom.
@@ -58,9 +58,9 @@ public struct PNGTextChunk: Equatable, Sendable {
     public init(keyword: String, text: String) { self.keyword = keyword; self.text = text }
 }
 
-/// Decodes PNG files and buffers (the first frame of an APNG) with libspng.
+/// Decodes PNG files and buffers (the first frame of an APNG) with libpng.
 public enum PNGDecoder {
-    /// Decodes `bytes` into a premultiplied ARGB pixmap. libspng writes RGBA8 straight into the
+    /// Decodes `bytes` into a premultiplied ARGB pixmap. libpng writes RGBA8 straight into the
     /// pixmap's memory, which is then premultiplied in place: peak memory is one image.
     public static func decode(_ bytes: [UInt8], limits: PNGLimits = .default) throws -> Pixmap {
         try decodeRGBA8(bytes, limits: limits) { width, height, decodeInto in
@@ -93,55 +93,29 @@ public enum PNGDecoder {
         return PNGRawImage(width: image.width, height: image.height, rgba: image.rgba, text: text)
     }
 
-    /// The decoding sequence shared by both outputs. Wraps `spng_set_png_buffer`, `spng_get_ihdr`,
-    /// `spng_decoded_image_size`, `spng_decode_image(…, SPNG_FMT_RGBA8, SPNG_DECODE_TRNS)` and
-    /// `spng_decode_chunks`. `body` gets the checked size and allocates the output, then calls
-    /// `decodeInto` with exactly `width * height * 4` bytes to fill.
+    /// The decoding sequence shared by both outputs: the text chunks measured against the limits,
+    /// the header read and checked, then the pixels. `body` gets the checked size and allocates the
+    /// output, then calls `decodeInto` with exactly `width * height * 4` bytes to fill.
     private static func decodeRGBA8<Image>(
         _ bytes: [UInt8], limits: PNGLimits,
         _ body: (_ width: UInt32, _ height: UInt32, _ decodeInto: (UnsafeMutableRawBufferPointer) throws -> Void) throws -> Image
     ) throws -> (image: Image, text: [PNGTextChunk]) {
         try checkSignature(bytes)
-        let spng = try SPNGContext(encoder: false)
-        let ctx = spng.ctx
-        // libspng rejects a chunk limit above the cache limit; keep the caller's intent (the smaller).
-        let cache = limits.maxChunkCacheBytes
-        let chunk = min(limits.maxChunkBytes, cache)
-        _ = spng_set_image_limits(ctx, min(limits.maxWidth, UInt32(Int32.max)), min(limits.maxHeight, UInt32(Int32.max)))
-        _ = spng_set_chunk_limits(ctx, Int(chunk), Int(cache))
-        // A bad CRC is an error in every chunk: silently dropping a damaged tRNS would turn
-        // transparent pixels opaque (libspng's default discards damaged ancillary chunks).
-        _ = spng_set_crc_action(ctx, Int32(SPNG_CRC_ERROR.rawValue), Int32(SPNG_CRC_ERROR.rawValue))
-
         return try bytes.withUnsafeBytes { buffer in
-            // The buffer must stay valid while libspng reads it: everything happens in this closure.
-            let header = { headerSize(bytes) }
-            try SPNGContext.checkDecode(spng_set_png_buffer(ctx, buffer.baseAddress, buffer.count), header: header)
-
-            var ihdr = spng_ihdr()
-            try SPNGContext.checkDecode(spng_get_ihdr(ctx, &ihdr), header: header)
-            let pixels = UInt64(ihdr.width) * UInt64(ihdr.height)
+            // The buffer must stay valid while libpng reads it: everything happens in this closure.
+            try PNGTextLimits.check(buffer, limits)
+            let reader = try PNGReader(buffer)
+            let (width, height) = try reader.readHeader()
+            let pixels = UInt64(width) * UInt64(height)
             // Checked before anything is allocated. Pixmap traps above 2^28 pixels: refuse those too.
-            if ihdr.width > limits.maxWidth || ihdr.height > limits.maxHeight
-                || pixels * 4 > limits.maxDecodedBytes || pixels > 1 << 28 {
-                throw ImageError.tooLarge(width: ihdr.width, height: ihdr.height)
+            if width > limits.maxWidth || height > limits.maxHeight || pixels * 4 > limits.maxDecodedBytes || pixels > 1 << 28 {
+                throw ImageError.tooLarge(width: width, height: height)
             }
-
-            let format = Int32(SPNG_FMT_RGBA8.rawValue)
-            var size = 0
-            try SPNGContext.checkDecode(spng_decoded_image_size(ctx, format, &size), header: header)
-            guard UInt64(size) == pixels * 4 else {
-                throw ImageError.corrupt(code: Int32(SPNG_EINTERNAL.rawValue), reason: "unexpected decoded size \(size)")
+            let image = try body(width, height) { out in
+                precondition(UInt64(out.count) == pixels * 4, "decode buffer of \(out.count) bytes, need \(pixels * 4)")
+                try reader.readRGBA8(into: out, rowBytes: Int(width) * 4)
             }
-            let image = try body(ihdr.width, ihdr.height) { out in
-                precondition(out.count == size, "decode buffer of \(out.count) bytes, need \(size)")
-                let status = spng_decode_image(ctx, out.baseAddress, out.count, format, Int32(SPNG_DECODE_TRNS.rawValue))
-                try SPNGContext.checkDecode(status, header: header)
-                // libspng stops reading once the last row is inflated; read on to IEND so that the
-                // final IDAT's CRC, a cut-off end and any text after the image are checked too.
-                try SPNGContext.checkDecode(spng_decode_chunks(ctx), header: header)
-            }
-            return (image, textChunks(ctx))
+            return (image, reader.textChunks())
         }
     }
 
@@ -163,34 +137,6 @@ public enum PNGDecoder {
         let n = min(bytes.count, 8)
         if n == 0 || !bytes.prefix(n).elementsEqual(PNGChunk.signature.prefix(n)) { throw ImageError.notPNG }
         if n < 8 { throw ImageError.truncated }
-    }
-
-    /// Width and height as the IHDR declares them (for `tooLarge` when libspng refused the header).
-    private static func headerSize(_ bytes: [UInt8]) -> (UInt32, UInt32) {
-        guard bytes.count >= 24 else { return (0, 0) }
-        func u32(_ i: Int) -> UInt32 {
-            UInt32(bytes[i]) << 24 | UInt32(bytes[i + 1]) << 16 | UInt32(bytes[i + 2]) << 8 | UInt32(bytes[i + 3])
-        }
-        return (u32(16), u32(20))
-    }
-
-    /// Copies the text chunks out of the context (`spng_get_text`) before it is freed.
-    private static func textChunks(_ ctx: OpaquePointer) -> [PNGTextChunk] {
-        var count: UInt32 = 0
-        guard spng_get_text(ctx, nil, &count) == 0, count > 0 else { return [] }
-        var chunks = [spng_text](repeating: spng_text(), count: Int(count))
-        guard spng_get_text(ctx, &chunks, &count) == 0 else { return [] }
-        return chunks.prefix(Int(count)).map { chunk in
-            var keywordTuple = chunk.keyword
-            let keyword = withUnsafeBytes(of: &keywordTuple) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            // Stop at a NUL: libspng counts the terminator in the length of inflated (zTXt) text.
-            let text = chunk.text.map {
-                String(decoding: UnsafeRawBufferPointer(start: $0, count: chunk.length).prefix { $0 != 0 }, as: UTF8.self)
-            } ?? ""
-            return PNGTextChunk(keyword: keyword, text: text)
-        }
     }
 }
 

@@ -1,17 +1,15 @@
-// PNG encoding through libspng's encoder (`SPNG_CTX_ENCODER`, `SPNG_ENCODE_TO_BUFFER`).
+// PNG encoding through libpng (CPNGCodec's writer, into memory).
 //
 // A premultiplied view is written as straight-alpha RGBA8, or RGB8 when every pixel is opaque
 // (smaller, and what viewers expect of a screenshot). Un-premultiplying rounds, so a translucent
 // pixel may not come back bit-identical after decode + premultiply; goldens that must round-trip
 // exactly store premultiplied values instead (see GoldenSupport).
 //
-// Output is deterministic: same pixels and text → same bytes. libspng writes no time stamp, and
-// its filter choice and zlib settings depend only on the data.
+// Output is deterministic: same pixels and text → same bytes. libpng writes no time stamp unless
+// asked, and its filter choice and zlib settings depend only on the data.
 
-import CSPNG
+import CPNGCodec
 import Raster
-
-import LinuxSystem
 
 /// Encodes premultiplied pixmaps and raw RGBA8 buffers as PNG.
 public enum PNGEncoder {
@@ -47,8 +45,7 @@ public enum PNGEncoder {
     }
 
     /// Encodes 8-bit samples as they are (no premultiplication logic): `samples` holds `width *
-    /// height` pixels of `colorType`, rows packed. Wraps `spng_set_ihdr`, `spng_set_text` and
-    /// `spng_encode_image(…, SPNG_FMT_PNG, SPNG_ENCODE_FINALIZE)` + `spng_get_png_buffer`.
+    /// height` pixels of `colorType`, rows packed. The text goes in tEXt chunks before the image.
     public static func encode(samples: [UInt8], width: UInt32, height: UInt32, colorType: ColorType,
                               text: [PNGTextChunk] = []) throws -> [UInt8] {
         guard width > 0, height > 0, width <= UInt32(Int32.max), height <= UInt32(Int32.max) else {
@@ -57,59 +54,48 @@ public enum PNGEncoder {
         guard UInt64(samples.count) == UInt64(width) * UInt64(height) * UInt64(colorType.bytesPerPixel) else {
             throw ImageError.unencodable("\(samples.count) sample bytes do not make a \(width)x\(height) \(colorType) image")
         }
-        for chunk in text {
-            let bytes = Array(chunk.keyword.utf8)
-            guard (1...79).contains(bytes.count), !bytes.contains(0), !chunk.text.utf8.contains(0) else {
-                throw ImageError.unencodable("invalid text chunk keyword \"\(chunk.keyword)\"")
-            }
+        for chunk in text where !isValidKeyword(chunk.keyword) || chunk.text.utf8.contains(0) {
+            throw ImageError.unencodable("invalid text chunk keyword \"\(chunk.keyword)\"")
         }
-
-        let spng = try SPNGContext(encoder: true)
-        let ctx = spng.ctx
-        try SPNGContext.checkEncode(spng_set_option(ctx, SPNG_ENCODE_TO_BUFFER, 1), "spng_set_option(SPNG_ENCODE_TO_BUFFER)")
-        var ihdr = spng_ihdr(width: width, height: height, bit_depth: 8, color_type: colorType.rawValue,
-                             compression_method: 0, filter_method: 0, interlace_method: 0)
-        try SPNGContext.checkEncode(spng_set_ihdr(ctx, &ihdr), "spng_set_ihdr")
-
-        return try withTextChunks(text, ctx) {
-            let status = samples.withUnsafeBytes {
-                spng_encode_image(ctx, $0.baseAddress, $0.count, Int32(SPNG_FMT_PNG.rawValue), Int32(SPNG_ENCODE_FINALIZE.rawValue))
+        // C strings that live until the codec returns (libpng copies them into its own chunks).
+        let keywords = text.map { Array($0.keyword.utf8CString) }
+        let texts = text.map { Array($0.text.utf8CString) }
+        return try withCStrings(keywords) { keywordPointers in
+            try withCStrings(texts) { textPointers in
+                let entries = zip(keywordPointers, textPointers).map { png_codec_text_entry(keyword: $0, text: $1) }
+                var png: UnsafeMutablePointer<UInt8>?
+                var size = 0
+                var message = [CChar](repeating: 0, count: 160)
+                let status = samples.withUnsafeBufferPointer { samples in
+                    png_codec_write(samples.baseAddress, width, height, colorType == .rgba ? 1 : 0, entries, entries.count,
+                                    &png, &size, &message, message.count)
+                }
+                switch status {
+                case PNG_CODEC_OK: break
+                case PNG_CODEC_NO_MEMORY: throw ImageError.outOfMemory
+                default: throw ImageError.encoderFailed(reason: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+                }
+                defer { png_codec_free(png) }  // the codec's buffer, copied out here
+                return Array(UnsafeRawBufferPointer(start: png, count: size))
             }
-            try SPNGContext.checkEncode(status, "spng_encode_image")
-            var length = 0
-            var error: Int32 = 0
-            guard let png = spng_get_png_buffer(ctx, &length, &error) else {
-                throw ImageError.encoderFailed(code: error, reason: "spng_get_png_buffer: \(SPNGContext.message(error))")
-            }
-            defer { free(png) }  // the caller owns libspng's output buffer
-            return Array(UnsafeRawBufferPointer(start: png, count: length))
         }
     }
 
-    /// Hands the chunks to `spng_set_text`. libspng keeps pointers to the text until the image is
-    /// encoded, so the C strings live until `body` returns.
-    private static func withTextChunks<T>(_ chunks: [PNGTextChunk], _ ctx: OpaquePointer,
-                                          _ body: () throws -> T) throws -> T {
-        if chunks.isEmpty { return try body() }
-        var entries = [spng_text](repeating: spng_text(), count: chunks.count)
-        let texts = chunks.map { Array($0.text.utf8) + [0] }
-        let pointers = texts.map { bytes -> UnsafeMutablePointer<CChar> in
-            let p = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count)
-            for (j, byte) in bytes.enumerated() { p[j] = CChar(bitPattern: byte) }
-            return p
+    /// A PNG keyword as libpng writes it unchanged: 1–79 printable ASCII characters, no leading,
+    /// trailing or doubled spaces (libpng would rewrite any other, and warn).
+    static func isValidKeyword(_ keyword: String) -> Bool {
+        let bytes = Array(keyword.utf8)
+        guard (1...79).contains(bytes.count), bytes.first != 0x20, bytes.last != 0x20 else { return false }
+        return bytes.allSatisfy { (0x20...0x7E).contains($0) } && !zip(bytes, bytes.dropFirst()).contains { $0 == 0x20 && $1 == 0x20 }
+    }
+
+    /// Pointers to each of `strings` (NUL-terminated), valid while `body` runs.
+    private static func withCStrings<T>(_ strings: [[CChar]], _ body: ([UnsafePointer<CChar>]) throws -> T) throws -> T {
+        func nest(_ index: Int, _ pointers: [UnsafePointer<CChar>]) throws -> T {
+            if index == strings.count { return try body(pointers) }
+            return try strings[index].withUnsafeBufferPointer { try nest(index + 1, pointers + [$0.baseAddress!]) }
         }
-        defer { pointers.forEach { $0.deallocate() } }
-        for (i, chunk) in chunks.enumerated() {
-            withUnsafeMutableBytes(of: &entries[i].keyword) { raw in
-                raw.initializeMemory(as: UInt8.self, repeating: 0)
-                for (j, byte) in chunk.keyword.utf8.enumerated() { raw[j] = byte }
-            }
-            entries[i].type = Int32(SPNG_TEXT.rawValue)
-            entries[i].length = texts[i].count - 1
-            entries[i].text = pointers[i]
-        }
-        try SPNGContext.checkEncode(spng_set_text(ctx, &entries, UInt32(entries.count)), "spng_set_text")
-        return try body()
+        return try nest(0, [])
     }
 
     /// Un-premultiplied samples of `view`, as RGB when every pixel is opaque (unless `forceAlpha`).

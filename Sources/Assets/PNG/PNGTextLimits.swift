@@ -1,0 +1,73 @@
+// The chunk limits, checked on the file's bytes before libpng decodes anything. libpng keeps every
+// text chunk it reads, and its own per-chunk limit cannot be told from a damaged stream (both end
+// in the same message) and would also refuse an APNG's large frames (fdAT). This walk measures
+// what libpng will keep: each tEXt, zTXt and iTXt after inflation (counting stops at the limit,
+// so a zlib bomb costs no more than the limit), one by one and in total. The other ancillary
+// chunks are skipped unread by the decoder (PNGCodec.c). Anything malformed is left to libpng.
+
+import CPNGCodec
+
+enum PNGTextLimits {
+    /// Throws `chunkTooLarge` when a text chunk, or all of them together, exceed `limits`.
+    static func check(_ png: UnsafeRawBufferPointer, _ limits: PNGLimits) throws {
+        let perChunk = UInt64(limits.maxChunkBytes)
+        var total: UInt64 = 0
+        var i = 8
+        while png.count - i >= 12 {
+            let length = Int(png.loadBigEndianUInt32(at: i))
+            guard length <= png.count - i - 12 else { return }
+            let type = png.loadBigEndianUInt32(at: i + 4)
+            let data = UnsafeRawBufferPointer(rebasing: png[(i + 8)..<(i + 8 + length)])
+            if let kept = keptSize(type: type, data: data, cap: perChunk) {
+                if kept > perChunk { throw ImageError.chunkTooLarge }
+                total += kept
+                if total > UInt64(limits.maxChunkCacheBytes) { throw ImageError.chunkTooLarge }
+            }
+            if type == iend { return }
+            i += 12 + length
+        }
+    }
+
+    private static let iend: UInt32 = 0x49454E44
+    private static let text: UInt32 = 0x74455874, ztxt: UInt32 = 0x7A545874, itxt: UInt32 = 0x69545874
+
+    /// What libpng keeps of a text chunk (its bytes, compressed text counted inflated, up to `cap + 1`);
+    /// nil for other chunks and for text chunks too damaged to measure.
+    private static func keptSize(type: UInt32, data: UnsafeRawBufferPointer, cap: UInt64) -> UInt64? {
+        switch type {
+        case text:
+            return UInt64(data.count)
+        case ztxt:
+            // keyword NUL method compressed-text
+            guard let nul = data.firstIndex(of: 0), nul + 2 <= data.count else { return nil }
+            return inflated(data, from: nul + 2, cap: cap).map { UInt64(nul) + $0 }
+        case itxt:
+            // keyword NUL flag method language NUL translated-keyword NUL text
+            guard let nul = data.firstIndex(of: 0), nul + 3 <= data.count else { return nil }
+            guard data[nul + 1] == 1 else { return UInt64(data.count) }
+            var fields = 0, start = nul + 3
+            while fields < 2, start < data.count {
+                if data[start] == 0 { fields += 1 }
+                start += 1
+            }
+            guard fields == 2 else { return nil }
+            return inflated(data, from: start, cap: cap).map { UInt64(start) + $0 }
+        default:
+            return nil
+        }
+    }
+
+    private static func inflated(_ data: UnsafeRawBufferPointer, from start: Int, cap: UInt64) -> UInt64? {
+        let stream = UnsafeRawBufferPointer(rebasing: data[start...])
+        guard let base = stream.baseAddress else { return nil }
+        let size = png_codec_inflated_size(base.assumingMemoryBound(to: UInt8.self), stream.count, cap)
+        return size < 0 ? nil : UInt64(size)
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    /// The big-endian `UInt32` at byte `offset`, whatever the host's byte order.
+    func loadBigEndianUInt32(at offset: Int) -> UInt32 {
+        UInt32(self[offset]) << 24 | UInt32(self[offset + 1]) << 16 | UInt32(self[offset + 2]) << 8 | UInt32(self[offset + 3])
+    }
+}

@@ -1,0 +1,83 @@
+// What the decoder keeps besides pixels: text chunks are measured against the limits before libpng
+// inflates them (each one, iTXt as well as zTXt, and all of them together), text after the image is
+// read, and chunks the decoder has no use for are skipped, however large.
+
+import Assets
+import CZlib
+import Testing
+
+@Suite("PNG chunk limits")
+struct PNGChunkLimitTests {
+    /// `rgba8.png` with `before` inserted after IHDR and `after` after the image data.
+    private func rgba8(before: [PNGChunk] = [], after: [PNGChunk] = []) throws -> [UInt8] {
+        let chunks = try PNGChunk.parse(fixtureBytes("rgba8.png"))
+        let iend = chunks.count - 1
+        return PNGChunk.stream([chunks[0]] + before + chunks[1..<iend] + after + [chunks[iend]])
+    }
+
+    private func deflate(_ bytes: [UInt8]) -> [UInt8] {
+        var size = compressBound(UInt(bytes.count))
+        var out = [UInt8](repeating: 0, count: Int(size))
+        #expect(compress2(&out, &size, bytes, UInt(bytes.count), 9) == Z_OK)
+        return Array(out.prefix(Int(size)))
+    }
+
+    private func itxt(_ keyword: String, _ text: [UInt8]) -> PNGChunk {
+        // keyword NUL, compressed, method 0, empty language NUL, empty translated keyword NUL
+        PNGChunk(type: "iTXt", data: Array(keyword.utf8) + [0, 1, 0, 0, 0] + deflate(text))
+    }
+
+    private func text(_ keyword: String, _ body: String) -> PNGChunk {
+        PNGChunk(type: "tEXt", data: Array(keyword.utf8) + [0] + Array(body.utf8))
+    }
+
+    @Test("a compressed iTXt over the per-chunk limit is refused; within it, it is read")
+    func itxtLimit() throws {
+        let png = try rgba8(before: [itxt("Description", [UInt8](repeating: 0x42, count: 2 << 20))])
+        #expect(throws: ImageError.chunkTooLarge) { try PNGDecoder.decode(png) }
+        var limits = PNGLimits.default
+        limits.maxChunkBytes = 3 << 20
+        let image = try PNGDecoder.decodeRaw(png, limits: limits)
+        #expect(image.text(forKeyword: "Description")?.utf8.count == 2 << 20)
+    }
+
+    @Test("text chunks each within the limit but over the total are refused")
+    func totalLimit() throws {
+        let body = String(repeating: "t", count: 900 << 10)
+        let five = (0..<5).map { text("Note\($0)", body) }
+        #expect(throws: ImageError.chunkTooLarge) { try PNGDecoder.decode(rgba8(before: five)) }
+        let four = try PNGDecoder.decodeRaw(rgba8(before: Array(five.prefix(4))))
+        #expect(four.text.map(\.keyword) == ["Note0", "Note1", "Note2", "Note3"])
+    }
+
+    @Test("text before and after the image comes back in file order")
+    func textOrder() throws {
+        let png = try rgba8(before: [text("Title", "first")], after: [text("Comment", "last"), itxt("Author", Array("ü".utf8))])
+        let image = try PNGDecoder.decodeRaw(png)
+        #expect(image.text == [PNGTextChunk(keyword: "Title", text: "first"), PNGTextChunk(keyword: "Comment", text: "last"),
+                               PNGTextChunk(keyword: "Author", text: "ü")])
+    }
+
+    @Test("colour management and large unknown chunks are skipped, not applied or refused")
+    func skippedChunks() throws {
+        let plain = try PNGDecoder.decodeRaw(fixtureBytes("rgba8.png"))
+        // gAMA 0.1 and a private chunk of 3 MiB (over every default chunk limit), after the image too.
+        let gamma = PNGChunk(type: "gAMA", data: [0, 0, 0x27, 0x10])
+        let big = PNGChunk(type: "prVt", data: [UInt8](repeating: 7, count: 3 << 20))
+        let png = try rgba8(before: [gamma, big], after: [big])
+        #expect(try PNGDecoder.decodeRaw(png).rgba == plain.rgba)
+    }
+
+    @Test("a damaged zTXt stream is corrupt, not too large")
+    func damagedText() throws {
+        var data = Array("Comment".utf8) + [0, 0] + deflate(Array("hello".utf8))
+        data[data.count - 6] ^= 0xFF
+        let png = try rgba8(before: [PNGChunk(type: "zTXt", data: data)])
+        do {
+            _ = try PNGDecoder.decode(png)
+            Issue.record("a damaged zTXt decoded")
+        } catch let ImageError.corrupt(reason) {
+            #expect(reason.contains("zTXt"))
+        }
+    }
+}
