@@ -11,19 +11,19 @@
 #           initramfs configuration's paths follow it.
 # --destdir stage everything under DIR (packaging, tests); nothing outside it is touched.
 # --bin-dir take splashhudd and splashhud from DIR instead of building them (release builds).
-# --static-stdlib build them with the Swift standard library linked in (--static-swift-stdlib):
-#           nothing of Swift's needs installing, at about 3x the binaries' size. libstdc++ is linked
-#           in too, and libdrm and FreeType with libpng and brotli where their static archives are
-#           installed (Debian's -dev packages have them; libspng's has none, so it and the zlib it
-#           loads stay shared). With glibc 2.36 or later the relative relocations are packed (lld's
-#           -z pack-relative-relocs): the dynamic loader has a few hundred symbols to bind
-#           instead of libstdc++'s thousands, and no 0.6 MB relocation table to read (start-up
-#           and resident memory; see README, "Against Plymouth"). The client is linked fully
-#           static (-static-executable): no dynamic loader runs for it at all.
-# --no-pie  link the daemon as a position-dependent executable: nothing of it is relocated at
-#           start (in the TCG guest `splashhudd --version` takes 46 ms instead of 76, and its first
-#           frame comes that much sooner), at the price of address-space randomisation for its
-#           own code (its libraries, stack and heap keep theirs). Off by default.
+# --static-stdlib link the daemon and the client fully static (-static-executable): the Swift
+#           runtime, libstdc++, glibc, libdrm, FreeType, libpng, zlib and brotli all inside, so no
+#           dynamic loader runs at their start (under emulation most of a short-lived program's
+#           time; see README, "Against Plymouth") and an initramfs needs no library beside them.
+#           glibc's /etc files lookups of user and group names are linked in; other name services
+#           (systemd, LDAP) load only where the system's glibc is the one they were linked with.
+#           splashhud-tools, which never runs at boot, gets the Swift standard library linked in
+#           (--static-swift-stdlib), libdrm, FreeType and libpng too where their archives are
+#           installed (Debian's -dev packages have them).
+# --no-pie  without --static-stdlib: link the daemon as a position-dependent executable, so
+#           nothing of it is relocated at start, at the price of address-space randomisation for
+#           its own code (its libraries, stack and heap keep theirs). Off by default. A fully
+#           static daemon is position-dependent anyway.
 # The daemon and the client are installed stripped.
 # --initramfs also the initramfs integration. Rebuild the image afterwards: update-initramfs -u
 #           (Debian, Ubuntu) or dracut -f (Fedora-like).
@@ -60,37 +60,16 @@ static_link_flags() {
     else
         echo "install.sh: no libstdc++.a beside $clang: libstdc++ stays shared" >&2
     fi
-    static_pkg_config "$clang"
+    # libdrm, FreeType and libpng from their archives (fewer shared libraries for the tools; all of
+    # them, with zlib, for the fully static daemon).
+    local pc
+    pc="$(scripts/static-pkg-config.sh .build-static/pkgconfig)"
+    export PKG_CONFIG_PATH="$pc${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
     local glibc
     glibc="$(getconf GNU_LIBC_VERSION 2>/dev/null | awk '{print $2}')"
     if [[ -n $glibc ]] && printf '2.36\n%s\n' "$glibc" | sort -C -V; then
         static+=(-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs)
     fi
-}
-
-# pkg-config files for libdrm and FreeType whose flags name the static archives (-l:libX.a), first
-# on PKG_CONFIG_PATH for the build: SwiftPM links a system library with pkg-config's flags (the
-# module maps name no library). Fewer shared libraries: less for the dynamic loader to map and
-# bind at every start, and in the initramfs fewer files.
-static_pkg_config() {
-    local clang="$1" dir="$PWD/.build-static/pkgconfig" name flag lib archive libs
-    mkdir -p "$dir"
-    for name in libdrm freetype2; do
-        pkg-config --exists "$name" || continue
-        libs=""
-        for flag in $(pkg-config --static --libs "$name"); do
-            lib="${flag#-l}"
-            archive="$("$clang" -print-file-name="lib$lib.a" 2>/dev/null || true)"
-            if [[ $flag == -l* && $lib != z && $lib != m && $archive == /* && -f $archive ]]; then
-                libs+=" -l:lib$lib.a"
-            else
-                libs+=" $flag"
-            fi
-        done
-        printf 'Name: %s\nDescription: %s, linked statically (scripts/install.sh)\nVersion: %s\nLibs:%s\nCflags: %s\n' \
-            "$name" "$name" "$(pkg-config --modversion "$name")" "$libs" "$(pkg-config --cflags "$name")" > "$dir/$name.pc"
-    done
-    export PKG_CONFIG_PATH="$dir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 }
 
 # Release builds without the run-time exclusivity checks (swift_beginAccess on every access to a
@@ -99,22 +78,30 @@ static_pkg_config() {
 # their ThreadSanitizer and AddressSanitizer builds, keep them.
 release=(-c release -Xswiftc -enforce-exclusivity=unchecked)
 
-clientdir=""
+clientdir="" toolsdir=""
 if [[ -z $bindir ]]; then
     ((${#static[@]})) && static_link_flags
-    # --no-pie is the linker's alone: the products in one scratch directory share their objects.
     # --no-export-dynamic: swiftc exports every symbol of an executable, 7,600 in the daemon; the
     # runtime's start walks them all (dladdr, a fifth of `splashhudd --version`'s instructions)
     # and they are 0.6 MB of the file. Nothing looks them up.
-    swift build "${release[@]}" "${static[@]}" "${nopie[@]}" -Xlinker --no-export-dynamic --product splashhudd
-    for product in splashhud splashhud-tools; do swift build "${release[@]}" "${static[@]}" --product "$product"; done
-    bindir="$(swift build "${release[@]}" "${static[@]}" --show-bin-path)"
+    daemon=(-Xlinker --no-export-dynamic --product splashhudd)
     if ((${#static[@]})); then
-        # The client links no shared library at all: under emulation and on slow boards the dynamic
-        # loader's start is most of a short-lived program's time (README, "Against Plymouth").
+        # The daemon and the client link no shared library at all: under emulation and on slow
+        # boards the dynamic loader's start is most of a short-lived program's time, and the
+        # daemon's first frame waits for it (README, "Against Plymouth").
         exe=(-Xswiftc -static-executable --scratch-path .build-static-executable)
+        swift build "${release[@]}" "${exe[@]}" "${daemon[@]}"
         swift build "${release[@]}" "${exe[@]}" --product splashhud
         clientdir="$(swift build "${release[@]}" "${exe[@]}" --show-bin-path)"
+        # splashhud-tools never runs at boot: the Swift standard library linked in is enough.
+        swift build "${release[@]}" "${static[@]}" --product splashhud-tools
+        toolsdir="$(swift build "${release[@]}" "${static[@]}" --show-bin-path)"
+        bindir="$clientdir"
+    else
+        # --no-pie is the linker's alone: the products in one scratch directory share their objects.
+        swift build "${release[@]}" "${nopie[@]}" "${daemon[@]}"
+        for product in splashhud splashhud-tools; do swift build "${release[@]}" --product "$product"; done
+        bindir="$(swift build "${release[@]}" --show-bin-path)"
     fi
 fi
 clientdir="${clientdir:-$bindir}"
@@ -124,7 +111,8 @@ done
 # demo, render and probe: `splashhud VERB` runs splashhud-tools from beside itself (never at boot,
 # so it stays out of the initramfs).
 tools=()
-[[ -x $bindir/splashhud-tools ]] && tools=("$bindir/splashhud-tools")
+toolsdir="${toolsdir:-$bindir}"
+[[ -x $toolsdir/splashhud-tools ]] && tools=("$toolsdir/splashhud-tools")
 
 # The units name /usr/bin; another prefix is written into them.
 unit() {

@@ -11,12 +11,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh --tests
 swift build --build-tests
-# The client as `scripts/install.sh --static-stdlib` links it, fully static (StaticClientTests).
-# The linker's warnings about getpwnam_r, getgrnam_r, initgroups and dlopen are for code the
-# client never calls.
+# The client and the daemon as `scripts/install.sh --static-stdlib` links them, fully static
+# (StaticClientTests, StaticDaemonTests). The linker warns about getpwnam_r, getgrnam_r and
+# initgroups (the daemon restricts them to /etc files when static) and about the Swift runtime's
+# dlopen (which finds nothing to open and goes on).
 swift build -Xswiftc -static-executable --scratch-path .build-static-executable --product splashhud
+PKG_CONFIG_PATH="$(scripts/static-pkg-config.sh .build-static-executable/pkgconfig)${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}" \
+    swift build -Xswiftc -static-executable --scratch-path .build-static-executable --product splashhudd
 SPLASHHUD_STATIC_CLIENT="$(swift build --scratch-path .build-static-executable --show-bin-path)/splashhud"
-export SPLASHHUD_STATIC_CLIENT
+SPLASHHUD_STATIC_DAEMON="$(swift build --scratch-path .build-static-executable --show-bin-path)/splashhudd"
+export SPLASHHUD_STATIC_CLIENT SPLASHHUD_STATIC_DAEMON
 if [ $# -gt 0 ]; then
     exec swift test --skip-build "$@"
 fi

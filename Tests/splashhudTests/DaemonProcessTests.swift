@@ -16,11 +16,12 @@ struct DaemonProcessTests {
         let process: Process
         var socket: String { "\(dir)/control" }
 
-        /// Starts splashhudd on the memory display and waits until its socket answers a ping.
-        init(extra: [String] = [], dir: String? = nil) throws {
+        /// Starts splashhudd (this build's, or `executable`) on the memory display and waits until
+        /// its socket answers a ping.
+        init(extra: [String] = [], dir: String? = nil, executable: String? = nil) throws {
             self.dir = try dir ?? temporaryDirectory("daemon")
             process = Process()
-            process.executableURL = URL(fileURLWithPath: try SplashBinary.path("splashhudd"))
+            process.executableURL = URL(fileURLWithPath: try executable ?? SplashBinary.path("splashhudd"))
             process.arguments = ["--display", "memory:200x120", "--socket", "\(self.dir)/control", "--out", "\(self.dir)/out",
                                  "--duration", "30", "--log-level", "info"] + extra
             _ = FileManager.default.createFile(atPath: "\(self.dir)/log", contents: nil)

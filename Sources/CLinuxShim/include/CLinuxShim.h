@@ -12,6 +12,10 @@
 #include <sys/eventfd.h>
 // epoll (the event loop's wait): Glibc's Swift module leaves it out too.
 #include <sys/epoll.h>
+// The name service switch's configuration (__nss_configure_lookup) and the auxiliary vector
+// (getauxval: is there a program interpreter?), for user and group lookups in a static daemon.
+#include <nss.h>
+#include <sys/auxv.h>
 extern const unsigned long CLinuxShim_FBIOGET_VSCREENINFO;
 extern const unsigned long CLinuxShim_FBIOPUT_VSCREENINFO;
 extern const unsigned long CLinuxShim_FBIOGET_FSCREENINFO;
