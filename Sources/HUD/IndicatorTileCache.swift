@@ -5,11 +5,14 @@
 // the indicator included: background, backdrop, bezel) for one HUD at a time: anything else that
 // changes (text, colours, size, the box moving) empties it.
 //
-// Memory. The first tile stored is kept whole (the base); every other step only as the runs of
-// pixels where it differs from the base: the spinner's steps differ in its ring, about a sixth of
-// the box, so 75 steps take about 0.2 MB instead of 1 MB. A tile is copied back as the base's rows
-// and then its runs, a memcpy each, where drawing the spinner flattens, strokes and scan-converts
-// an arc through a conic paint.
+// Memory and speed. While they fit in `wholeBytes` (2 MiB), tiles are kept whole and copied back a row at a
+// time: the spinner's 75 steps of the default box take about 1 MB. Past that, a step is kept only
+// as the runs of pixels where it differs from the first tile (the base): the spinner's steps differ
+// in its ring, about a sixth of the box, so they take a fifth of the memory, but are copied back
+// as the base's rows and then a hundred-odd runs, each a call: three times the instructions of the
+// whole tile's rows (callgrind, a spinner frame on the memory display), at 75 frames a second the
+// biggest part of a frame. Either way the copy replaces drawing the spinner, which flattens,
+// strokes and scan-converts an arc through a conic paint.
 import Raster
 
 final class IndicatorTileCache {
@@ -17,14 +20,29 @@ final class IndicatorTileCache {
     private var owner: (presentation: HUDPresentation, rect: IntRect)?
     /// The first tile stored, whole.
     private var base: Pixmap?
-    /// Step k's runs at index k (steps are 0..<steps a turn; an array, as a dictionary would hash
+    /// Step k's tile at index k (steps are 0..<steps a turn; an array, as a dictionary would hash
     /// the step at every frame).
-    private var tiles: [Runs?] = []
+    private var tiles: [Tile?] = []
     private(set) var count = 0
     /// At most this many steps are kept (a spinner rounded to more steps a turn is rarely repeated).
     static let maxSteps = 120
     /// Differing runs closer than this many pixels are kept as one (a run costs a copy call).
     static let mergeGap = 4
+    /// Tiles are kept whole while all of them take at most this many bytes (2 MiB; the tests set
+    /// less to reach the runs).
+    var wholeBytes = 2 << 20
+
+    /// A step's pixels: the whole box (at the box's place), or its runs against the base.
+    enum Tile {
+        case whole(PixmapView)
+        case runs(Runs)
+        var bytes: Int {
+            switch self {
+            case .whole(let view): return Int(view.width) * Int(view.height) * 4
+            case .runs(let runs): return runs.bytes
+            }
+        }
+    }
 
     /// A step's pixels where they differ from the base: runs within a row, as (row, column,
     /// length) triples relative to the box, their pixels one after another.
@@ -35,10 +53,7 @@ final class IndicatorTileCache {
     }
 
     /// Bytes of pixels held.
-    var bytes: Int {
-        let whole = base.map { Int($0.width) * Int($0.height) * 4 } ?? 0
-        return tiles.reduce(whole) { $0 + ($1?.bytes ?? 0) }
-    }
+    private(set) var bytes = 0
     /// Whether the tiles belong to some HUD (`retain` was called since the last `clear`).
     var isOwned: Bool { owner != nil }
 
@@ -60,12 +75,17 @@ final class IndicatorTileCache {
         base = nil
         tiles.removeAll()
         count = 0
+        bytes = 0
     }
 
     /// Copies step `step`'s tile into `target` at the indicator's box; false when there is none.
     func copy(step: Int32, into target: PixmapView) -> Bool {
-        guard let rect = owner?.rect, step >= 0, step < tiles.count, let runs = tiles[Int(step)], let base,
+        guard let rect = owner?.rect, step >= 0, step < tiles.count, let tile = tiles[Int(step)], let base,
               target.bounds.contains(rect) else { return false }
+        guard case .runs(let runs) = tile else {
+            if case .whole(let view) = tile { target.copy(rect, from: view) }
+            return true
+        }
         target.copy(rect, from: base.view.moved(toX: rect.x, y: rect.y))
         runs.pixels.withUnsafeBufferPointer { pixels in
             var next = pixels.baseAddress!
@@ -85,15 +105,20 @@ final class IndicatorTileCache {
         guard let rect = owner?.rect, !rect.isEmpty, source.bounds.contains(rect), step >= 0, count < Self.maxSteps,
               rect.width <= Int32(UInt16.max), rect.height <= Int32(UInt16.max) else { return }
         if Int(step) >= tiles.count { tiles.append(contentsOf: repeatElement(nil, count: Int(step) + 1 - tiles.count)) }
-        if tiles[Int(step)] == nil { count += 1 }
-        guard let base else {
+        if let old = tiles[Int(step)] { bytes -= old.bytes } else { count += 1 }
+        let tile: Tile
+        let wholeSize = Int(rect.width) * Int(rect.height) * 4
+        if base == nil || bytes + wholeSize <= wholeBytes {
             let whole = Pixmap(width: rect.width, height: rect.height)
-            whole.view.moved(toX: rect.x, y: rect.y).copy(rect, from: source)
-            self.base = whole
-            tiles[Int(step)] = Runs()
-            return
+            let view = whole.view.moved(toX: rect.x, y: rect.y)
+            view.copy(rect, from: source)
+            if base == nil { base = whole }
+            tile = .whole(view)
+        } else {
+            tile = .runs(Self.runs(of: source, differingFrom: base!.view.moved(toX: rect.x, y: rect.y), in: rect))
         }
-        tiles[Int(step)] = Self.runs(of: source, differingFrom: base.view.moved(toX: rect.x, y: rect.y), in: rect)
+        tiles[Int(step)] = tile
+        bytes += tile.bytes
     }
 
     private static func runs(of source: PixmapView, differingFrom base: PixmapView, in rect: IntRect) -> Runs {

@@ -73,8 +73,15 @@ public struct PixmapView: @unchecked Sendable {
     public func copy(_ rect: IntRect, from source: PixmapView) {
         let r = rect.intersection(bounds).intersection(source.bounds)
         if r.isEmpty { return }
-        for y in r.y..<r.maxY {
-            (row(y) + Int(r.x)).update(from: source.row(y) + Int(r.x), count: Int(r.width))
+        // Row pointers stepped rather than worked out per row: this is the tile cache's copy of
+        // the indicator's box at every animation frame.
+        var to = UnsafeMutableRawPointer(row(r.y) + Int(r.x))
+        var from = UnsafeRawPointer(source.row(r.y) + Int(r.x))
+        let bytes = Int(r.width) &* 4
+        for _ in 0..<r.height {
+            to.copyMemory(from: from, byteCount: bytes)
+            to += rowBytes
+            from += source.rowBytes
         }
     }
 }

@@ -69,8 +69,10 @@ struct CompactRendererTests {
                       ("@0 set animation native\n@0 show \"Loading\"", Int32(15)),
                       ("@0 set mode indeterminate\n@0 show \"Loading\"", Int32(15))])
     func cachedStepsEqualFreshlyDrawnOnes(_ text: String, steps: Int32) throws {
-        for compact in [true, false] {
+        // Whole tiles, and (no bytes for whole ones) runs against the first.
+        for (compact, wholeBytes) in [(true, 2 << 20), (false, 2 << 20), (true, 0), (false, 0)] {
             let cached = try player(text, compact: compact, steps: steps)
+            cached.renderer.tiles.wholeBytes = wholeBytes
             cached.render(at: .seconds(1))  // faded in: only the indicator moves from here
             let period = Int64(1_000_000_000), frames = Int64(steps) * 2
             for k in 1...frames {
@@ -80,18 +82,21 @@ struct CompactRendererTests {
                 fresh.render(at: t)
                 let a = cached.renderer.frame.pixels, b = fresh.renderer.frame.pixels
                 let differing = zip(a, b).filter { $0 != $1 }.count
-                #expect(differing == 0, "step \(k): \(differing) pixels differ (compact \(compact))")
+                #expect(differing == 0, "step \(k): \(differing) pixels differ (compact \(compact), whole bytes \(wholeBytes))")
                 if differing != 0 { return }
             }
             #expect(cached.renderer.tiles.count > 0 && cached.renderer.tiles.count <= Int(steps), "\(cached.renderer.tiles.count) tiles")
         }
     }
 
-    /// A turn of the spinner at 75 steps (the refresh rate) keeps the first tile whole and the
-    /// others as the runs that differ from it: well under a fifth of 75 whole tiles, and every
-    /// step still the freshly drawn frame (above).
-    @Test func stepsAreKeptAsRunsAgainstTheFirst() throws {
+    /// A turn of the spinner at 75 steps (the refresh rate) keeps every tile whole while they fit
+    /// in the cache's `wholeBytes`, and past that the rest as the runs that differ from the first:
+    /// with no room for whole ones, well under a fifth of 75 whole tiles. Every step is still the
+    /// freshly drawn frame (above).
+    @Test(arguments: [2 << 20, 20_000, 0])
+    func stepsAreKeptWholeThenAsRunsAgainstTheFirst(wholeBytes: Int) throws {
         let p = try player("@0 show", width: 1280, height: 800, compact: true, steps: 75)
+        p.renderer.tiles.wholeBytes = wholeBytes
         p.render(at: .seconds(1))
         let before = p.renderer.pixelBytes
         for k in 1...75 { p.render(at: .seconds(1) + Interval(nanoseconds: Int64(k) * 1_000_000_000 / 75 + 1)) }
@@ -99,7 +104,14 @@ struct CompactRendererTests {
         #expect(tiles.count == 75)
         let box = try #require(p.renderer.indicatorRect)
         let whole = Int(box.width) * Int(box.height) * 4
-        #expect(tiles.bytes > whole && tiles.bytes < 75 * whole / 5, "\(tiles.bytes) bytes for 75 tiles of \(whole)")
+        let wholeTiles = max(1, wholeBytes / whole)  // the first is always whole: the runs' base
+        #expect(75 * whole <= 2 << 20 || wholeBytes < 2 << 20, "the default box's 75 tiles fit whole")
+        if wholeTiles >= 75 {
+            #expect(tiles.bytes == 75 * whole)
+        } else {
+            let runs = tiles.bytes - wholeTiles * whole
+            #expect(runs > 0 && runs < (75 - wholeTiles) * whole / 5, "\(runs) bytes for \(75 - wholeTiles) steps as runs, of \(whole)")
+        }
         #expect(p.renderer.pixelBytes - before <= tiles.bytes)
     }
 
