@@ -13,7 +13,7 @@
 // Formats are small encoder types (ConvertingBlit+Encoders.swift) that the span loop is
 // specialised for, so the per-pixel store is a few inlined instructions; 565 quantises 8 pixels at
 // a time in SIMD lanes. The 0° ARGB8888 copy on a little-endian host is a plain row memcpy: those
-// bytes already are DRM's B G R A.
+// bytes already are DRM's B G R A; 0° XRGB8888 (DRM's usual format) has a SIMD loop of its own.
 //
 // The X byte of XRGB8888/XBGR8888 is always written as 0xFF (not the source alpha, not "don't
 // care") so scanout bytes are deterministic for goldens and screenshots whatever the frame holds.
@@ -76,6 +76,30 @@ func convertingBlit(
         for y in dstRect.y..<dstRect.maxY {
             destination.pixelAddress(x: dstRect.x, y: y)
                 .copyMemory(from: UnsafeRawPointer(source.row(y) + Int(dstRect.x)), byteCount: bytes)
+        }
+        return dstRect
+    }
+    if fastPaths && rotation == .r0 && destination.format == .xrgb8888 {
+        // The words with their top byte set, eight at a time: the general span loop, compiled for
+        // any step, checks the step and the overlap at every row, which on a narrow rect (the
+        // spinner's box, about 60 pixels) cost as much as its pixels.
+        let n = Int(dstRect.width)
+        var from = UnsafeRawPointer(source.row(dstRect.y) + Int(dstRect.x))
+        var to = destination.pixelAddress(x: dstRect.x, y: dstRect.y)
+        let opaque = SIMD8<UInt32>(repeating: 0xFF00_0000)
+        for _ in 0..<dstRect.height {
+            var i = 0
+            while i &+ 8 <= n {
+                let v = from.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<UInt32>.self)
+                (to + i &* 4).storeBytes(of: v | opaque, as: SIMD8<UInt32>.self)
+                i &+= 8
+            }
+            while i < n {
+                (to + i &* 4).storeBytes(of: from.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self) | 0xFF00_0000, as: UInt32.self)
+                i &+= 1
+            }
+            from += source.rowBytes
+            to += destination.rowBytes
         }
         return dstRect
     }

@@ -36,6 +36,25 @@ import Testing
         }
     }
 
+    /// The 0° XRGB8888 loop of its own: eight pixels at a time, then the rest; within the rect only
+    /// (the buffer is one byte off alignment and padded with sentinels), X always 0xFF.
+    @Test func xrgb8888AtZeroDegreesWritesTheRectLikeTheGeneralLoop() {
+        let src = Pixmap(width: 45, height: 5)
+        for y in Int32(0)..<5 {
+            for x in Int32(0)..<45 {
+                let a = UInt8(truncatingIfNeeded: x &* 37 &+ y &* 11)
+                src[x, y] = PremultipliedColor(a: a, r: a / 2, g: a / 3, b: a / 5)
+            }
+        }
+        for rect in [IntRect(x: 3, y: 1, width: 37, height: 3), IntRect(x: 0, y: 0, width: 8, height: 5), IntRect(x: 40, y: 2, width: 5, height: 1)] {
+            let fast = ScanoutBuffer(width: 45, height: 5, format: .xrgb8888), general = ScanoutBuffer(width: 45, height: 5, format: .xrgb8888)
+            #expect(scanoutBlit(src, rect, to: fast, rotation: .r0, fastPaths: true) == rect)
+            scanoutBlit(src, rect, to: general, rotation: .r0, fastPaths: false)
+            #expect(fast.bytes == general.bytes, "\(rect)")
+            #expect(fast.readPixel(rect.x, rect.y) == PremultipliedColor(argb: src[rect.x, rect.y].argb | 0xFF00_0000))
+        }
+    }
+
     @Test func knownPixelsOfThePattern() {
         let src = FormatPattern.make()
         for f in PixelFormat.allCases {
