@@ -68,6 +68,15 @@ struct PNGChunkLimitTests {
         #expect(try PNGDecoder.decodeRaw(png).rgba == plain.rgba)
     }
 
+    @Test("a chunk length past 2^31 is an error, read as a UInt32 (an Int on 32-bit boards would trap)")
+    func hugeDeclaredLength() throws {
+        var png = try rgba8(before: [text("Title", "x")])
+        let at = 8 + 25  // after the signature and IHDR: the tEXt chunk's length
+        png.replaceSubrange(at..<(at + 4), with: [0xFF, 0xFF, 0xFF, 0xF0])
+        #expect(throws: ImageError.self) { try PNGDecoder.decode(png) }
+        #expect(throws: ImageError.corrupt(reason: "chunk length 4294967280 over 2^31-1")) { try PNGChunk.parse(png) }
+    }
+
     @Test("a damaged zTXt stream is corrupt, not too large")
     func damagedText() throws {
         var data = Array("Comment".utf8) + [0, 0] + deflate(Array("hello".utf8))

@@ -46,8 +46,10 @@ public struct PNGChunk: Equatable, Sendable {
         var i = 8
         while i < png.count {
             guard png.count - i >= 12 else { throw ImageError.truncated }
-            let length = Int(png.bigEndianUInt32(at: i))
-            guard length <= Int(Int32.max) else { throw ImageError.corrupt(reason: "chunk length \(length) over 2^31-1") }
+            // Checked as a UInt32: on 32-bit boards a length past 2^31 would not fit an Int.
+            let declared = png.bigEndianUInt32(at: i)
+            guard declared <= UInt32(Int32.max) else { throw ImageError.corrupt(reason: "chunk length \(declared) over 2^31-1") }
+            let length = Int(declared)
             guard png.count - i - 12 >= length else { throw ImageError.truncated }
             let typeBytes = png[(i + 4)..<(i + 8)]
             guard typeBytes.allSatisfy({ (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else {

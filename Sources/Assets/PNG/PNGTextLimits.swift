@@ -14,8 +14,10 @@ enum PNGTextLimits {
         var total: UInt64 = 0
         var i = 8
         while png.count - i >= 12 {
-            let length = Int(png.loadBigEndianUInt32(at: i))
-            guard length <= png.count - i - 12 else { return }
+            // Compared as UInt64 first: on 32-bit boards a length past 2^31 would not fit an Int.
+            let declared = UInt64(png.loadBigEndianUInt32(at: i))
+            guard declared <= UInt64(png.count - i - 12) else { return }
+            let length = Int(declared)
             let type = png.loadBigEndianUInt32(at: i + 4)
             let data = UnsafeRawBufferPointer(rebasing: png[(i + 8)..<(i + 8 + length)])
             if let kept = keptSize(type: type, data: data, cap: perChunk) {
