@@ -84,7 +84,11 @@ extension Array where Element == UInt8 {
     mutating func appendBigEndian(_ value: UInt16) {
         append(UInt8(truncatingIfNeeded: value >> 8)); append(UInt8(truncatingIfNeeded: value))
     }
-    /// The big-endian `UInt32` at byte `offset`.
+}
+
+// Reads for byte arrays and raw buffers alike (PNGChunk.parse, PNGTextLimits' walk).
+extension RandomAccessCollection where Element == UInt8, Index == Int {
+    /// The big-endian `UInt32` at byte `offset`, whatever the host's byte order.
     func bigEndianUInt32(at offset: Int) -> UInt32 {
         UInt32(self[offset]) << 24 | UInt32(self[offset + 1]) << 16 | UInt32(self[offset + 2]) << 8 | UInt32(self[offset + 3])
     }

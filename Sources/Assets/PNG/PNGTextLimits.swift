@@ -15,10 +15,10 @@ enum PNGTextLimits {
         var i = 8
         while png.count - i >= 12 {
             // Compared as UInt64 first: on 32-bit boards a length past 2^31 would not fit an Int.
-            let declared = UInt64(png.loadBigEndianUInt32(at: i))
+            let declared = UInt64(png.bigEndianUInt32(at: i))
             guard declared <= UInt64(png.count - i - 12) else { return }
             let length = Int(declared)
-            let type = png.loadBigEndianUInt32(at: i + 4)
+            let type = png.bigEndianUInt32(at: i + 4)
             let data = UnsafeRawBufferPointer(rebasing: png[(i + 8)..<(i + 8 + length)])
             if let kept = keptSize(type: type, data: data, cap: perChunk) {
                 if kept > perChunk { throw ImageError.chunkTooLarge }
@@ -64,12 +64,5 @@ enum PNGTextLimits {
         guard let base = stream.baseAddress else { return nil }
         let size = png_codec_inflated_size(base.assumingMemoryBound(to: UInt8.self), stream.count, cap)
         return size < 0 ? nil : UInt64(size)
-    }
-}
-
-extension UnsafeRawBufferPointer {
-    /// The big-endian `UInt32` at byte `offset`, whatever the host's byte order.
-    func loadBigEndianUInt32(at offset: Int) -> UInt32 {
-        UInt32(self[offset]) << 24 | UInt32(self[offset + 1]) << 16 | UInt32(self[offset + 2]) << 8 | UInt32(self[offset + 3])
     }
 }
