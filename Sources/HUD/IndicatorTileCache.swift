@@ -82,19 +82,20 @@ final class IndicatorTileCache {
     func copy(step: Int32, into target: PixmapView) -> Bool {
         guard let rect = owner?.rect, step >= 0, step < tiles.count, let tile = tiles[Int(step)], let base,
               target.bounds.contains(rect) else { return false }
-        guard case .runs(let runs) = tile else {
-            if case .whole(let view) = tile { target.copy(rect, from: view) }
-            return true
-        }
-        target.copy(rect, from: base.view.moved(toX: rect.x, y: rect.y))
-        runs.pixels.withUnsafeBufferPointer { pixels in
-            var next = pixels.baseAddress!
-            var i = 0
-            while i < runs.triples.count {
-                let y = rect.y + Int32(runs.triples[i]), x = Int(rect.x) + Int(runs.triples[i + 1]), n = Int(runs.triples[i + 2])
-                (target.row(y) + x).update(from: next, count: n)
-                next += n
-                i += 3
+        switch tile {
+        case .whole(let view):
+            target.copy(rect, from: view)
+        case .runs(let runs):
+            target.copy(rect, from: base.view.moved(toX: rect.x, y: rect.y))
+            runs.pixels.withUnsafeBufferPointer { pixels in
+                var next = pixels.baseAddress!
+                var i = 0
+                while i < runs.triples.count {
+                    let y = rect.y + Int32(runs.triples[i]), x = Int(rect.x) + Int(runs.triples[i + 1]), n = Int(runs.triples[i + 2])
+                    (target.row(y) + x).update(from: next, count: n)
+                    next += n
+                    i += 3
+                }
             }
         }
         return true

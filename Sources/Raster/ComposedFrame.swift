@@ -54,11 +54,7 @@ public struct ComposedFrame: @unchecked Sendable {
     /// The whole picture in a pixmap of its own (snapshots, tests).
     public func materialized() -> Pixmap {
         let out = Pixmap(width: width, height: height)
-        for (r, source) in pieces(of: bounds) {
-            for y in r.y..<r.maxY {
-                (out.view.row(y) + Int(r.x)).update(from: source.row(y) + Int(r.x), count: Int(r.width))
-            }
-        }
+        for (r, source) in pieces(of: bounds) { out.view.copy(r, from: source) }
         return out
     }
 }
