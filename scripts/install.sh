@@ -15,8 +15,8 @@
 #           runtime, libstdc++, glibc, libdrm, FreeType, libpng, zlib and brotli all inside, so no
 #           dynamic loader runs at their start (under emulation most of a short-lived program's
 #           time; see README, "Against Plymouth") and an initramfs needs no library beside them.
-#           glibc's /etc files lookups of user and group names are linked in; other name services
-#           (systemd, LDAP) load only where the system's glibc is the one they were linked with.
+#           The daemon looks user and group names up in /etc files alone (glibc's files service is
+#           linked in; nsswitch.conf's others, systemd or LDAP, are not consulted); numeric ids work.
 #           splashhud-tools, which never runs at boot, gets the Swift standard library linked in
 #           (--static-swift-stdlib), libdrm, FreeType and libpng too where their archives are
 #           installed (Debian's -dev packages have them).
