@@ -1,8 +1,9 @@
 // What the decoder keeps besides pixels: text chunks are measured against the limits before libpng
 // inflates them (each one, iTXt as well as zTXt, and all of them together), text after the image is
-// read, and chunks the decoder has no use for are skipped, however large.
+// read, chunks the decoder has no use for are skipped, however large, and a chunk that runs past
+// the data is refused before libpng allocates the length it declares.
 
-import Assets
+@testable import Assets
 import CZlib
 import Testing
 
@@ -87,6 +88,22 @@ struct PNGChunkLimitTests {
             Issue.record("a damaged zTXt decoded")
         } catch let ImageError.corrupt(reason) {
             #expect(reason.contains("zTXt"))
+        }
+    }
+
+    @Test("a chunk that declares more than the data holds is truncated, found before libpng allocates for it",
+          arguments: [0x6800_000B, 0x00FE_002A, 2] as [UInt32])
+    func chunkPastTheEnd(declared: UInt32) throws {
+        // IHDR, then an iTXt whose header (and, for the small length, its data but not its CRC)
+        // is all that is left: libpng would allocate `declared + 1` bytes before reading it.
+        let ihdr = try Array(fixtureBytes("rgba8.png").prefix(8 + 25))
+        let length = withUnsafeBytes(of: declared.bigEndian) { Array($0) }
+        for tail in [[], [UInt8](repeating: 0x41, count: 2)] {
+            let png = ihdr + length + Array("iTXt".utf8) + tail
+            #expect(throws: ImageError.truncated) {
+                try png.withUnsafeBytes { try PNGTextLimits.check($0, .default) }
+            }
+            #expect(throws: ImageError.truncated) { try PNGDecoder.decode(png) }
         }
     }
 }

@@ -3,20 +3,26 @@
 // in the same message) and would also refuse an APNG's large frames (fdAT). This walk measures
 // what libpng will keep: each tEXt, zTXt and iTXt after inflation (counting stops at the limit,
 // so a zlib bomb costs no more than the limit), one by one and in total. The other ancillary
-// chunks are skipped unread by the decoder (PNGCodec.c). Anything malformed is left to libpng.
+// chunks are skipped unread by the decoder (PNGCodec.c). A chunk that declares more bytes than the
+// data holds is refused as truncated here: libpng would allocate its declared length (up to 2 GiB)
+// first. Anything else malformed is left to libpng.
 
 import CPNGCodec
 
 enum PNGTextLimits {
-    /// Throws `chunkTooLarge` when a text chunk, or all of them together, exceed `limits`.
+    /// Throws `chunkTooLarge` when a text chunk, or all of them together, exceed `limits`, and
+    /// `truncated` when a chunk runs past the end of `png`.
     static func check(_ png: UnsafeRawBufferPointer, _ limits: PNGLimits) throws {
         let perChunk = UInt64(limits.maxChunkBytes)
         var total: UInt64 = 0
         var i = 8
-        while png.count - i >= 12 {
+        while png.count - i >= 8 {
             // Compared as UInt64 first: on 32-bit boards a length past 2^31 would not fit an Int.
+            // libpng refuses a length past 2^31-1 before allocating; below that it allocates what
+            // the chunk declares before reading it, so a chunk that runs past the data ends here.
             let declared = UInt64(png.bigEndianUInt32(at: i))
-            guard declared <= UInt64(png.count - i - 12) else { return }
+            guard declared <= 0x7FFF_FFFF else { return }
+            guard declared + 4 <= UInt64(png.count - i - 8) else { throw ImageError.truncated }
             let length = Int(declared)
             let type = png.bigEndianUInt32(at: i + 4)
             let data = UnsafeRawBufferPointer(rebasing: png[(i + 8)..<(i + 8 + length)])
