@@ -69,9 +69,10 @@ public final class MemoryScreen {
             throw .frameSizeMismatch(
                 expectedWidth: output.frameWidth, expectedHeight: output.frameHeight, width: frame.width, height: frame.height)
         }
-        lastWrittenRects = damage.compactMap { r in
+        lastWrittenRects.removeAll(keepingCapacity: true)
+        for r in damage {
             let written = convertingBlit(from: frame, rect: r, to: scanout, rotation: output.rotation, dither: dither)
-            return written.isEmpty ? nil : written
+            if !written.isEmpty { lastWrittenRects.append(written) }
         }
         presentCount += 1
     }

@@ -68,6 +68,9 @@ public final class HUDSceneRenderer {
     private var shown: Shown?
     /// The controller's generation of the presentation last rendered, when it was given.
     private var shownGeneration: UInt64?
+    /// The damage of the last phase frame (the indicator's box), returned again while the box
+    /// stays: the spinner's frames then allocate no array.
+    private var phaseDamage: [IntRect] = []
     /// The indicator's box in the frame last rendered.
     var indicatorRect: IntRect? { shown?.indicator }
     private var cachedLayout: (key: HUDLayoutKey, layout: HUDLayout)?
@@ -192,9 +195,10 @@ public final class HUDSceneRenderer {
         // The tiles belong to this HUD already, or to none (each render keeps them for what it shows).
         let step = self.step(indicator)
         if step == nil { tiles.clear() } else if !tiles.isOwned { tiles.retain(for: Self.withoutPhase(shown!.presentation), rect: rect) }
-        if let step, tiles.copy(step: step, into: canvas.target) { return [rect] }
+        if phaseDamage.count != 1 || phaseDamage[0] != rect { phaseDamage = [rect] }
+        if let step, tiles.copy(step: step, into: canvas.target) { return phaseDamage }
         if !clipped.isEmpty { draw([clipped], shown!.presentation, shown!.layout, step: step, into: canvas) }
-        return [rect]
+        return phaseDamage
     }
 
     private func renderCompact(_ damage: [IntRect], _ p: HUDPresentation, _ layout: HUDLayout, hud bezel: IntRect, step: Int32?) {

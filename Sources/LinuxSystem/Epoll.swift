@@ -15,6 +15,8 @@ public final class Epoll {
     }
 
     public let descriptor: FileDescriptor
+    /// What the kernel fills in at each wait; one wait at a time (the loop's thread).
+    private let events = system_EpollEvents(capacity: 64)
 
     /// `epoll_create1(EPOLL_CLOEXEC)`.
     public init() throws(SystemError) {
@@ -40,16 +42,27 @@ public final class Epoll {
         _ = system_epoll_ctl(descriptor.rawValue, system_EPOLL_CTL_DEL, fd, 0)
     }
 
-    /// Waits up to `timeoutMilliseconds` (-1: for ever, 0: not at all) for at most `max` ready
+    /// Waits up to `timeoutMilliseconds` (-1: for ever, 0: not at all) for at most 64 ready
     /// descriptors. A signal interrupting the wait returns none: the caller looks again.
-    public func wait(timeoutMilliseconds: Int32, max: Int = 64) throws(SystemError) -> [Event] {
-        var ready: [(Int32, Bool, Bool, Bool, Bool)] = []
-        let n = system_epoll_wait(descriptor.rawValue, timeoutMilliseconds, &ready, max: max)
+    public func wait(timeoutMilliseconds: Int32) throws(SystemError) -> [Event] {
+        var ready: [Event] = []
+        try wait(timeoutMilliseconds: timeoutMilliseconds, into: &ready)
+        return ready
+    }
+
+    /// The same wait, replacing the contents of `ready` and keeping its storage: a loop that
+    /// waits with the same array each time allocates nothing.
+    public func wait(timeoutMilliseconds: Int32, into ready: inout [Event]) throws(SystemError) {
+        ready.removeAll(keepingCapacity: true)
+        let n = events.wait(descriptor.rawValue, timeoutMilliseconds)
         if n < 0 {
             let e = currentErrno()
-            if e == .interrupted { return [] }
+            if e == .interrupted { return }
             throw SystemError("epoll_wait", e, "epoll")
         }
-        return ready.map { Event(descriptor: $0.0, readable: $0.1, writable: $0.2, hangup: $0.3, error: $0.4) }
+        for i in 0..<Int(n) {
+            let (fd, readable, writable, hangup, error) = events[i]
+            ready.append(Event(descriptor: fd, readable: readable, writable: writable, hangup: hangup, error: error))
+        }
     }
 }

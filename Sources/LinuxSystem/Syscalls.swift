@@ -423,16 +423,31 @@ func system_epoll_ctl(_ epfd: CInt, _ op: CInt, _ fd: CInt, _ events: UInt32) ->
     return epoll_ctl(epfd, op, fd, &event)
 }
 
-/// epoll_wait(2) for up to `ready.count` events, each as (fd, readable, writable, hang-up, error).
-func system_epoll_wait(_ epfd: CInt, _ timeout: CInt, _ ready: inout [(CInt, Bool, Bool, Bool, Bool)], max: Int) -> CInt {
-    if let r = mocked("epoll_wait") { return r }
-    var events = [epoll_event](repeating: epoll_event(), count: max)
-    let n = epoll_wait(epfd, &events, CInt(max), timeout)
-    ready = n > 0 ? events[..<Int(n)].map { e in
-        (e.data.fd, e.events & EPOLLIN.rawValue != 0, e.events & EPOLLOUT.rawValue != 0,
-         e.events & (EPOLLHUP.rawValue | EPOLLRDHUP.rawValue) != 0, e.events & EPOLLERR.rawValue != 0)
-    } : []
-    return n
+/// epoll_wait(2)'s output array: allocated once by its owner and filled by every wait, so a wait
+/// allocates nothing (the event loop waits once a frame).
+final class system_EpollEvents {
+    let capacity: Int
+    private let events: UnsafeMutablePointer<epoll_event>
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        events = .allocate(capacity: capacity)
+        events.initialize(repeating: epoll_event(), count: capacity)
+    }
+    deinit { events.deallocate() }
+
+    /// The last wait's `index`th event as (fd, readable, writable, hang-up, error).
+    subscript(index: Int) -> (CInt, Bool, Bool, Bool, Bool) {
+        let e = events[index]
+        return (e.data.fd, e.events & EPOLLIN.rawValue != 0, e.events & EPOLLOUT.rawValue != 0,
+                e.events & (EPOLLHUP.rawValue | EPOLLRDHUP.rawValue) != 0, e.events & EPOLLERR.rawValue != 0)
+    }
+
+    /// epoll_wait(2) for up to `capacity` events into this array.
+    func wait(_ epfd: CInt, _ timeout: CInt) -> CInt {
+        if let r = mocked("epoll_wait") { return r }
+        return epoll_wait(epfd, events, CInt(capacity), timeout)
+    }
 }
 
 /// epoll event bits for read and/or write interest (plus peer hang-up).

@@ -24,6 +24,8 @@ public final class HUDScene: PacedScene {
     /// The outputs laid out for, in the display's order.
     public private(set) var outputs: [DisplayOutput]
     private var renderers: [HUDSceneRenderer]
+    /// Each output's damage in the last frame (see `frame`).
+    private var damage: [[IntRect]] = []
 
     public init(
         outputs: [DisplayOutput], origin: Int64, theme: SceneTheme = SceneTheme(), resources: HUDResources,
@@ -81,7 +83,9 @@ public final class HUDScene: PacedScene {
         advance(to: nanoseconds)
         let presentation = controller.presentation()
         let generation = controller.presentationGeneration
-        let damage = renderers.map { $0.render(presentation, generation: generation) }
+        // Filled in place: the last frame's array is free again by now, so a frame allocates none.
+        damage.removeAll(keepingCapacity: true)
+        for r in renderers { damage.append(r.render(presentation, generation: generation)) }
         var next: Int64?
         if !presentation.isAnimating, let t = controller.nextEventTime() {
             let (sum, overflow) = t.nanoseconds.addingReportingOverflow(origin)

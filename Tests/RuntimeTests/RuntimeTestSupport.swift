@@ -38,7 +38,11 @@ final class PollingPoller: LoopPoller {
     func modify(_ descriptor: Int32, interest: LoopInterest) throws {}
     func remove(_ descriptor: Int32) { watched.removeAll { $0 == descriptor } }
 
-    func poll(until deadline: Int64?) throws -> [LoopReadiness] {
+    func poll(until deadline: Int64?, into ready: inout [LoopReadiness]) throws {
+        ready = try pollOnce(until: deadline)
+    }
+
+    private func pollOnce(until deadline: Int64?) throws -> [LoopReadiness] {
         deadlines.append(deadline)
         var fds = watched.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
         if !fds.isEmpty, Glibc.poll(&fds, nfds_t(fds.count), 0) > 0 {

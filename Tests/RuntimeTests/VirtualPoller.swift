@@ -36,7 +36,11 @@ final class VirtualPoller: LoopPoller {
     func modify(_ descriptor: Int32, interest: LoopInterest) throws { interests[descriptor] = interest }
     func remove(_ descriptor: Int32) { interests[descriptor] = nil }
 
-    func poll(until deadline: Int64?) throws -> [LoopReadiness] {
+    func poll(until deadline: Int64?, into ready: inout [LoopReadiness]) throws {
+        ready = try pollOnce(until: deadline)
+    }
+
+    private func pollOnce(until deadline: Int64?) throws -> [LoopReadiness] {
         deadlines.append(deadline)
         if let event = events.first, deadline.map({ event.at < $0 }) ?? true {
             events.removeFirst()

@@ -18,6 +18,8 @@ public final class EpollPoller: LoopPoller {
     private let epoll: Epoll
     private let timer: TimerFd
     private let wakeEvent: EventFd
+    /// The last wait's events, kept so that a wait allocates nothing.
+    private var events: [Epoll.Event] = []
 
     public init() throws(SystemError) {
         epoll = try Epoll()
@@ -39,12 +41,12 @@ public final class EpollPoller: LoopPoller {
 
     public func remove(_ descriptor: Int32) { epoll.remove(descriptor) }
 
-    public func poll(until deadline: Int64?) throws -> [LoopReadiness] {
+    public func poll(until deadline: Int64?, into ready: inout [LoopReadiness]) throws {
+        ready.removeAll(keepingCapacity: true)
         let due = deadline.map { $0 <= MonotonicClock.nanoseconds() } ?? false
         // A deadline already due polls without arming anything; one ahead is the timer's.
         try timer.arm(at: due ? nil : deadline)
-        let events = try epoll.wait(timeoutMilliseconds: due ? 0 : -1)
-        var ready: [LoopReadiness] = []
+        try epoll.wait(timeoutMilliseconds: due ? 0 : -1, into: &events)
         for e in events {
             switch e.descriptor {
             case timer.descriptor.rawValue: timer.expired()  // the next arm, before any wait, resets it
@@ -53,6 +55,5 @@ public final class EpollPoller: LoopPoller {
                 ready.append(LoopReadiness(descriptor: e.descriptor, readable: e.readable, writable: e.writable, hangup: e.hangup, error: e.error))
             }
         }
-        return ready
     }
 }

@@ -48,6 +48,8 @@ public final class EventLoop {
     /// input devices). A `[Int32: Source]` cost the runtime a generic type lookup on first insert
     /// (159 k instructions, under TCG before the first frame); the array's costs 12 k.
     private var sources: [Source] = []
+    /// The poll's storage between turns (see `runOnce`).
+    private var ready: [LoopReadiness] = []
     private var timers = LoopTimers()
     private var turnSteps: [() -> Void] = []
     private var turnEndSteps: [() -> Void] = []
@@ -139,12 +141,18 @@ public final class EventLoop {
         let wanted = nextDeadline()
         let deadline = wanted.map { max($0, now) }
         if let wanted, wanted != .min { timedWaits += 1 }
-        for readiness in try poller.poll(until: deadline) {
+        // The batch is taken out of `ready` while the handlers run (one may run a turn itself)
+        // and put back after, so the array's storage serves every turn.
+        var batch: [LoopReadiness] = []
+        swap(&batch, &ready)
+        try poller.poll(until: deadline, into: &batch)
+        for readiness in batch {
             // A callback earlier in this batch may have unwatched it (or watched it anew).
             guard let i = index(of: readiness.descriptor) else { continue }
             let handler = sources[i].handler
             handler(readiness)
         }
+        swap(&batch, &ready)
         while let action = timers.popDue(at: clock()) { action() }
         for step in turnSteps { step() }
         try frames?.frameIfDue(at: clock())

@@ -42,9 +42,19 @@ public protocol LoopPoller: AnyObject {
     /// Stops watching `descriptor` (before it is closed).
     func remove(_ descriptor: Int32)
     /// Blocks until a watched descriptor is ready, `deadline` (CLOCK_MONOTONIC ns) has passed, or
-    /// the waker was called; nil waits without a timeout. Returns the ready descriptors (none
-    /// after a deadline or a wake-up). A signal interrupting the wait returns nothing.
-    func poll(until deadline: Int64?) throws -> [LoopReadiness]
+    /// the waker was called; nil waits without a timeout. Replaces the contents of `ready` with
+    /// the ready descriptors (none after a deadline or a wake-up; none when a signal interrupted
+    /// the wait), keeping its storage: the loop polls with the same array every turn.
+    func poll(until deadline: Int64?, into ready: inout [LoopReadiness]) throws
     /// Wakes `poll` from another thread; a wake-up before the wait ends the next wait at once.
     var waker: any LoopWaker { get }
+}
+
+extension LoopPoller {
+    /// One poll into a new array.
+    public func poll(until deadline: Int64?) throws -> [LoopReadiness] {
+        var ready: [LoopReadiness] = []
+        try poll(until: deadline, into: &ready)
+        return ready
+    }
 }
