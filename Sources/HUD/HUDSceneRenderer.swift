@@ -39,6 +39,9 @@ public final class HUDSceneRenderer {
     /// Points to pixels.
     public let scale: Fixed16_16
     public let background: SceneBackground
+    /// Every background pixel is opaque: a colour with alpha 0xFF, or an image of the frame's size
+    /// (drawn pixel for pixel) with no translucent pixel. Looked at once.
+    public let backgroundIsOpaque: Bool
     /// Whether the renderer keeps only the HUD's box when the picture allows it (see above).
     public let compact: Bool
     /// When set, the spinner is rounded to one step per animation frame (SpinnerSteps), so its
@@ -80,6 +83,13 @@ public final class HUDSceneRenderer {
         precondition(width > 0 && height > 0 && scale.raw > 0, "bad scene size \(width)x\(height) at scale \(scale)")
         self.width = width; self.height = height; self.scale = scale; self.background = background
         self.resources = resources; self.compact = compact
+        switch background {
+        case .color(let c): backgroundIsOpaque = c.a == 0xFF
+        case .image(let image):
+            let v = image.view
+            backgroundIsOpaque = image.width == width && image.height == height
+                && (0..<height).allSatisfy { y in (0..<Int(width)).allSatisfy { v.row(y)[$0] >> 24 == 0xFF } }
+        }
         if !compact { whole = Self.makeWhole(width, height) }
     }
 
@@ -92,11 +102,14 @@ public final class HUDSceneRenderer {
 
     /// The complete picture as the display takes it.
     public var composed: ComposedFrame {
-        if let whole { return ComposedFrame(whole.pixmap.view) }
+        // Opaque once drawn over an opaque background: the HUD is composited over it (source-over).
+        let opaque = shown != nil && backgroundIsOpaque
+        if let whole { return ComposedFrame(whole.pixmap.view, opaque: opaque) }
         guard let uniform else {  // nothing rendered yet: transparent black, as a new pixmap
             return ComposedFrame(width: width, height: height, row: Pixmap(width: width, height: 1), tile: nil)
         }
-        return ComposedFrame(width: width, height: height, row: uniform.row, tile: box.map { $0.pixmap.view.moved(toX: $0.rect.x, y: $0.rect.y) })
+        return ComposedFrame(width: width, height: height, row: uniform.row,
+                             tile: box.map { $0.pixmap.view.moved(toX: $0.rect.x, y: $0.rect.y) }, opaque: opaque)
     }
 
     /// The frame: premultiplied ARGB32, complete after `render`. A compact renderer makes a new

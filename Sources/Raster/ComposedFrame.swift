@@ -16,21 +16,25 @@ public struct ComposedFrame: @unchecked Sendable {
     public let base: PixmapView
     /// Pixels that differ from `base`, at their place in the frame (its `bounds` within the frame).
     public let tile: PixmapView?
+    /// Every pixel's alpha is 0xFF, as its maker knows (a picture drawn over an opaque screen
+    /// colour): an XRGB8888 scanout then takes the rows as they are, like ARGB8888 does.
+    public let isOpaque: Bool
 
     /// A whole picture.
-    public init(_ whole: PixmapView) {
+    public init(_ whole: PixmapView, opaque: Bool = false) {
         precondition(whole.originX == 0 && whole.originY == 0, "a whole frame starts at (0, 0)")
-        width = whole.width; height = whole.height; base = whole; tile = nil
+        width = whole.width; height = whole.height; base = whole; tile = nil; isOpaque = opaque
     }
 
     /// `row` (one row of the colour, at least `width` pixels) everywhere but inside `tile`.
-    public init(width: Int32, height: Int32, row: Pixmap, tile: PixmapView?) {
+    public init(width: Int32, height: Int32, row: Pixmap, tile: PixmapView?, opaque: Bool = false) {
         precondition(row.width >= width, "a colour row of \(row.width) pixels for a frame \(width) wide")
         precondition(tile.map { IntRect(x: 0, y: 0, width: width, height: height).contains($0.bounds) } ?? true,
                      "the tile lies outside the frame")
         self.width = width; self.height = height
         base = PixmapView(repeatingRow: row.view.base, width: width, height: height, owner: row)
         self.tile = tile?.bounds.isEmpty == true ? nil : tile
+        isOpaque = opaque
     }
 
     @inlinable public var bounds: IntRect { IntRect(x: 0, y: 0, width: width, height: height) }
@@ -69,13 +73,13 @@ public func convertingBlit(
     if frame.tile == nil || frame.tile!.bounds.contains(rect) {
         let source = frame.tile ?? frame.base
         return convertingBlit(from: source, frameWidth: frame.width, frameHeight: frame.height, rect: rect, to: destination,
-                              rotation: rotation, dither: dither, fastPaths: true)
+                              rotation: rotation, dither: dither, fastPaths: true, opaque: frame.isOpaque)
     }
     var written = IntRect.zero
     for (r, source) in frame.pieces(of: rect) {
         written = written.union(convertingBlit(
             from: source, frameWidth: frame.width, frameHeight: frame.height, rect: r, to: destination,
-            rotation: rotation, dither: dither, fastPaths: true))
+            rotation: rotation, dither: dither, fastPaths: true, opaque: frame.isOpaque))
     }
     return written
 }

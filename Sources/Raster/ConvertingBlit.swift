@@ -13,7 +13,8 @@
 // Formats are small encoder types (ConvertingBlit+Encoders.swift) that the span loop is
 // specialised for, so the per-pixel store is a few inlined instructions; 565 quantises 8 pixels at
 // a time in SIMD lanes. The 0° ARGB8888 copy on a little-endian host is a plain row memcpy: those
-// bytes already are DRM's B G R A; 0° XRGB8888 (DRM's usual format) has a SIMD loop of its own.
+// bytes already are DRM's B G R A; 0° XRGB8888 (DRM's usual format) is the same memcpy from a
+// frame its maker calls opaque (the HUD over an opaque screen colour), else a SIMD loop of its own.
 //
 // The X byte of XRGB8888/XBGR8888 is always written as 0xFF (not the source alpha, not "don't
 // care") so scanout bytes are deterministic for goldens and screenshots whatever the frame holds.
@@ -54,10 +55,11 @@ func convertingBlit(
 }
 
 /// The blit from `source`, a part of a `frameWidth x frameHeight` frame at its own origin (or the
-/// whole frame): rotation places the rect by the frame's size.
+/// whole frame): rotation places the rect by the frame's size. `opaque`: every source pixel's
+/// alpha is 0xFF (checked in debug builds), so XRGB8888's rows are the source's bytes.
 func convertingBlit(
     from source: PixmapView, frameWidth: Int32, frameHeight: Int32, rect: IntRect, to destination: SurfaceView,
-    rotation: Rotation, dither: Bool, fastPaths: Bool
+    rotation: Rotation, dither: Bool, fastPaths: Bool, opaque: Bool = false
 ) -> IntRect {
     let srcRect = rect.intersection(source.bounds).intersection(IntRect(x: 0, y: 0, width: frameWidth, height: frameHeight))
     if srcRect.isEmpty { return .zero }
@@ -70,8 +72,10 @@ func convertingBlit(
         outputWidth: out.width, outputHeight: out.height, dither: dither)
 
     #if _endian(little)
-    if fastPaths && rotation == .r0 && destination.format == .argb8888 {
-        // DRM ARGB8888 is native 0xAARRGGBB stored little-endian: byte-identical to the source.
+    if fastPaths && rotation == .r0 && (destination.format == .argb8888 || opaque && destination.format == .xrgb8888) {
+        // DRM ARGB8888 is native 0xAARRGGBB stored little-endian: byte-identical to the source;
+        // so is XRGB8888 with the X byte 0xFF, where every alpha already is.
+        assert(!opaque || isOpaque(source, dstRect), "a frame said to be opaque has a translucent pixel in \(dstRect)")
         let bytes = Int(dstRect.width) * 4
         for y in dstRect.y..<dstRect.maxY {
             destination.pixelAddress(x: dstRect.x, y: y)
@@ -116,6 +120,14 @@ func convertingBlit(
     case .bgr565: job.run(BGR565Encoder.self)
     }
     return dstRect
+}
+
+/// Whether every pixel of `rect` in `source` has alpha 0xFF (the debug check of `opaque`).
+private func isOpaque(_ source: PixmapView, _ rect: IntRect) -> Bool {
+    (rect.y..<rect.maxY).allSatisfy { y in
+        let row = source.row(y)
+        return (Int(rect.x)..<Int(rect.maxX)).allSatisfy { row[$0] >> 24 == 0xFF }
+    }
 }
 
 /// One clipped blit: the destination rect to fill and how to find each output pixel's source.

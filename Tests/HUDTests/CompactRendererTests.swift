@@ -40,6 +40,31 @@ struct CompactRendererTests {
         }
     }
 
+    /// The frame says it is opaque (so an XRGB8888 scanout copies its rows) only once drawn, and
+    /// only over an opaque background: a colour with alpha 0xFF, or a frame-sized opaque image.
+    @Test func framesAreOpaqueOverAnOpaqueBackground() throws {
+        let opaqueImage = Pixmap(width: 240, height: 160), translucentImage = Pixmap(width: 240, height: 160)
+        opaqueImage.view.fill(opaqueImage.view.bounds, with: PremultipliedColor(argb: 0xFF10_2030))
+        translucentImage.view.fill(translucentImage.view.bounds, with: PremultipliedColor(argb: 0xFF10_2030))
+        translucentImage[239, 159] = PremultipliedColor(argb: 0x8008_1018)
+        let small = Pixmap(width: 24, height: 16)
+        small.view.fill(small.view.bounds, with: PremultipliedColor(argb: 0xFF10_2030))
+        let cases: [(SceneBackground, Bool)] = [
+            (Self.background, true), (.color(Color(rgb: 0x204060, alpha: 0xFE)), false),
+            (.image(opaqueImage), true), (.image(translucentImage), false), (.image(small), false),
+        ]
+        for (background, opaque) in cases {
+            for compact in [true, false] {
+                let r = HUDSceneRenderer(width: 240, height: 160, background: background, resources: resources, compact: compact)
+                #expect(!r.composed.isOpaque, "nothing drawn yet")
+                let player = ScriptPlayer(script: try CommandParser.parseScript("@0 show \"Loading\""), renderer: r)
+                _ = player.render(at: Instant(nanoseconds: 100_000_000))
+                #expect(r.composed.isOpaque == opaque, "\(background), compact \(compact)")
+                if opaque { #expect(r.frame.pixels.allSatisfy { $0 >> 24 == 0xFF }) }
+            }
+        }
+    }
+
     /// With a solid background (and a solid mask) no frame-sized buffer exists, at any instant;
     /// the gradient mask makes one, which goes again when the mask does.
     @Test func aSolidBackdropKeepsNoFrameSizedBuffer() throws {

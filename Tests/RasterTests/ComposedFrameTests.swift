@@ -65,6 +65,33 @@ import Testing
         }
     }
 
+    /// A frame called opaque goes to 0° XRGB8888 by row copies: the same bytes as the loop that
+    /// sets the X byte, for every rect shape, from a tile and a row or from a whole picture.
+    @Test func anOpaqueFrameCopiesTheBytesTheXRGBLoopWrites() {
+        let row = Pixmap(width: Self.width, height: 1)
+        row.view.fill(row.view.bounds, with: PremultipliedColor(argb: 0xFF_30_60_90))
+        let tile = Pixmap(width: Self.tileRect.width, height: Self.tileRect.height)
+        for y in 0..<tile.height {
+            for x in 0..<tile.width { tile[x, y] = PremultipliedColor(argb: 0xFF00_0000 | UInt32(x * 19 + y * 7) << 8 | UInt32(y)) }
+        }
+        let placed = tile.view.moved(toX: Self.tileRect.x, y: Self.tileRect.y)
+        let plain = ComposedFrame(width: Self.width, height: Self.height, row: row, tile: placed)
+        let opaque = ComposedFrame(width: Self.width, height: Self.height, row: row, tile: placed, opaque: true)
+        let whole = plain.materialized()
+        let rects = [IntRect(x: 0, y: 0, width: Self.width, height: Self.height), Self.tileRect,
+                     IntRect(x: 11, y: 7, width: 9, height: 3), IntRect(x: 5, y: 2, width: 10, height: 20),
+                     IntRect(x: -3, y: 18, width: 50, height: 10)]
+        for r in rects {
+            let a = ScanoutBuffer(width: Self.width, height: Self.height, format: .xrgb8888)
+            let b = ScanoutBuffer(width: Self.width, height: Self.height, format: .xrgb8888)
+            let c = ScanoutBuffer(width: Self.width, height: Self.height, format: .xrgb8888)
+            #expect(convertingBlit(from: opaque, rect: r, to: a.view, rotation: .r0) == convertingBlit(from: plain, rect: r, to: b.view, rotation: .r0))
+            convertingBlit(from: ComposedFrame(whole.view, opaque: true), rect: r, to: c.view, rotation: .r0)
+            #expect(a.bytes == b.bytes, "\(r)")
+            #expect(c.bytes == b.bytes, "\(r), whole")
+        }
+    }
+
     @Test func subtractingLeavesDisjointPiecesThatCoverTheRest() {
         let r = IntRect(x: 0, y: 0, width: 10, height: 8)
         for o in [IntRect(x: 2, y: 3, width: 4, height: 2), IntRect(x: -5, y: -5, width: 8, height: 30),
