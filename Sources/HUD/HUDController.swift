@@ -43,8 +43,8 @@ public final class HUDController {
     }
     /// The last presentation made afresh while nothing was fading or zooming: until a command, a
     /// timer or the button changes something, the HUD at a later instant differs from it only in
-    /// the indicator's time, which is all `presentation()` then works out (a spinner's frame
-    /// copied no appearance and compared none).
+    /// the indicator's time, which is all `presentation()` and `restingIndicator()` then work out
+    /// (a spinner's frame builds no appearance and compares none).
     private var atRest: HUDPresentation?
     /// Changes whenever `presentation()` is made afresh: two presentations of one generation
     /// differ only in the indicator's time (a renderer may skip comparing the rest).
@@ -117,6 +117,22 @@ public final class HUDController {
             fire(entry.action)
         }
         time = now
+    }
+
+    /// While the HUD is at rest (only the indicator's time moves: `presentationGeneration`
+    /// stays), the indicator at `clock.now` and whether the HUD animates; nil when a presentation
+    /// must be made. A spinner's frame needs no more, and copying the presentation would retain
+    /// each of the few dozen strings and arrays in its appearance.
+    public func restingIndicator() -> (indicator: HUDPresentation.Indicator, isAnimating: Bool)? {
+        update()
+        guard let animating = atRest?.isAnimating else { return nil }
+        return (appearance.usesMBBehaviour ? mbIndicator(at: time) : svIndicator(at: time), animating)
+    }
+
+    /// The status text `presentation()` shows (nil for none), without making the presentation.
+    public var status: String? {
+        update()
+        return Self.nonEmpty(statusText)
     }
 
     /// The HUD at `clock.now`.

@@ -143,6 +143,18 @@ public final class HUDSceneRenderer {
         return layout(for: p).hit(point)
     }
 
+    /// Whether the frame shows a presentation of controller generation `generation`: then
+    /// `render(indicator:)` brings it to a later instant of that generation.
+    public func shows(generation: UInt64) -> Bool { shown != nil && shownGeneration == generation }
+
+    /// The frame of the generation shown (see `shows(generation:)`) with the indicator at another
+    /// instant (`HUDController.restingIndicator`): `render`'s pixels and damage for that
+    /// presentation, without the presentation (copying it retains every string of its appearance).
+    public func render(indicator: HUDPresentation.Indicator) -> [IntRect] {
+        precondition(shown != nil, "render(indicator:) before anything was rendered")
+        return renderPhase(indicator)
+    }
+
     /// Brings the frame up to `p` and returns the rects of pixels that changed (possibly none).
     /// `generation` is the controller's `presentationGeneration` for `p`: one equal to the last
     /// frame's says that only the indicator's time moved, which then goes unchecked.
@@ -150,7 +162,9 @@ public final class HUDSceneRenderer {
     public func render(_ presentation: HUDPresentation, generation: UInt64? = nil) -> [IntRect] {
         let onlyPhase = generation != nil && generation == shownGeneration
         shownGeneration = generation
-        if let damage = renderPhase(presentation, onlyPhase: onlyPhase) { return damage }
+        if shown != nil, onlyPhase || shown!.presentation.equalsIgnoringPhase(presentation) {
+            return renderPhase(presentation.indicator)
+        }
         let p = stepped(presentation)
         let layout = layout(for: p)
         let hud = p.alpha == .zero ? IntRect.zero : painter.bounds(p, layout: layout, scale: scale)
@@ -186,11 +200,9 @@ public final class HUDSceneRenderer {
     /// (none when the stepped phase is the same) and a repeating step comes from the tile cache.
     /// The same pixels and rects as `render`'s general path, which the profile of a 15 fps spinner
     /// showed spending most of a cached frame on copying, comparing and laying out presentations.
-    /// Nil when anything else differs (or nothing was rendered yet): the general path decides.
-    /// `onlyPhase`: the controller said so (same generation), nothing is compared.
-    private func renderPhase(_ presentation: HUDPresentation, onlyPhase: Bool) -> [IntRect]? {
-        guard shown != nil, onlyPhase || shown!.presentation.equalsIgnoringPhase(presentation) else { return nil }
-        let indicator = stepped(presentation.indicator)
+    /// Only once something is shown.
+    private func renderPhase(_ phase: HUDPresentation.Indicator) -> [IntRect] {
+        let indicator = stepped(phase)
         if shown!.presentation.indicator == indicator { return [] }
         shown!.presentation.indicator = indicator
         let rect = shown!.indicator

@@ -35,6 +35,10 @@ public final class ScriptPlayer {
     @discardableResult
     public func render(at t: Instant) -> [IntRect] {
         advance(to: t)
+        // At rest and showing that generation: only the indicator moved (as HUDScene's frames).
+        if renderer.shows(generation: controller.presentationGeneration), let rest = controller.restingIndicator() {
+            return renderer.render(indicator: rest.indicator)
+        }
         let p = controller.presentation()
         return renderer.render(p, generation: controller.presentationGeneration)
     }

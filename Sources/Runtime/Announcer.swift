@@ -36,7 +36,7 @@ public final class Announcer {
 
     private func look(at runtime: HUDRuntime) {
         let visible = runtime.controller.isVisible
-        let status = visible ? runtime.controller.presentation().status : nil
+        let status = visible ? runtime.controller.status : nil
         defer { wasVisible = visible }
         if visible, let status, status != lastAnnounced || !wasVisible {
             lastAnnounced = status

@@ -116,7 +116,7 @@ public final class BootEstimate {
 
     private func turnEnded() {
         guard let runtime else { return }
-        let status = runtime.controller.isVisible ? runtime.controller.presentation().status : nil
+        let status = runtime.controller.isVisible ? runtime.controller.status : nil
         if let status, status != lastStatus {
             lastStatus = status
             if !marks.contains(where: { $0.text == status }) { marks.append((status, runtime.loop.clock())) }
@@ -135,7 +135,7 @@ public final class BootEstimate {
     /// Shows the estimate (while active and the HUD is up), never going backwards.
     private func update() {
         guard let runtime, active, !paused, previous != nil, runtime.controller.isVisible else { return }
-        let byText = estimate(at: runtime.loop.clock(), status: runtime.controller.presentation().status)
+        let byText = estimate(at: runtime.loop.clock(), status: runtime.controller.status)
         let value = max(byText, estimate(at: runtime.loop.clock(), status: noted))
         guard value > shown + 0.001 else { return }
         shown = value

@@ -81,17 +81,26 @@ public final class HUDScene: PacedScene {
 
     public func frame(at nanoseconds: Int64) -> PacedFrame {
         advance(to: nanoseconds)
-        let presentation = controller.presentation()
-        let generation = controller.presentationGeneration
         // Filled in place: the last frame's array is free again by now, so a frame allocates none.
         damage.removeAll(keepingCapacity: true)
-        for r in renderers { damage.append(r.render(presentation, generation: generation)) }
-        var next: Int64?
-        if !presentation.isAnimating, let t = controller.nextEventTime() {
-            let (sum, overflow) = t.nanoseconds.addingReportingOverflow(origin)
-            next = overflow ? nil : sum
+        // The usual animation frame: the HUD at rest, every output showing its generation, and
+        // only the indicator's time to bring up to date.
+        let generation = controller.presentationGeneration
+        if let (indicator, animating) = controller.restingIndicator(), renderers.allSatisfy({ $0.shows(generation: generation) }) {
+            for r in renderers { damage.append(r.render(indicator: indicator)) }
+            return PacedFrame(outputDamage: damage, animating: animating, nextChange: animating ? nil : nextChange())
         }
-        return PacedFrame(outputDamage: damage, animating: presentation.isAnimating, nextChange: next)
+        let presentation = controller.presentation()
+        for r in renderers { damage.append(r.render(presentation, generation: controller.presentationGeneration)) }
+        return PacedFrame(outputDamage: damage, animating: presentation.isAnimating,
+                          nextChange: presentation.isAnimating ? nil : nextChange())
+    }
+
+    /// The controller's next timer, in monotonic nanoseconds (nil: none, or past Int64).
+    private func nextChange() -> Int64? {
+        guard let t = controller.nextEventTime() else { return nil }
+        let (sum, overflow) = t.nanoseconds.addingReportingOverflow(origin)
+        return overflow ? nil : sum
     }
 
     public func pixels(output index: Int) -> ComposedFrame { renderers[index].composed }

@@ -1,8 +1,10 @@
 // The controller's presentation at rest: while nothing fades or zooms and no command, timer or
 // button changes anything, `presentation()` only moves the indicator's time of the last one made
-// afresh, and keeps its generation. Checked against a presentation made afresh at every step of
-// scripts that fade, zoom, fire timers, change text and press MB's button; and a renderer that
-// trusts the generations draws the same frames and damage as one that compares everything.
+// afresh, and keeps its generation (and `restingIndicator()` gives that indicator without the
+// presentation). Checked against a presentation made afresh at every step of scripts that fade,
+// zoom, fire timers, change text and press MB's button; and a renderer that trusts the generations
+// (drawing only the indicator while at rest) draws the same frames and damage as one that
+// compares everything.
 import HUDProtocol
 import Raster
 import Testing
@@ -22,18 +24,26 @@ struct PresentationAtRestTests {
     func atRestEqualsAfresh(_ text: String) throws {
         let player = ScriptPlayer(script: try CommandParser.parseScript(text),
                                   renderer: HUDSceneRenderer(width: 240, height: 160, background: .color(Color(rgb: 0x204060)), resources: try HUDResources.system()))
-        var generations = Set<UInt64>()
+        var generations = Set<UInt64>(), resting = 0
         for frame in 0...150 {
             player.advance(to: Instant(nanoseconds: Int64(frame) * 1_000_000_000 / 60))
             if frame == 60 || frame == 70 { player.controller.isButtonHighlighted.toggle() }
+            let before = player.controller.presentationGeneration
+            let rest = player.controller.restingIndicator()
             let p = player.controller.presentation()
             let g = player.controller.presentationGeneration
             #expect(p == player.controller.presentationAfresh(), "frame \(frame)")
+            #expect(player.controller.status == p.status, "frame \(frame)")
+            // At rest exactly when the generation stays, with the presentation's indicator.
+            #expect((rest != nil) == (g == before), "frame \(frame)")
+            if let rest { #expect(rest.indicator == p.indicator && rest.isAnimating == p.isAnimating, "frame \(frame)") }
+            if rest != nil { resting += 1 }
             #expect(player.controller.presentation() == p)
             generations.insert(g)
         }
         // Most frames were at rest (one generation over many frames), some were not.
         #expect(generations.count > 3 && generations.count < 120, "\(generations.count) generations")
+        #expect(resting > 30, "\(resting) frames at rest")
     }
 
     @Test(arguments: scripts)

@@ -57,3 +57,39 @@ struct RefreshStepsTests {
         #expect(bytesAfterTwoTurns > 0 && scene.renderer(named: "memory")!.pixelBytes == bytesAfterTwoTurns)
     }
 }
+
+/// The scene's usual frame renders only the indicator (the controller at rest, every output showing
+/// its generation): each output's picture is what a renderer given the whole presentation draws,
+/// and every pixel that changed lies in the frame's damage, also when an output joins halfway
+/// (its first frame is a whole one) and when the status changes.
+@Suite("Resting frames")
+struct RestingFrameTests {
+    static let a = DisplayOutput(name: "A", mode: DisplayMode(width: 200, height: 150, refreshMillihertz: 60_000), format: .xrgb8888, rotation: .r0)
+    static let b = DisplayOutput(name: "B", mode: DisplayMode(width: 160, height: 120, refreshMillihertz: 60_000), format: .xrgb8888, rotation: .r90)
+
+    @Test func restingFramesAreWholeRendersPictures() throws {
+        let scene = HUDScene(outputs: [Self.a], origin: 0, resources: Fixtures.resources)
+        scene.animationIntervalChanged(16_666_667)
+        scene.apply(try #require(try CommandParser.parse("show \"Loading\"")), at: 0)
+        var previous: [String: Pixmap] = [:]
+        for frame in 0..<150 {
+            let t = Int64(frame) * 16_666_667
+            if frame == 50 { scene.outputsChanged([Self.a, Self.b]) }
+            if frame == 90 { scene.apply(try #require(try CommandParser.parse("status \"Almost there\"")), at: t) }
+            let f = scene.frame(at: t)
+            for (i, output) in scene.outputs.enumerated() {
+                let shown = scene.pixels(output: i).materialized()
+                let whole = scene.picture(for: output).materialized()
+                #expect(shown.pixels == whole.pixels, "frame \(frame), output \(output.name)")
+                if let before = previous[output.name] {
+                    for y in 0..<shown.height {
+                        for x in 0..<shown.width where shown[x, y] != before[x, y] {
+                            #expect(f.outputDamage[i].contains { $0.contains(x: x, y: y) }, "frame \(frame) \(output.name): (\(x), \(y)) outside the damage")
+                        }
+                    }
+                }
+                previous[output.name] = shown
+            }
+        }
+    }
+}
