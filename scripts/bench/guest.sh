@@ -7,6 +7,7 @@
 # Environment (set by the host script): BENCH_RUNS, BENCH_SCANPOLL, BENCH_SPLASHHUDD, BENCH_SPLASHHUD,
 # BENCH_HUD_DISPLAY (drm|fbdev), BENCH_HUD_CAP (a rate to also run SplashHUD capped at, or empty),
 # BENCH_HUD_CAP_HOW (option: the daemon's --max-fps N; command: `set max-fps N` in its script),
+# (on DRM SplashHUD also runs single-buffered: a profile with `buffers = 1`),
 # BENCH_SECONDS (10),
 # BENCH_SAMPLES (round trips per run), BENCH_SHOTS (1: screenshots in the first round),
 # BENCH_FLOOR (flipfloor: the least a splash can do per frame, run at the refresh rate and at
@@ -81,6 +82,8 @@ echo \$! > /run/bench/floor.pid
 EOF
 echo "@0 show" > /run/bench/spin.script
 printf '@0 set max-fps %s\n@0 show\n' "${BENCH_HUD_CAP:-15}" > /run/bench/spin-capped.script
+# One scanout buffer: drawn on screen, no page flip (as Plymouth draws; frames may tear)
+printf '[output]\nbuffers = 1\n' > /run/bench/single-buffered.conf
 chmod +x /run/bench/start-plymouth /run/bench/start-splashhud /run/bench/start-floor
 
 started() { # label run start-script pid-file: scanpoll times the start from its fork/exec; sets
@@ -168,13 +171,20 @@ capped() { # run: SplashHUD capped at BENCH_HUD_CAP, when the daemon can be
     fi
 }
 
+single() { # run: SplashHUD with one scanout buffer (DRM only: fbdev on vesafb has one anyway)
+    [ "$BENCH_HUD_DISPLAY" = drm ] || return 0
+    one_splashhud $1 splashhud-single "--profile /run/bench/single-buffered.conf" /run/bench/spin.script
+}
+
 i=1
 while [ $i -le $RUNS ]; do
     if [ $((i % 2)) = 1 ]; then
         one_plymouth $i
         one_splashhud $i splashhud "" /run/bench/spin.script
         capped $i
+        single $i
     else
+        single $i
         capped $i
         one_splashhud $i splashhud "" /run/bench/spin.script
         one_plymouth $i

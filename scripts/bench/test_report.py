@@ -68,6 +68,24 @@ class ReportTests(unittest.TestCase):
         table = ap.targets_table({"bochs": med}, ["bochs"], False, 0.6)
         self.assertIn("| initramfs addition | ≤ 0.5 | 0.60 **FAIL** |", table)
 
+    def test_single_buffered_beside_the_target(self):
+        rows = self.rows + ap.parse_bench(
+            "BENCH subject=splashhud-single run=1 what=anim seconds=10.0 utime=20 stime=10 changes=750 fps=75.00 refresh=75 cpu_ms=300.0\n")
+        lines, med = ap.driver_table("bochs", rows)
+        self.assertIn("splashhud-single", lines[0])
+        self.assertTrue(any("(single-buffered 0.75)" in line for line in lines), lines)
+        targets = {t[0].strip(): t for t in ap.target_values(med, False, None)}
+        self.assertEqual(targets["the same, single-buffered (`buffers = 1`)"][2:4], (0.75, True))
+        self.assertEqual(targets["CPU over 10 s at the display's refresh"][2:4], (1.0, True))
+        summary = ap.summary_table({"bochs": med}, ["bochs"])
+        self.assertIn("| CPU over 10 s, SplashHUD single-buffered (ticks) | 40 → 30 (0.75) |", summary)
+        # without the run (fbdev), the target line says why
+        _, med = ap.driver_table("vesafb", self.rows)
+        targets = {t[0].strip(): t for t in ap.target_values(med, False, None)}
+        self.assertEqual(targets["the same, single-buffered (`buffers = 1`)"][2], None)
+        self.assertIn("|   the same, single-buffered (`buffers = 1`) | (≤ 1.0) | fbdev: one buffer already |",
+                      ap.targets_table({"vesafb": med}, ["vesafb"], False, None))
+
     def test_no_animation_is_flagged(self):
         rows = [r for r in self.rows if not (r.get("subject") == "plymouth" and r.get("what") == "anim")]
         lines, _ = ap.driver_table("bochs", rows)
