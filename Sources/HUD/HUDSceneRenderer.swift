@@ -86,9 +86,7 @@ public final class HUDSceneRenderer {
         switch background {
         case .color(let c): backgroundIsOpaque = c.a == 0xFF
         case .image(let image):
-            let v = image.view
-            backgroundIsOpaque = image.width == width && image.height == height
-                && (0..<height).allSatisfy { y in (0..<Int(width)).allSatisfy { v.row(y)[$0] >> 24 == 0xFF } }
+            backgroundIsOpaque = image.width == width && image.height == height && image.view.isOpaque(image.view.bounds)
         }
         if !compact { whole = Self.makeWhole(width, height) }
     }

@@ -75,7 +75,7 @@ func convertingBlit(
     if fastPaths && rotation == .r0 && (destination.format == .argb8888 || opaque && destination.format == .xrgb8888) {
         // DRM ARGB8888 is native 0xAARRGGBB stored little-endian: byte-identical to the source;
         // so is XRGB8888 with the X byte 0xFF, where every alpha already is.
-        assert(!opaque || isOpaque(source, dstRect), "a frame said to be opaque has a translucent pixel in \(dstRect)")
+        assert(!opaque || source.isOpaque(dstRect), "a frame said to be opaque has a translucent pixel in \(dstRect)")
         let bytes = Int(dstRect.width) * 4
         for y in dstRect.y..<dstRect.maxY {
             destination.pixelAddress(x: dstRect.x, y: y)
@@ -120,14 +120,6 @@ func convertingBlit(
     case .bgr565: job.run(BGR565Encoder.self)
     }
     return dstRect
-}
-
-/// Whether every pixel of `rect` in `source` has alpha 0xFF (the debug check of `opaque`).
-private func isOpaque(_ source: PixmapView, _ rect: IntRect) -> Bool {
-    (rect.y..<rect.maxY).allSatisfy { y in
-        let row = source.row(y)
-        return (Int(rect.x)..<Int(rect.maxX)).allSatisfy { row[$0] >> 24 == 0xFF }
-    }
 }
 
 /// One clipped blit: the destination rect to fill and how to find each output pixel's source.

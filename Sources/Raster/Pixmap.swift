@@ -69,6 +69,15 @@ public struct PixmapView: @unchecked Sendable {
         }
     }
 
+    /// Whether every pixel of `rect` (clipped to the view) has alpha 0xFF.
+    public func isOpaque(_ rect: IntRect) -> Bool {
+        let r = rect.intersection(bounds)
+        return (r.y..<r.maxY).allSatisfy { y in
+            let pixels = row(y)
+            return (Int(r.x)..<Int(r.maxX)).allSatisfy { pixels[$0] >> 24 == 0xFF }
+        }
+    }
+
     /// Copies `rect` from `source` (same size) into this view.
     public func copy(_ rect: IntRect, from source: PixmapView) {
         let r = rect.intersection(bounds).intersection(source.bounds)

@@ -1,4 +1,5 @@
-// DRM's fbdev emulation is recognised by its fix.id and never gets pages to pan between.
+// DRM's fbdev emulation is recognised by its fix.id and never gets pages to pan between; the
+// firmware framebuffers are recognised by theirs and never synced after drawing.
 
 import CLinuxShim
 import Testing
@@ -24,5 +25,14 @@ struct FBLayoutDRMEmulationTests {
         // The same screen on a plain fbdev driver pans; a full 16-byte id has no NUL.
         let plain = try FBLayout(variable: v, fixed: Self.fixed(id: "0123456789abcdef", lineLength: 5120, memory: 5120 * 1600), device: "fb0")
         #expect(plain.id == "0123456789abcdef" && !plain.isDRMEmulation && plain.pageCount == 2)
+    }
+
+    @Test func firmwareFramebuffersScanOutDirectly() throws {
+        let v = FBLayoutTests.variable(bpp: 32, (16, 8), (8, 8), (0, 8), xres: 1024, yres: 768, yresVirtual: 768)
+        for (id, direct) in [("VESA VGA", true), ("EFI VGA", true), ("simple", true), ("bochs-drmdrmfb", false),
+                             ("fb_ili9341", false), ("udlfb", false), ("VESA VGA2", false)] {
+            let layout = try FBLayout(variable: v, fixed: Self.fixed(id: id, lineLength: 4096, memory: 4096 * 768), device: "fb0")
+            #expect(layout.scansOutDirectly == direct, "\(id)")
+        }
     }
 }

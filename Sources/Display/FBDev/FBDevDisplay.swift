@@ -66,8 +66,9 @@ public final class FBDevDisplay: Display {
     private var pageRows: [Int32]
     /// FBIO_WAITFORVSYNC said EBUSY (noted once).
     private var sawBusyVSync = false
-    /// Whether an fsync after drawing flushes anything (false once the driver said it has no deferred I/O).
-    private var flushes = true
+    /// Whether an fsync after drawing may flush anything: not on a firmware framebuffer
+    /// (`FBLayout.scansOutDirectly`), nor once fsync said EINVAL (no deferred I/O, older kernels).
+    private var flushes: Bool
     private var pages: PageDamage
 
     /// Opens `path` and prepares it for presenting frames rotated by `rotation`.
@@ -83,6 +84,7 @@ public final class FBDevDisplay: Display {
             throw error
         }
         self.fd = fd; self.path = path; self.layout = layout; self.memory = memory; self.dither = dither
+        flushes = !layout.scansOutDirectly
         originalVariable = variable
         // The visible rows, where they fit in memory (a driver reporting an offset past its memory
         // gets them from row 0, where present will then pan).
@@ -137,7 +139,7 @@ public final class FBDevDisplay: Display {
             convertingBlit(from: frame, rect: r, to: target, rotation: output.rotation, dither: dither)
         }
         // DRM's fbdev emulation shows mmap writes through deferred I/O, 50 ms later: flush it now.
-        // A driver without deferred I/O (vesafb, efifb) has nothing to flush: asked once.
+        // A firmware framebuffer (vesafb, efifb, simplefb) has nothing to flush: never asked.
         if flushes { flushes = try Syscalls.fsync(fd, device: path) }
         let showing = pages.front
         pages.drawn(page: page, damage: damage)

@@ -35,6 +35,13 @@ public struct FBLayout: Equatable, Sendable {
     /// the screen keeps showing row 0 (seen in the QEMU end-to-end test with
     /// drm_kms_helper.drm_fbdev_overalloc=200). So we never pan there.
     public var isDRMEmulation: Bool { id.hasSuffix("drmfb") }
+    /// Whether the screen shows the mapped memory itself: the firmware framebuffers (vesafb's
+    /// "VESA VGA", efifb's "EFI VGA", simplefb's "simple") have no deferred I/O, so an fsync after
+    /// drawing has nothing to flush. Since Linux 6.1 their fsync succeeds all the same (fbdev's
+    /// deferred-I/O fsync returns 0 for a device without it), so it cannot say so itself. Every
+    /// other driver (DRM's emulation, USB and SPI panels) is synced after each frame.
+    public var scansOutDirectly: Bool { Self.directDrivers.contains(id) }
+    static let directDrivers: Set<String> = ["VESA VGA", "EFI VGA", "simple"]
     /// The pan offset the device had (`xoffset`, `yoffset`): the visible page when we opened it.
     public var xOffset: Int32
     public var yOffset: Int32
