@@ -69,13 +69,16 @@ public struct PixmapView: @unchecked Sendable {
         }
     }
 
-    /// Whether every pixel of `rect` (clipped to the view) has alpha 0xFF.
+    /// Whether every pixel of `rect` (clipped to the view) has alpha 0xFF. Plain loops: debug
+    /// builds run it on every opaque row a present copies.
     public func isOpaque(_ rect: IntRect) -> Bool {
         let r = rect.intersection(bounds)
-        return (r.y..<r.maxY).allSatisfy { y in
-            let pixels = row(y)
-            return (Int(r.x)..<Int(r.maxX)).allSatisfy { pixels[$0] >> 24 == 0xFF }
+        if r.isEmpty { return true }
+        for y in r.y..<r.maxY {
+            let pixels = row(y) + Int(r.x)
+            for i in 0..<Int(r.width) where pixels[i] < 0xFF00_0000 { return false }
         }
+        return true
     }
 
     /// Copies `rect` from `source` (same size) into this view.
