@@ -1,5 +1,9 @@
+#define _GNU_SOURCE
 #include "CLinuxShim.h"
 #include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <linux/fb.h>
 #include <linux/kd.h>
 #include <linux/vt.h>
@@ -35,3 +39,6 @@ const uint32_t CLinuxShim_DRM_FORMAT_RGB888 = DRM_FORMAT_RGB888;
 const uint32_t CLinuxShim_DRM_FORMAT_BGR888 = DRM_FORMAT_BGR888;
 const uint32_t CLinuxShim_DRM_FORMAT_RGB565 = DRM_FORMAT_RGB565;
 const uint32_t CLinuxShim_DRM_FORMAT_BGR565 = DRM_FORMAT_BGR565;
+
+int CLinuxShim_accept4(int fd, int flags) { return accept4(fd, NULL, NULL, flags); }
+int CLinuxShim_pipe2(int fds[2], int flags) { return pipe2(fds, flags); }

@@ -270,14 +270,9 @@ func system_eventfd() -> CInt {
 
 func system_pipe(_ fds: UnsafeMutablePointer<CInt>) -> CInt {
     if let r = mocked("pipe") { return r }
-    let r = pipe(fds)
-    if r == 0 { for i in 0..<2 { setCloseOnExecNonBlocking(fds[i]) } }
-    return r
-}
-
-private func setCloseOnExecNonBlocking(_ fd: CInt) {
-    _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    // Flags set atomically: a fork on another thread between pipe and fcntl would keep the
+    // descriptor open in the child.
+    return CLinuxShim_pipe2(fds, O_CLOEXEC | O_NONBLOCK)
 }
 
 func system_sigaction(_ signal: CInt, handler: (@convention(c) (CInt) -> Void)?, restart: Bool) -> CInt {
@@ -358,9 +353,9 @@ func system_listen(_ fd: CInt, _ backlog: CInt) -> CInt {
 
 func system_accept(_ fd: CInt) -> CInt {
     if let r = mocked("accept4") { return r }
-    let connection = accept(fd, nil, nil)
-    if connection >= 0 { setCloseOnExecNonBlocking(connection) }
-    return connection
+    // As pipe2: a child spawned by another thread must never inherit a client, or the client
+    // would not see EOF when we close it.
+    return CLinuxShim_accept4(fd, CInt(SOCK_CLOEXEC.rawValue) | CInt(SOCK_NONBLOCK.rawValue))
 }
 
 func system_connect_unix(_ fd: CInt, _ path: [UInt8]) -> CInt {

@@ -16,6 +16,10 @@
 // (getauxval: is there a program interpreter?), for user and group lookups in a static daemon.
 #include <nss.h>
 #include <sys/auxv.h>
+// accept4 and pipe2 are GNU extensions Glibc's Swift module does not declare: a descriptor made
+// with its flags set atomically stays out of a child another thread spawns meanwhile.
+int CLinuxShim_accept4(int fd, int flags);
+int CLinuxShim_pipe2(int fds[2], int flags);
 extern const unsigned long CLinuxShim_FBIOGET_VSCREENINFO;
 extern const unsigned long CLinuxShim_FBIOPUT_VSCREENINFO;
 extern const unsigned long CLinuxShim_FBIOGET_FSCREENINFO;
