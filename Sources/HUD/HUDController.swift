@@ -129,6 +129,16 @@ public final class HUDController {
         return (appearance.usesMBBehaviour ? mbIndicator(at: time) : svIndicator(at: time), animating)
     }
 
+    /// What a frame at `clock.now` draws for outputs that show generation `showing` decides:
+    /// the indicator alone while the HUD rests and they all show the current generation (see
+    /// `restingIndicator`), the whole presentation otherwise.
+    public func frameContent(showing: (UInt64) -> Bool) -> HUDFrameContent {
+        if let rest = restingIndicator(), showing(presentationGeneration) {
+            return .indicator(rest.indicator, isAnimating: rest.isAnimating)
+        }
+        return .presentation(presentation())
+    }
+
     /// The status text `presentation()` shows (nil for none), without making the presentation.
     public var status: String? {
         update()

@@ -153,6 +153,16 @@ public final class HUDSceneRenderer {
         return renderPhase(indicator)
     }
 
+    /// Brings the frame up to `content` (`HUDController.frameContent`), of controller generation
+    /// `generation`, and returns the rects of pixels that changed.
+    @discardableResult
+    public func render(_ content: HUDFrameContent, generation: UInt64) -> [IntRect] {
+        switch content {
+        case .indicator(let indicator, _): return render(indicator: indicator)
+        case .presentation(let p): return render(p, generation: generation)
+        }
+    }
+
     /// Brings the frame up to `p` and returns the rects of pixels that changed (possibly none).
     /// `generation` is the controller's `presentationGeneration` for `p`: one equal to the last
     /// frame's says that only the indicator's time moved, which then goes unchecked.

@@ -35,12 +35,8 @@ public final class ScriptPlayer {
     @discardableResult
     public func render(at t: Instant) -> [IntRect] {
         advance(to: t)
-        // At rest and showing that generation: only the indicator moved (as HUDScene's frames).
-        if renderer.shows(generation: controller.presentationGeneration), let rest = controller.restingIndicator() {
-            return renderer.render(indicator: rest.indicator)
-        }
-        let p = controller.presentation()
-        return renderer.render(p, generation: controller.presentationGeneration)
+        let content = controller.frameContent(showing: renderer.shows(generation:))
+        return renderer.render(content, generation: controller.presentationGeneration)
     }
 
     /// Plays past the last command until nothing is scheduled any more (or `limit` after it), so

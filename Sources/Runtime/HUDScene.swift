@@ -83,17 +83,12 @@ public final class HUDScene: PacedScene {
         advance(to: nanoseconds)
         // Filled in place: the last frame's array is free again by now, so a frame allocates none.
         damage.removeAll(keepingCapacity: true)
-        // The usual animation frame: the HUD at rest, every output showing its generation, and
-        // only the indicator's time to bring up to date.
-        let generation = controller.presentationGeneration
-        if let (indicator, animating) = controller.restingIndicator(), renderers.allSatisfy({ $0.shows(generation: generation) }) {
-            for r in renderers { damage.append(r.render(indicator: indicator)) }
-            return PacedFrame(outputDamage: damage, animating: animating, nextChange: animating ? nil : nextChange())
-        }
-        let presentation = controller.presentation()
-        for r in renderers { damage.append(r.render(presentation, generation: controller.presentationGeneration)) }
-        return PacedFrame(outputDamage: damage, animating: presentation.isAnimating,
-                          nextChange: presentation.isAnimating ? nil : nextChange())
+        // Usually the HUD at rest, every output showing its generation: only the indicator's
+        // time to bring up to date.
+        let content = controller.frameContent { g in renderers.allSatisfy { $0.shows(generation: g) } }
+        for r in renderers { damage.append(r.render(content, generation: controller.presentationGeneration)) }
+        return PacedFrame(outputDamage: damage, animating: content.isAnimating,
+                          nextChange: content.isAnimating ? nil : nextChange())
     }
 
     /// The controller's next timer, in monotonic nanoseconds (nil: none, or past Int64).

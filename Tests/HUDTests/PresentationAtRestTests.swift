@@ -47,6 +47,35 @@ struct PresentationAtRestTests {
     }
 
     @Test(arguments: scripts)
+    func aFrameIsTheIndicatorAloneOnlyAtRestOnTheGenerationShown(_ text: String) throws {
+        let player = ScriptPlayer(script: try CommandParser.parseScript(text),
+                                  renderer: HUDSceneRenderer(width: 240, height: 160, background: .color(Color(rgb: 0x204060)), resources: try HUDResources.system()))
+        var indicators = 0, presentations = 0
+        for frame in 0...150 {
+            player.advance(to: Instant(nanoseconds: Int64(frame) * 1_000_000_000 / 60))
+            let before = player.controller.presentationGeneration
+            let resting = player.controller.restingIndicator() != nil
+            // Every third frame the outputs show another generation (a new output, a hotplug).
+            let shown = frame % 3 != 0
+            var asked: UInt64?
+            let content = player.controller.frameContent { asked = $0; return shown }
+            let p = player.controller.presentation()
+            #expect(content.isAnimating == p.isAnimating, "frame \(frame)")
+            switch content {
+            case .indicator(let indicator, _):
+                indicators += 1
+                #expect(resting && shown && asked == before, "frame \(frame)")
+                #expect(indicator == p.indicator, "frame \(frame)")
+            case .presentation(let q):
+                presentations += 1
+                #expect(!resting || !shown, "frame \(frame)")
+                #expect(q == p, "frame \(frame)")
+            }
+        }
+        #expect(indicators > 30 && presentations > 30, "\(indicators) indicator frames, \(presentations) whole")
+    }
+
+    @Test(arguments: scripts)
     func trustingGenerationsDrawsTheSame(_ text: String) throws {
         let resources = try HUDResources.system()
         let player = ScriptPlayer(script: try CommandParser.parseScript(text),
