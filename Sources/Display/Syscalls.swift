@@ -23,8 +23,8 @@ enum Syscalls {
     }
 
     /// Opens `path` read-write, close-on-exec.
-    static func open(_ path: String) throws(DisplayError) -> FileDescriptor {
-        try mapped { () throws(SystemError) in try Files.open(path, flags: OpenFlag.readWrite) }
+    static func open(_ path: String, nonBlocking: Bool = false) throws(DisplayError) -> FileDescriptor {
+        try mapped { () throws(SystemError) in try Files.open(path, flags: OpenFlag.readWrite | (nonBlocking ? OpenFlag.nonBlocking : 0)) }
     }
 
     /// Opens a terminal read-write without making it our controlling terminal (a daemon must not

@@ -327,13 +327,21 @@ public final class DRMDisplay: Display {
     /// The card's descriptor, readable when page-flip events wait (the frame loop watches it).
     public var eventDescriptors: [Int32] { device.map { [$0.fd.rawValue] } ?? [] }
 
-    /// Handles the page-flip events waiting on the card, without blocking (drmHandleEvent only
-    /// when poll says something is there): their outputs' other buffers are free again.
+    /// Handles the page-flip events waiting on the card, without blocking (the card is open
+    /// non-blocking): their outputs' other buffers are free again.
     public func handleEvents(on descriptor: Int32) throws(DisplayError) {
         guard let device, device.fd.rawValue == descriptor else { return }
-        guard try Syscalls.pollReadable(device.fd, timeoutMilliseconds: 0, device: device.path) else { return }
         var context = Self.eventContext()
-        try DRMCall.check("drmHandleEvent", drmHandleEvent(device.fd.rawValue, &context), device: device.path)
+        try Self.readEvents(device, &context)
+    }
+
+    /// drmHandleEvent: reads the events waiting and calls `context`'s handlers. None waiting
+    /// (EAGAIN on the non-blocking card) is no error.
+    private static func readEvents(_ device: DRMDevice, _ context: inout drmEventContext) throws(DisplayError) {
+        guard drmHandleEvent(device.fd.rawValue, &context) < 0 else { return }
+        let e = currentErrno()
+        if e == .resourceTemporarilyUnavailable || e == .interrupted { return }
+        throw .ioctl("drmHandleEvent", e, device.path)
     }
 
     public func isFlipPending(output index: Int) -> Bool {
@@ -374,7 +382,7 @@ public final class DRMDisplay: Display {
                 return
             }
             if try Syscalls.pollReadable(device.fd, timeoutMilliseconds: Int32(clamping: left / 1_000_000 + 1), device: device.path) {
-                try DRMCall.check("drmHandleEvent", drmHandleEvent(device.fd.rawValue, &context), device: device.path)
+                try Self.readEvents(device, &context)
             }
         }
     }
