@@ -327,8 +327,12 @@ public final class HUDRuntime {
 
     /// Hands the turn's events out; with no listener they are dropped, never kept.
     private func handOutEvents() {
-        let events = controller.drainEvents() + ownEvents
-        ownEvents = []
+        // Nearly every turn has none, and `+` allocates even for two empty arrays.
+        var events = controller.drainEvents()
+        if !ownEvents.isEmpty {
+            events += ownEvents
+            ownEvents.removeAll()
+        }
         guard !events.isEmpty else { return }
         for listener in eventListeners { listener(events) }
     }
