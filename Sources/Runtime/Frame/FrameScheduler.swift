@@ -188,10 +188,12 @@ public final class FrameScheduler: LoopFrameSource {
         } else {
             let due = forced || (dirty && !animating) || deadline.map { now >= $0 } == true
             guard due else { return }
-            if anyFlipPending && !flipEventsWake {
+            var flipPending = anyFlipPending
+            if flipPending && !flipEventsWake {
                 for fd in display.eventDescriptors { handleEvents(on: fd) }
+                flipPending = anyFlipPending
             }
-            if anyFlipPending {
+            if flipPending {
                 flipWaitDeadline = now + flipWaitNanoseconds
                 flipWaitBoundary = animating && !forced ? boundary : nil
                 if !flipEventsWake {

@@ -51,8 +51,11 @@ public final class EventLoop {
     /// The poll's storage between turns (see `runOnce`).
     private var ready: [LoopReadiness] = []
     private var timers = LoopTimers()
-    private var turnSteps: [() -> Void] = []
-    private var turnEndSteps: [() -> Void] = []
+    /// A step's closure in a struct: in a `[() -> Void]` each closure would be stored behind a
+    /// reabstraction thunk, and every turn would call each step through two thunks.
+    private struct Step { let run: () -> Void }
+    private var turnSteps: [Step] = []
+    private var turnEndSteps: [Step] = []
 
     public init(poller: any LoopPoller, clock: @escaping () -> Int64) {
         self.poller = poller; self.clock = clock
@@ -119,10 +122,10 @@ public final class EventLoop {
     public var pendingTimers: Int { timers.count }
 
     /// Runs `step` in every turn after the callbacks and timers, before the frame.
-    public func addTurnStep(_ step: @escaping () -> Void) { turnSteps.append(step) }
+    public func addTurnStep(_ step: @escaping () -> Void) { turnSteps.append(Step(run: step)) }
 
     /// Runs `step` at the end of every turn, after the frame.
-    public func addTurnEndStep(_ step: @escaping () -> Void) { turnEndSteps.append(step) }
+    public func addTurnEndStep(_ step: @escaping () -> Void) { turnEndSteps.append(Step(run: step)) }
 
     // MARK: Running
 
@@ -154,9 +157,9 @@ public final class EventLoop {
         }
         swap(&batch, &ready)
         while let action = timers.popDue(at: clock()) { action() }
-        for step in turnSteps { step() }
+        for step in turnSteps { step.run() }
         try frames?.frameIfDue(at: clock())
-        for step in turnEndSteps { step() }
+        for step in turnEndSteps { step.run() }
     }
 
     /// Runs turns until `stop` (checked after every turn) returns true.
