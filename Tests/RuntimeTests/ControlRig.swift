@@ -119,19 +119,6 @@ final class RawClient {
     /// True when the daemon closed the connection.
     private(set) var closedByPeer = false
 
-    /// Reads until the daemon's close arrives or `seconds` pass; true if it arrived. EOF can lag
-    /// the daemon's close by the moment a child that another test spawns holds a copy of the
-    /// descriptor, before its exec closes it.
-    func awaitClose(within seconds: Double = 2) -> Bool {
-        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-        while !closedByPeer && ContinuousClock.now < deadline {
-            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            _ = poll(&p, 1, 50)
-            readAvailable()
-        }
-        return closedByPeer
-    }
-
     private func readAvailable() {
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
