@@ -2,8 +2,9 @@
 #define CLINUXSHIM_H
 // Linux constants that Swift cannot import because the kernel headers build them with
 // function-like macros: ioctl request numbers (_IOR/_IOW/_IOWR) and DRM fourcc codes
-// (fourcc_code). Nothing else belongs here, except <linux/fb.h> itself: Swift imports its structs
-// (fb_var_screeninfo, fb_fix_screeninfo) and plain constants (FB_VISUAL_TRUECOLOR) as they are.
+// (fourcc_code). Nothing else belongs here, except <linux/fb.h> itself (Swift imports its structs,
+// fb_var_screeninfo and fb_fix_screeninfo, and plain constants such as FB_VISUAL_TRUECOLOR as they
+// are) and the libc headers and GNU functions Glibc's Swift module leaves out, each noted below.
 #include <stdint.h>
 #include <linux/fb.h>
 // timerfd and eventfd (the frame pacer's timer and wake-up): Glibc's Swift module leaves these
