@@ -9,7 +9,9 @@ that differ only in what a frame runs after the wake-up:
   loop       nothing;
   distinct   N different functions, each called once (N calls and returns to N places);
   same       one function called N times (the same calls and returns, to one place);
-  branches   N conditional branches in one function (about 2N blocks, no calls).
+  branches   N conditional branches in one function (about 2N blocks, no calls);
+  box        a 120x120 XRGB box copied into a 1024-pixel-wide frame in memory (120 rows of 480
+             bytes, each in its own page), as a frame's box is copied to the screen.
 
 They take turns in one QEMU guest (scripts/qemu/vmtest.py, TCG, 1 vCPU, Debian's kernel); CPU a
 frame from /proc/PID/schedstat; the median of the rounds. Under TCG the wake-up between frames
@@ -28,7 +30,7 @@ import sys
 import tempfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-VARIANTS = ["loop", "distinct", "same", "branches"]
+VARIANTS = ["loop", "distinct", "same", "branches", "box"]
 
 
 def source(variant, n):
@@ -44,10 +46,18 @@ def source(variant, n):
             f'    if (x & {1 << (i % 20)}) {{ x = x * {i + 3} + 1; __asm__ volatile("" ::: "memory"); }}'
             f' else {{ x ^= {i * 7 + 5}; __asm__ volatile("" ::: "memory"); }}' for i in range(n))
         work = f"__attribute__((noinline)) static int work(int x) {{\n{body}\n    return x;\n}}"
+    elif variant == "box":
+        work = """static uint32_t box[120 * 120], screen[1024 * 768];
+static int work(int x) {
+    box[x % (120 * 120)] = x;
+    for (int y = 0; y < 120; y++) memcpy(screen + (300 + y) * 1024 + 400, box + y * 120, 480);
+    return x;
+}"""
     else:
         work = "static int work(int x) { return x; }"
     return f"""#define _GNU_SOURCE
 #include <stdint.h>
+#include <string.h>
 #include <sys/epoll.h>
 #include <sys/timerfd.h>
 #include <time.h>
@@ -124,7 +134,7 @@ def main():
     print(f"{args.display}, N = {args.n}, {args.rounds} rounds of {args.seconds} s at 75 Hz; CPU µs a frame, median (each run)")
     for v in VARIANTS:
         extra = median[v] - median["loop"]
-        per = f"{extra * 1000 / args.n:6.0f} ns per unit" if v != "loop" else ""
+        per = f"{extra * 1000 / args.n:6.0f} ns per unit" if v not in ("loop", "box") else ""
         print(f"  {v:9} {median[v]:6.0f}  ({', '.join(map(str, runs[v]))})  {'+' if extra >= 0 else ''}{extra:.0f} {per}")
 
 
