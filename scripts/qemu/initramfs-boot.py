@@ -44,6 +44,18 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 os.environ["PATH"] = os.environ.get("PATH", "/usr/bin:/bin") + ":/usr/sbin:/sbin"
 REPO = os.path.dirname(os.path.dirname(HERE))
 
+# Both probes wait up to a minute for the splash to be up on a DRM card, keeping what the client
+# last said in $st.
+WAIT_FOR_SPLASH = r"""i=0
+st=""
+while [ $i -lt 600 ]; do
+    st=$(/usr/bin/splashhud state --timeout 500 2>&1)
+    case "$st" in *"visible yes"*"outputs card"*) break ;; esac
+    sleep 0.1
+    i=$((i + 1))
+done
+"""
+
 PROBE = r"""#!/bin/sh
 # The test's probe (not part of SplashHUD): runs after scripts/init-premount/splashhud.
 PREREQ="splashhud"
@@ -52,15 +64,7 @@ case "$1" in prereqs) prereqs; exit 0 ;; esac
 stty -F /dev/ttyS1 raw -echo 2>/dev/null
 exec 3<>/dev/ttyS1
 ctl() { echo "$1" >&3; read -r answer <&3; echo "probe: $1 -> $answer"; }
-i=0
-st=""
-while [ $i -lt 600 ]; do
-    st=$(/usr/bin/splashhud state --timeout 500 2>&1)
-    case "$st" in *"visible yes"*"outputs card"*) break ;; esac
-    sleep 0.1
-    i=$((i + 1))
-done
-echo "INFO INITRAMFS state $st" >&3
+""" + WAIT_FOR_SPLASH + r"""echo "INFO INITRAMFS state $st" >&3
 echo "INFO INITRAMFS mounts $(cut -d' ' -f2 /proc/mounts | tr '\n' ' ')" >&3
 echo "INFO INITRAMFS daemon $(cat /run/initramfs/splashhud.pid 2>/dev/null)" >&3
 /usr/bin/splashhud progress 0.5 Initramfs
@@ -71,15 +75,7 @@ echo "INFO INITRAMFS shot-mounts $(cut -d' ' -f2 /proc/mounts | tr '\n' ' ')" >&
 DRACUT_PROBE = r"""# The test's probe (not part of SplashHUD): a dracut pre-mount hook, sourced by dracut's init
 # before the root is mounted on $NEWROOT. Shell builtins only (the image has no busybox).
 exec 3<>/dev/ttyS1
-i=0
-st=""
-while [ $i -lt 600 ]; do
-    st=$(/usr/bin/splashhud state --timeout 500 2>&1)
-    case "$st" in *"visible yes"*"outputs card"*) break ;; esac
-    sleep 0.1
-    i=$((i + 1))
-done
-mounts=""
+""" + WAIT_FOR_SPLASH + r"""mounts=""
 while read -r _ m _; do mounts="$mounts $m"; done < /proc/mounts
 echo "INFO INITRAMFS state $st" >&3
 echo "INFO INITRAMFS mounts$mounts" >&3
