@@ -3,8 +3,8 @@
 
     scripts/bench/tcg-footprint.py [--display vesafb32] [--rounds 3] [--n 400] [--seconds 6]
 
-One C loop paced like splashhudd (timerfd at 75 Hz, epoll_wait), built static in four variants
-that differ only in what a frame runs after the wake-up:
+loopfloor.c, the C loop paced like splashhudd (timerfd, epoll_wait) that tcg-frame.sh runs, at
+75 Hz, built static in five variants that differ only in what a frame runs after the wake-up:
 
   loop       nothing;
   distinct   N different functions, each called once (N calls and returns to N places);
@@ -33,59 +33,36 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 VARIANTS = ["loop", "distinct", "same", "branches", "box"]
 
 
-def source(variant, n):
-    """The C program for `variant`: the loop, and what a frame runs."""
+def frame_work(variant, n):
+    """`frame_work` for loopfloor.c (built with -DLOOPFLOOR_WORK): what a frame runs in `variant`."""
     if variant == "distinct" or variant == "same":
         fns = "\n".join(f"__attribute__((noinline)) static int f{i}(int x) {{ return x * {i + 3} + 1; }}" for i in range(n))
         table = "static int (*const fns[])(int) = {" + ", ".join(f"f{i}" for i in range(n)) + "};"
         index = "i" if variant == "distinct" else "0"
-        work = f"{fns}\n{table}\nstatic int work(int x) {{ for (int i = 0; i < {n}; i++) x = fns[{index}](x); return x; }}"
-    elif variant == "branches":
+        body = f"int x = (int)frame;\n    for (int i = 0; i < {n}; i++) x = fns[{index}](x);\n    sink = x;"
+        return f"{fns}\n{table}\nstatic volatile int sink;\nstatic void frame_work(unsigned frame) {{\n    {body}\n}}\n"
+    if variant == "branches":
         # The empty asm keeps each branch a branch (no conditional move).
-        body = "\n".join(
+        ifs = "\n".join(
             f'    if (x & {1 << (i % 20)}) {{ x = x * {i + 3} + 1; __asm__ volatile("" ::: "memory"); }}'
             f' else {{ x ^= {i * 7 + 5}; __asm__ volatile("" ::: "memory"); }}' for i in range(n))
-        work = f"__attribute__((noinline)) static int work(int x) {{\n{body}\n    return x;\n}}"
-    elif variant == "box":
-        work = """static uint32_t box[120 * 120], screen[1024 * 768];
-static int work(int x) {
-    box[x % (120 * 120)] = x;
+        return ("static volatile int sink;\n__attribute__((noinline)) static void frame_work(unsigned frame) {\n"
+                f"    int x = (int)frame;\n{ifs}\n    sink = x;\n}}\n")
+    if variant == "box":
+        return """static uint32_t box[120 * 120], screen[1024 * 768];
+static void frame_work(unsigned frame) {
+    box[frame % (120 * 120)] = frame;
     for (int y = 0; y < 120; y++) memcpy(screen + (300 + y) * 1024 + 400, box + y * 120, 480);
-    return x;
-}"""
-    else:
-        work = "static int work(int x) { return x; }"
-    return f"""#define _GNU_SOURCE
-#include <stdint.h>
-#include <string.h>
-#include <sys/epoll.h>
-#include <sys/timerfd.h>
-#include <time.h>
-{work}
-static volatile int sink;
-int main(void) {{
-    int ep = epoll_create1(EPOLL_CLOEXEC), timer = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-    struct epoll_event watch = {{ .events = EPOLLIN, .data.fd = timer }}, ready[8];
-    if (ep < 0 || timer < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, timer, &watch)) return 2;
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    int64_t next = (int64_t)t.tv_sec * 1000000000 + t.tv_nsec, interval = 1000000000 / 75;
-    for (unsigned frame = 0;; frame++) {{
-        next += interval;
-        struct itimerspec at = {{ .it_value = {{ .tv_sec = next / 1000000000, .tv_nsec = next % 1000000000 }} }};
-        timerfd_settime(timer, TFD_TIMER_ABSTIME, &at, 0);
-        epoll_wait(ep, ready, 8, -1);
-        sink = work((int)frame);
-    }}
-}}
+}
 """
+    return "static void frame_work(unsigned frame) { (void)frame; }\n"
 
 
 GUEST = """#!/bin/sh
 # Each variant in turn, ROUNDS times: 1 s to settle, then SECONDS of schedstat.
 for r in $(seq 1 $ROUNDS); do
   for v in $VARIANTS; do
-    /$v &
+    /$v 75 &
     pid=$!
     sleep 1
     a=$(cut -d' ' -f1 /proc/$pid/schedstat)
@@ -108,10 +85,11 @@ def main():
     with tempfile.TemporaryDirectory() as work:
         files = []
         for v in VARIANTS:
-            c = os.path.join(work, v + ".c")
-            with open(c, "w") as f:
-                f.write(source(v, args.n))
-            subprocess.run(["gcc", "-O2", "-static", "-o", os.path.join(work, v), c], check=True)
+            header = os.path.join(work, v + ".h")
+            with open(header, "w") as f:
+                f.write(frame_work(v, args.n))
+            subprocess.run(["gcc", "-O2", "-static", f'-DLOOPFLOOR_WORK="{header}"', "-o", os.path.join(work, v),
+                            os.path.join(REPO, "scripts/bench/loopfloor.c")], check=True)
             files += ["--file", f"{os.path.join(work, v)}:/{v}"]
         guest = os.path.join(work, "guest.sh")
         with open(guest, "w") as f:
