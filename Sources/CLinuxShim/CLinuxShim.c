@@ -4,6 +4,7 @@
 #include <sys/socket.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <linux/fb.h>
 #include <linux/kd.h>
 #include <linux/vt.h>
@@ -42,3 +43,5 @@ const uint32_t CLinuxShim_DRM_FORMAT_BGR565 = DRM_FORMAT_BGR565;
 
 int CLinuxShim_accept4(int fd, int flags) { return accept4(fd, NULL, NULL, flags); }
 int CLinuxShim_pipe2(int fds[2], int flags) { return pipe2(fds, flags); }
+int CLinuxShim_set_dumpable(int on) { return prctl(PR_SET_DUMPABLE, (unsigned long)on, 0UL, 0UL, 0UL); }
+int CLinuxShim_get_dumpable(void) { return prctl(PR_GET_DUMPABLE, 0UL, 0UL, 0UL, 0UL); }

@@ -42,6 +42,7 @@ extension HUDAppearance {
         case .details(let text): details = text.isEmpty ? nil : text
         case .button(let text): button = text.isEmpty ? nil : text
         case .margin(let v): margin = v
+        case .promptWidth(let v): promptWidth = v
         case .square(let v): square = v
         case .minShow(let v): minShow = v
         case .transition(let v): transition = v

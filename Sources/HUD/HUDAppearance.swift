@@ -40,6 +40,8 @@ public struct HUDAppearance: Equatable, Sendable {
     public var details: String?
     public var button: String?
     public var margin: Fixed16_16 = Fixed16_16(20)
+    /// A prompt's entry field: at least this wide, wider for a longer prompt (`prompt-width`).
+    public var promptWidth: Fixed16_16 = Fixed16_16(200)
     public var square = false
     /// Which taps dismiss the HUD (`set tap-dismiss`; touch input only).
     public var tapDismiss = HUDTapDismiss.off

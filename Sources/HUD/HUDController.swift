@@ -41,6 +41,11 @@ public final class HUDController {
     public var isButtonHighlighted = false {
         didSet { if isButtonHighlighted != oldValue { atRest = nil } }
     }
+    /// A prompt on the HUD (set by whoever reads its keys): while set, the HUD shows it at full
+    /// opacity over whatever it showed, which comes back when it is cleared.
+    public var entry: HUDEntry? {
+        didSet { if entry != oldValue { atRest = nil } }
+    }
     /// The last presentation made afresh while nothing was fading or zooming: until a command, a
     /// timer or the button changes something, the HUD at a later instant differs from it only in
     /// the indicator's time, which is all `presentation()` and `restingIndicator()` then work out
@@ -181,6 +186,16 @@ public final class HUDController {
             p.buttonHighlighted = isButtonHighlighted && p.button != nil
         } else {
             p.indicator = svIndicator(at: t)
+        }
+        if let entry {
+            // The form, at once and whole: a prompt must not wait for a fade, nor be half seen.
+            p.entry = entry
+            p.status = entry.prompt
+            p.details = nil; p.button = nil; p.buttonHighlighted = false
+            p.indicator = .none
+            p.alpha = .one; p.scale = .one
+            p.backdropAlpha = appearance.mask == .none ? .zero : .one
+            return (p, false)
         }
         let fading = alpha.running(at: t) != nil || backdrop.running(at: t) != nil
         let scaling = scale.running(at: t) != nil

@@ -12,7 +12,7 @@ public enum HUDHit: Equatable, Sendable { case button, hud, outside }
 
 /// One laid-out text: SV's status, MB's label, details or button title.
 public struct HUDTextBlock {
-    public enum Role: Sendable { case status, label, details, button }
+    public enum Role: Sendable { case status, label, details, button, entry }
     public var role: Role
     /// Lines, glyphs and metrics, in points (font size in points).
     public var text: TextLayout
@@ -54,6 +54,8 @@ public struct HUDLayout {
     public var texts: [HUDTextBlock]
     /// MB's button border frame, in points (its title is the `.button` text block).
     public var button: Rect?
+    /// A prompt's field, bullets and caret (Layout+Form.swift).
+    public var entry: HUDEntryLayout?
     public var colors: HUDColors
     /// Fonts or images that could not be used (the layout fell back; see `HUDResourceError`).
     public var issues: [HUDResourceError]
@@ -73,7 +75,8 @@ public struct HUDLayout {
     /// The layout of `p` on a screen of `screen` points, by SV's rules (A6) or, when the
     /// appearance has an MB mode, MB's (B2).
     public static func compute(_ p: HUDPresentation, screen: Size, resources: HUDResources) -> HUDLayout {
-        p.appearance.usesMBBehaviour ? computeMB(p, screen: screen, resources: resources)
+        if let entry = p.entry { return computeForm(p, entry: entry, screen: screen, resources: resources) }
+        return p.appearance.usesMBBehaviour ? computeMB(p, screen: screen, resources: resources)
             : computeSV(p, screen: screen, resources: resources)
     }
 
@@ -140,12 +143,13 @@ public struct HUDLayoutKey: Equatable {
     public var status: String?
     public var details: String?
     public var button: String?
+    public var entry: HUDEntry?
     public var content: ContentKind
     public var appearance: HUDAppearance
     public var screen: Size
 
     public init(_ p: HUDPresentation, screen: Size) {
-        status = p.status; details = p.details; button = p.button; appearance = p.appearance
+        status = p.status; details = p.details; button = p.button; entry = p.entry; appearance = p.appearance
         self.screen = screen
         switch p.indicator {
         case .none: content = .none

@@ -40,6 +40,7 @@ public struct HUDPainter {
 
         canvas.fill(.roundedRect(layout.bezel, radius: layout.cornerRadius), .solid(colors.bezel))
         drawContent(p, layout: layout, into: canvas)
+        if let entry = layout.entry { draw(entry, colors: colors, into: canvas) }
         for block in layout.texts { draw(block, transform: t, color: colors.text, into: canvas) }
         if let button = layout.button {
             // MBProgressHUDRoundedButton: a 1 pt border inside the bounds, corner radius ceil(h/2).
@@ -78,6 +79,19 @@ public struct HUDPainter {
     }
 
     // MARK: - Content
+
+    /// A prompt's field: a faint fill and a 1 pt border in the text colour, bullets and a caret.
+    private func draw(_ e: HUDEntryLayout, colors: HUDColors, into canvas: Canvas) {
+        let half = Fixed16_16.half
+        let inner = Rect(x: e.field.minX + half, y: e.field.minY + half, width: e.field.size.width - .one, height: e.field.size.height - .one)
+        canvas.fill(.roundedRect(e.field, radius: e.cornerRadius), .solid(colors.text.withAlpha(mul255(colors.text.a, 20))))
+        canvas.stroke(.roundedRect(inner, radius: e.cornerRadius - half), StrokeStyle(width: .one),
+                      .solid(colors.text.withAlpha(mul255(colors.text.a, 110))))
+        let ink = Paint.solid(colors.text)
+        for c in e.bullets { canvas.fill(.circle(center: c, radius: e.bulletRadius), ink) }
+        if let o = e.overflow { canvas.fill(.circle(center: o, radius: e.bulletRadius.halved), ink) }
+        canvas.fill(.rect(e.caret), ink)
+    }
 
     private func drawContent(_ p: HUDPresentation, layout: HUDLayout, into canvas: Canvas) {
         let colors = layout.colors

@@ -36,6 +36,8 @@ public struct HUDPresentation: Equatable, Sendable {
     /// MB's button is held down (a touch on it, Enter or Space): filled with the title colour at
     /// α0.1, as MBProgressHUDRoundedButton's `setHighlighted:` does.
     public var buttonHighlighted = false
+    /// A prompt waiting for its answer: drawn as a form in place of the indicator and texts.
+    public var entry: HUDEntry?
     public var appearance = HUDAppearance()
     /// True while something moves (a fade, a zoom, a spinner): the next frame is due at the
     /// display's next refresh. False means the picture is static until the next command or timer.
@@ -56,6 +58,6 @@ public struct HUDPresentation: Equatable, Sendable {
         }
         return alpha == o.alpha && backdropAlpha == o.backdropAlpha && scale == o.scale
             && isAnimating == o.isAnimating && buttonHighlighted == o.buttonHighlighted
-            && status == o.status && details == o.details && button == o.button && appearance == o.appearance
+            && status == o.status && details == o.details && button == o.button && entry == o.entry && appearance == o.appearance
     }
 }

@@ -63,6 +63,7 @@ extension HUDSetting: CustomStringConvertible {
         case .bezelColor: "bezel-color"
         case .tapDismiss: "tap-dismiss"
         case .maxFramesPerSecond: "max-fps"
+        case .promptWidth: "prompt-width"
         }
     }
 
@@ -82,7 +83,7 @@ extension HUDSetting: CustomStringConvertible {
         case .font(let path): return P.quote(path)
         case .label(let text), .details(let text), .button(let text): return P.quote(text)
         case .fontSize(let f), .ringThickness(let f), .ringRadius(let f), .ringNoTextRadius(let f),
-             .cornerRadius(let f), .margin(let f):
+             .cornerRadius(let f), .margin(let f), .promptWidth(let f):
             return P.format(f)
         case .minimumSize(let s), .imageSize(let s): return P.format(s.width) + "x" + P.format(s.height)
         case .offset(let p): return P.format(p.x) + "," + P.format(p.y)

@@ -11,7 +11,7 @@ extension CommandParser {
         "max-dismiss", "fade-in", "fade-out", "grace",
         "mode", "label", "details", "button", "margin", "square", "min-show", "transition",
         "content-color", "bezel-color",
-        "tap-dismiss", "max-fps",
+        "tap-dismiss", "max-fps", "prompt-width",
     ]
 
     /// The largest `max-fps`.
@@ -73,6 +73,7 @@ extension CommandParser {
         case "ring-no-text-radius": return .ringNoTextRadius(try length(word, for: command))
         case "corner-radius": return .cornerRadius(try length(word, for: command))
         case "margin": return .margin(try length(word, for: command))
+        case "prompt-width": return .promptWidth(try length(word, for: command))
         case "min-size", "image-size":
             let (w, h) = try pair(word, separators: ["x", "X"], for: command, format: "WxH, e.g. 200x100",
                                   in: 0...maxLength, range: "0...2048")

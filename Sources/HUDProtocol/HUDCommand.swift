@@ -63,6 +63,8 @@ public enum HUDSetting: Equatable, Sendable {
     case contentColor(Color)
     case bezelColor(Color)
     case tapDismiss(HUDTapDismiss)
+    /// The width of a prompt's entry field, in points (ask-for-password, ask-question).
+    case promptWidth(Fixed16_16)
     /// The most animation frames a second (1...1000; nil: one every display refresh). Not part of
     /// the HUD's look: the frame scheduler paces to it (`set max-fps 15`, `set max-fps refresh`).
     case maxFramesPerSecond(Int32?)

@@ -487,3 +487,60 @@ func system_mutex_destroy(_ m: UnsafeMutableRawPointer) {
     pthread_mutex_destroy(m.assumingMemoryBound(to: pthread_mutex_t.self))
     m.deallocate()
 }
+
+// MARK: Secrets and terminals
+
+/// Anonymous private pages for a secret: locked (mlock) so they never reach swap, left out of core
+/// dumps (MADV_DONTDUMP). nil with errno on failure.
+func system_mapSecret(_ length: Int) -> UnsafeMutableRawPointer? {
+    if mocked("mmap") != nil { return nil }
+    guard let p = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), p != MAP_FAILED else { return nil }
+    _ = madvise(p, length, MADV_DONTDUMP)
+    return p
+}
+
+func system_mlock(_ p: UnsafeRawPointer, _ length: Int) -> CInt {
+    if let r = mocked("mlock") { return r }
+    return mlock(p, length)
+}
+
+/// Zeroes, unlocks and unmaps a secret's pages; explicit_bzero, which the compiler may not drop.
+func system_unmapSecret(_ p: UnsafeMutableRawPointer, _ length: Int) {
+    explicit_bzero(p, length)
+    _ = munlock(p, length)
+    _ = munmap(p, length)
+}
+
+func system_explicit_bzero(_ p: UnsafeMutableRawPointer, _ length: Int) { explicit_bzero(p, length) }
+
+func system_setDumpable(_ on: Bool) -> CInt {
+    if let r = mocked("prctl") { return r }
+    return CLinuxShim_set_dumpable(on ? 1 : 0)
+}
+
+func system_isDumpable() -> Bool { CLinuxShim_get_dumpable() == 1 }
+
+/// tcgetattr(3), the settings as bytes (termios's layout is the C library's business).
+func system_tcgetattr(_ fd: CInt, _ out: inout [UInt8]) -> CInt {
+    if let r = mocked("tcgetattr") { return r }
+    var t = termios()
+    let r = tcgetattr(fd, &t)
+    if r == 0 { out = withUnsafeBytes(of: &t) { Array($0) } }
+    return r
+}
+
+/// tcsetattr(3) of settings from `system_tcgetattr`, made raw first when `raw` (cfmakeraw, as
+/// plymouthd's unbuffered input: no echo, no line editing, no signals from Ctrl-C).
+func system_tcsetattr(_ fd: CInt, _ settings: [UInt8], raw: Bool) -> CInt {
+    if let r = mocked("tcsetattr") { return r }
+    var t = termios()
+    withUnsafeMutableBytes(of: &t) { dst in settings.withUnsafeBytes { dst.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0.prefix(dst.count))) } }
+    if raw { cfmakeraw(&t) }
+    return tcsetattr(fd, TCSANOW, &t)
+}
+
+/// tcflush(3) of input not yet read: what was typed before a prompt appeared.
+func system_tcflushInput(_ fd: CInt) -> CInt {
+    if let r = mocked("tcflush") { return r }
+    return tcflush(fd, TCIFLUSH)
+}

@@ -83,6 +83,8 @@ extension HUDRuntime {
     }
 
     private func key(_ code: UInt16, pressed: Bool, repeated: Bool) {
+        // A prompt takes its keys from the terminal; here they would be a passphrase's keys.
+        guard !prompts.isActive else { return }
         if pressed && !repeated && isWatchingKeys {
             let name = KeyName(code: code)
             var details = [HUDEvent.Detail("key", name.name)]

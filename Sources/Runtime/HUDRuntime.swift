@@ -90,6 +90,8 @@ public final class HUDRuntime {
     var gesture = PointerGesture()
     /// Clients watching keys (`subscribe keys`, Plymouth's watch-keystroke).
     var keyWatchers = 0
+    /// Passphrase and question prompts (Plymouth's, the control socket's ask-password).
+    public private(set) lazy var prompts = PromptDesk(runtime: self)
     /// What the runtime does with a service verb (`quit`, psplash's `QUIT`); the session sets it.
     /// Without one, `quit [--retain]` quits at once and `QUIT` dismisses the HUD.
     public var onServiceRequest: ((Request) -> Void)?
@@ -441,6 +443,7 @@ public final class HUDRuntime {
         guard !isFinished else { return }
         isFinished = true
         stopRamp()
+        prompts.close()
         if retain { FBDevHandover.write(scene, display: display, logger: logger) }
         display.close(retain ? .retain : .restore)
         if let console {

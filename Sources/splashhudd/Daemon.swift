@@ -107,6 +107,7 @@ struct DaemonRun {
             throw giveUp("\(error)")
         }
         if let cap = options.maxFPS { runtime.maxFramesPerSecond = cap }
+        runtime.prompts.terminalPath = o.promptTerminal
         timeline.mark("runtime (scene, console)")
         var recorder: ShowRecorder?
         if let out = o.out {

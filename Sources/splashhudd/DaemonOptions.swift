@@ -26,6 +26,7 @@ struct DaemonOptions {
     var logLevel: Logger.Level = .info
     var console = "auto"
     var input: String?
+    var promptTerminal: String?
     var grabInput = false
     var waitForDisplay = false
     var user: String?
@@ -72,6 +73,7 @@ struct DaemonOptions {
             .option("log-level", "level", help: "Log level on standard error: trace, debug, info (the default), notice, warning, error, critical."),
             .option("console", "console", help: "Virtual terminal: auto (stdin's VT, else the foreground one; none for the memory display; the default), off, or a device such as /dev/tty1."),
             .option("input", "devices", help: "Input devices: auto (every touchscreen, tablet, mouse and keyboard, followed as they come and go; the default on a real screen), none (the default on the memory display), or device paths separated by commas. The profile's [input] devices unless given."),
+            .option("prompt-tty", "terminal", help: "Read the keys of passphrase prompts (Plymouth's ask-for-password, ask-password) from this terminal, in raw mode, e.g. /dev/ttyS0. Default: the VT under the display, whose keymap gives the user's layout."),
             .flag("grab-input", help: "Take the input devices for the HUD alone (EVIOCGRAB), so nothing behind it sees their events (the profile's [input] grab)."),
             .flag("wait-for-display", help: "When no screen opens yet (early boot, before the display's driver has loaded), wait for a DRM card to appear and show on it at once, instead of falling back to the memory display. Clients are answered while it waits."),
             .option("user", "name", help: "Run as this user once the display, the sockets, the FIFOs and the input devices are open (its groups, e.g. video and input, are kept for devices plugged in later)."),
@@ -127,6 +129,7 @@ struct DaemonOptions {
         }
         console = p.value("console") ?? console
         input = p.value("input")
+        promptTerminal = p.value("prompt-tty")
         if let input, input != "auto", input != "none" {
             guard input.split(separator: ",").allSatisfy({ $0.hasPrefix("/") }) else {
                 throw UsageError("--input takes auto, none or device paths separated by commas, got '\(input)'")

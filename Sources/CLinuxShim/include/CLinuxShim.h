@@ -21,6 +21,10 @@
 // with its flags set atomically stays out of a child another thread spawns meanwhile.
 int CLinuxShim_accept4(int fd, int flags);
 int CLinuxShim_pipe2(int fds[2], int flags);
+// prctl is variadic, which Swift cannot call: PR_SET_DUMPABLE and PR_GET_DUMPABLE (no core dump
+// while a passphrase is in memory).
+int CLinuxShim_set_dumpable(int on);
+int CLinuxShim_get_dumpable(void);
 extern const unsigned long CLinuxShim_FBIOGET_VSCREENINFO;
 extern const unsigned long CLinuxShim_FBIOPUT_VSCREENINFO;
 extern const unsigned long CLinuxShim_FBIOGET_FSCREENINFO;

@@ -14,6 +14,8 @@
 //                                                 per event; `keys` also watches the keyboard (`key`
 //                                                 events) for as long as the connection subscribes
 //     snapshot [OUTPUT]      ok png LENGTH OUTPUT WxH   then LENGTH bytes of PNG
+//     ask-password "PROMPT"  ok "TEXT"          (sent once the user pressed Enter on the HUD's
+//                                                 prompt; `error cancelled` for Ctrl-C or Ctrl-D)
 //
 // Every request gets exactly one reply line, in the order the requests were sent: `ok [DATA]` or
 // `error CODE MESSAGE` (codes: `ControlErrorCode`). Blank and comment lines get `ok` too, so a
@@ -36,7 +38,7 @@ public enum ControlProtocol {
     /// or missing /run in early boot); clients try it when nothing is at `path`.
     public static func abstractFallback(for path: String) -> String { "@" + path }
     /// The control verbs, besides the command language and the service verbs.
-    public static let controlVerbs = ["ping", "version", "state", "wait", "subscribe", "snapshot"]
+    public static let controlVerbs = ["ping", "version", "state", "wait", "subscribe", "snapshot", "ask-password"]
 }
 
 /// One request on the control socket.
@@ -48,6 +50,8 @@ public enum ControlRequest: Equatable, Sendable {
     case subscribe(keys: Bool)
     /// The PNG of what `output` (nil: the first) shows now.
     case snapshot(output: String?)
+    /// A passphrase (a PIN, a password) typed on the HUD's prompt, shown as bullets.
+    case askPassword(prompt: String)
 
     /// The request on `line`, nil for a blank or comment line; a malformed line throws.
     public static func parse(_ line: String) throws(CommandError) -> ControlRequest? {
@@ -72,6 +76,10 @@ public enum ControlRequest: Equatable, Sendable {
         case "snapshot":
             try CommandParser.end(rest.dropFirst(), for: verb.text)
             return .snapshot(output: rest.first?.text)
+        case "ask-password":
+            guard let prompt = rest.first else { throw CommandError(.missingArgument(command: verb.text, expected: "a prompt, e.g. ask-password \"PIN\""), column: verb.column) }
+            try CommandParser.end(rest.dropFirst(), for: verb.text)
+            return .askPassword(prompt: prompt.text)
         default:
             return .request(try CommandParser.request(words[...], otherVerbs: ControlProtocol.controlVerbs))
         }
@@ -89,6 +97,7 @@ extension ControlRequest: CustomStringConvertible {
         case .wait: return "wait"
         case .subscribe(let keys): return keys ? "subscribe keys" : "subscribe"
         case .snapshot(let output): return output.map { "snapshot \(CommandParser.quote($0))" } ?? "snapshot"
+        case .askPassword(let prompt): return "ask-password \(CommandParser.quote(prompt))"
         }
     }
 }
@@ -111,6 +120,8 @@ public enum ControlErrorCode: String, Equatable, Sendable, CaseIterable {
     case denied
     /// Something on the daemon's side failed (the message says what).
     case failed
+    /// The user cancelled the prompt (Ctrl-C or Ctrl-D), or no keyboard can answer it.
+    case cancelled
 }
 
 /// One reply line.

@@ -12,6 +12,8 @@ final class ControlConnection {
     struct Payload {
         var line: String
         var trailer: [UInt8] = []
+        /// A whole reply line that holds a secret (ask-password's answer), sent in place of `line`.
+        var secret: SecretBytes?
     }
 
     let descriptor: FileDescriptor
@@ -34,6 +36,8 @@ final class ControlConnection {
     private var firstSlot = 0
     private var output: [UInt8] = []
     private var sent = 0
+    /// `output` has held a secret since it was last empty: zeroed before it is emptied.
+    private var holdsSecret = false
     /// Bytes of snapshot PNGs queued since the output was last empty: not counted against the
     /// bound (one snapshot at a time may be larger than it).
     private(set) var snapshotBytes = 0
@@ -62,7 +66,12 @@ final class ControlConnection {
         while let first = slots.first, let ready = first {
             slots.removeFirst()
             firstSlot += 1
-            append(Array((ready.line + "\n").utf8))
+            if let secret = ready.secret {
+                send(secret: secret)
+                secret.removeAll()
+            } else {
+                append(Array((ready.line + "\n").utf8))
+            }
             if !ready.trailer.isEmpty {
                 snapshotBytes += ready.trailer.count
                 append(ready.trailer)
@@ -84,12 +93,30 @@ final class ControlConnection {
         append(bytes)
     }
 
+    /// A secret (a passphrase answer), after whatever is queued; the buffer is zeroed once sent.
+    func send(secret: SecretBytes) {
+        guard !closed else { return }
+        if sent > 0 && sent == output.count { forgetOutput() }
+        // Room for it and what may follow, so no growth leaves a copy in freed memory.
+        output.reserveCapacity(output.count + secret.count + 4096)
+        secret.withBytes { output.append(contentsOf: $0) }
+        holdsSecret = true
+    }
+
     /// Output counted against the bound (snapshots excepted).
     var boundedOutput: Int { pendingOutput - snapshotBytes }
 
     private func append(_ bytes: [UInt8]) {
-        if sent > 0 && sent == output.count { output.removeAll(keepingCapacity: true); sent = 0 }
+        if sent > 0 && sent == output.count { forgetOutput() }
         output += bytes
+    }
+
+    /// Empties the output (all of it sent or abandoned), zeroing it first when it held a secret.
+    private func forgetOutput(keepingCapacity: Bool = true) {
+        if holdsSecret { output.withUnsafeMutableBytes { SecretBytes.zero($0) } }
+        holdsSecret = false
+        output.removeAll(keepingCapacity: keepingCapacity)
+        sent = 0
     }
 
     /// Sends what the socket takes now. Returns true when everything queued is sent.
@@ -101,8 +128,7 @@ final class ControlConnection {
             guard let n = try r.get() else { return false }
             sent += n
         }
-        output.removeAll(keepingCapacity: output.capacity <= 65536)
-        sent = 0
+        forgetOutput(keepingCapacity: output.capacity <= 65536)
         snapshotBytes = 0
         return true
     }
@@ -117,6 +143,7 @@ final class ControlConnection {
     func close() {
         guard !closed else { return }
         closed = true
+        forgetOutput(keepingCapacity: false)
         Files.close(descriptor)
     }
 }

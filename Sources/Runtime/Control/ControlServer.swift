@@ -60,6 +60,7 @@ public final class ControlServer {
             return "\(c.pendingOutput) bytes unread (more than \(outputLimit)): disconnected"
         }
         host.dropped = { [unowned runtime] c in
+            runtime.prompts.withdraw(owner: ObjectIdentifier(c))
             if c.watchesKeys { c.watchesKeys = false; runtime.watchKeys(false) }
         }
         runtime.addEventListener { [unowned self] events in broadcast(events) }
@@ -128,7 +129,37 @@ public final class ControlServer {
             send(c)
         case .state, .wait, .snapshot:
             deferred.append((c, slot, request))
+        case .askPassword(let prompt):
+            runtime.prompts.ask(.password, prompt: prompt, owner: ObjectIdentifier(c)) { [weak self, weak c] outcome in
+                guard let self, let c else { return }
+                switch outcome {
+                case .answered(let text):
+                    guard let line = Self.answerLine(text) else { return c.fill(slot, .error(.failed, "no memory for the answer")) }
+                    c.fill(slot, ControlConnection.Payload(line: "", secret: line))
+                case .cancelled: c.fill(slot, .error(.cancelled, "the prompt was cancelled (Ctrl-C or Ctrl-D)"))
+                case .unavailable(let why): c.fill(slot, .error(.cancelled, why))
+                }
+                self.send(c)
+            }
         }
+    }
+
+    /// `ok "TEXT"` and its newline, quoted as `CommandParser.quote` quotes (so a client reads the
+    /// text back with the lexer), built in a secret's pages rather than in a String.
+    static func answerLine(_ text: SecretBytes) -> SecretBytes? {
+        guard let line = SecretBytes(capacity: 6 + text.count * 8) else { return nil }
+        line.append(Array("ok \"".utf8))
+        text.withBytes { bytes in
+            for b in bytes {
+                switch b {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): line.append([UInt8(ascii: "\\"), b])
+                case 0..<0x20, 0x7F: line.append(Array("\\u{\(String(b, radix: 16, uppercase: true))}".utf8))
+                default: line.append(CollectionOfOne(b))
+                }
+            }
+        }
+        line.append(Array("\"\n".utf8))
+        return line
     }
 
     /// What in `r` only a trusted peer may ask for: ending the daemon, naming a file for it to
@@ -140,6 +171,7 @@ public final class ControlServer {
         case .request(.hud(.image(.custom, _))): return "an image path"
         case .request(.hud(.set(.font))): return "a font path"
         case .subscribe(keys: true): return "watching keys"
+        case .askPassword: return "asking for a passphrase"
         default: return nil
         }
     }

@@ -1,11 +1,14 @@
 // Plymouth's socket on the runtime's loop (`splashhudd --plymouth`): the unchanged `plymouth`
 // client, initramfs scripts and systemd (which pushes every unit's start here, never waiting) drive
 // the HUD. Each request becomes a message in the same queue as every other transport's and is
-// answered at once: ACK, NAK for what SplashHUD does not do (passwords and questions: callers such
-// as systemd's password agent then fall back to the console), or NAK for a sender that is not root
-// and not our user, as plymouthd does. A keystroke watch is answered with the key when one of its
-// keys is pressed (the runtime watches keys while one waits); ignore-keystroke ends it unanswered. A connection's output is bounded and
-// a malformed request closes it with a log line; nothing here ever blocks a sender.
+// answered at once (ACK, or NAK for a sender that is not root and not our user, as plymouthd
+// does), except the prompts: ask-for-password and ask-question are answered when the user presses
+// Enter (or Ctrl-C) on the HUD's prompt (PromptDesk), the cached-password request at once from
+// the passphrases typed lately. A keystroke watch is answered with the key when one of its keys
+// is pressed (the runtime watches keys while one waits, never while a prompt is up);
+// ignore-keystroke ends it unanswered. A client that hangs up takes its prompts off the screen. A
+// connection's output is bounded and a malformed request closes it with a log line; nothing here
+// ever blocks a sender.
 import HUDProtocol
 import LinuxSystem
 import Logging
@@ -72,6 +75,7 @@ public final class PlymouthServer {
         }
         host.dropped = { [unowned self] c in
             decoders[ObjectIdentifier(c)] = nil
+            runtime.prompts.withdraw(owner: ObjectIdentifier(c))
             for (i, w) in keyWatches.enumerated().reversed() where w.connection === c {
                 keyWatches.remove(at: i)
                 runtime.watchKeys(false)
@@ -155,17 +159,43 @@ public final class PlymouthServer {
             }
         case .hasActiveVT:
             return reply(c, runtime.console != nil ? PlymouthProtocol.ack : PlymouthProtocol.nak)
-        case .refused(_, let what):
-            // The client pauses the progress before asking and unpauses when answered; a refused
-            // question is never answered, so its pause is lifted here.
-            bootEstimate?.paused = false
-            logger.info("plymouth: \(what) is not supported; NAK (the caller falls back to the console)")
-            return reply(c, PlymouthProtocol.nak)
+        case .askPassword(let prompt):
+            return ask(.password, prompt: prompt.isEmpty ? "Password" : prompt, from: c)
+        case .askQuestion(let prompt):
+            return ask(.question, prompt: prompt, from: c)
+        case .cachedPassword:
+            guard let frame = runtime.prompts.cachedAnswer() else { return reply(c, PlymouthProtocol.noAnswer) }
+            c.send(secret: frame)
+            frame.removeAll()
+            return send(c)
         case .unknown(let byte):
             logger.warning("plymouth: unknown command 0x\(String(byte, radix: 16)); NAK")
             return reply(c, PlymouthProtocol.nak)
         }
         reply(c, PlymouthProtocol.ack)
+    }
+
+    /// A prompt on the HUD, answered as plymouthd answers it: the text typed (ANSWER), 0x03 for
+    /// Ctrl-C or Ctrl-D; NO_ANSWER when no keyboard can answer (plymouthd's "no splash").
+    private func ask(_ kind: PromptDesk.Kind, prompt: String, from c: ControlConnection) {
+        runtime.prompts.ask(kind, prompt: prompt, owner: ObjectIdentifier(c)) { [weak self, weak c] outcome in
+            guard let self, let c, !c.closed else { return }
+            switch outcome {
+            case .answered(let text):
+                guard let frame = SecretBytes(capacity: text.count + 5) else { return self.reply(c, PlymouthProtocol.noAnswer) }
+                frame.append([0x02] + PlymouthProtocol.littleEndian(UInt32(text.count)))
+                text.withBytes { frame.append($0) }
+                c.send(secret: frame)
+                frame.removeAll()
+                self.send(c)
+            case .cancelled:
+                c.send(raw: PlymouthProtocol.answer(PlymouthProtocol.cancelled))
+                self.send(c)
+            case .unavailable(let why):
+                self.logger.warning("plymouth: \(c.name): cannot ask \"\(prompt)\": \(why); NO_ANSWER")
+                self.reply(c, PlymouthProtocol.noAnswer)
+            }
+        }
     }
 
     /// The look of each of Plymouth's modes: the text (unless the profile's [modes] names one), and

@@ -1,0 +1,105 @@
+// A prompt's form (HUDEntry), in MBProgressHUD's stack: the prompt as the bold 16 pt label over an
+// entry field, centred in a bezel `margin` in from its content, placed as MB places its bezel
+// (centre + offset, kept in from the screen's edges). The field is `prompt-width` wide, or the
+// label's width when that is more, never wider than the screen allows. A secure entry draws one
+// bullet per character typed, up to what fits; past that, a small bullet at the left edge says
+// more are hidden, as Plymouth's entry does. A question draws its text, the end of it when long.
+import Assets
+import Raster
+
+/// Where a prompt's field, bullets, caret and echoed text sit, in points.
+public struct HUDEntryLayout {
+    public var field: Rect
+    public var cornerRadius: Fixed16_16
+    /// Bullet centres, left to right.
+    public var bullets: [Point]
+    public var bulletRadius: Fixed16_16
+    /// The overflow mark's centre when more characters were typed than fit.
+    public var overflow: Point?
+    public var caret: Rect
+}
+
+extension HUDLayout {
+    static let fieldHeight = Fixed16_16(28)
+    static let fieldInset = Fixed16_16(10)
+    static let bulletPitch = Fixed16_16(13)
+    static let bulletRadius = Fixed16_16(4)
+    static let caretSize = Size(width: Fixed16_16(2), height: Fixed16_16(16))
+    static let echoSize = Fixed16_16(15)
+    static let formGap = Fixed16_16(10)
+
+    static func computeForm(_ p: HUDPresentation, entry: HUDEntry, screen: Size, resources: HUDResources) -> HUDLayout {
+        let a = p.appearance
+        var issues: [HUDResourceError] = []
+        let colors = HUDColors.resolve(a)
+        let margin = a.margin
+        let maxText = Swift.max(Fixed16_16(40), screen.width - margin * 4)
+        let chain = chain(a, fallback: resources.bold, resources: resources, issues: &issues)
+        let oneLine = chain.map { $0.primary.scale($0.primary.height, size: mbLabelSize) }
+        let label = entry.prompt.nonEmpty.flatMap {
+            measure($0, chain: chain, resources: resources, size: mbLabelSize, maxWidth: maxText, maxHeight: oneLine, issues: &issues)
+        }
+        let labelSize = label.map { ceilSize($0.size) } ?? Size(width: .zero, height: .zero)
+        let fieldW = Swift.min(maxText, Swift.max(a.promptWidth, labelSize.width))
+        let contentW = Swift.max(fieldW, labelSize.width)
+        let contentH = labelSize.height + (label == nil ? .zero : formGap) + fieldHeight
+        var w = Swift.max(contentW + margin * 2, a.minSize.width), h = Swift.max(contentH + margin * 2, a.minSize.height)
+        if a.square { w = Swift.max(w, h); h = w }
+        let x = placed(centre: screen.width.halved.clampedAdding(a.offset.x), size: w, screen: screen.width, margin: margin)
+        let y = placed(centre: screen.height.halved.clampedAdding(a.offset.y), size: h, screen: screen.height, margin: margin)
+        let bezel = Rect(x: x, y: y, width: w, height: h)
+
+        var top = bezel.minY + (h - contentH).halved
+        var texts: [HUDTextBlock] = []
+        if let label {
+            texts.append(block(.label, label, center: Point(x: bezel.midX, y: top + labelSize.height.halved)))
+            top += labelSize.height + formGap
+        }
+        let field = Rect(x: bezel.midX - fieldW.halved, y: top, width: fieldW, height: fieldHeight)
+        let innerLeft = field.minX + fieldInset
+        let innerWidth = Swift.max(.zero, fieldW - fieldInset * 2 - caretSize.width - Fixed16_16(2))
+        var caretX = innerLeft
+        var bullets: [Point] = [], overflow: Point?
+        if entry.isSecure {
+            let fits = Int(innerWidth.raw / bulletPitch.raw)
+            var shown = Swift.min(entry.characters, fits)
+            var left = innerLeft
+            if entry.characters > fits, fits > 1 {
+                overflow = Point(x: left + bulletRadius.halved, y: field.midY)
+                left += bulletPitch.halved
+                shown = Swift.min(shown, Int((field.maxX - fieldInset - caretSize.width - left).raw / bulletPitch.raw))
+            }
+            for i in 0..<Swift.max(0, shown) {
+                bullets.append(Point(x: left + bulletPitch * Int32(i) + bulletPitch.halved, y: field.midY))
+            }
+            caretX = left + bulletPitch * Int32(Swift.max(0, shown)) + Fixed16_16(2)
+        } else if let echo = echoLayout(entry.echo, chain: chain, width: innerWidth, issues: &issues) {
+            let s = echo.size
+            texts.append(HUDTextBlock(role: .entry, text: echo,
+                                      frame: Rect(x: innerLeft, y: field.midY - s.height.halved, width: s.width.ceilFixed, height: s.height.ceilFixed),
+                                      origin: Point(x: innerLeft, y: field.midY - s.height.halved)))
+            caretX = innerLeft + s.width + Fixed16_16(1)
+        }
+        let caret = Rect(x: caretX, y: field.midY - caretSize.height.halved, width: caretSize.width, height: caretSize.height)
+        let entryLayout = HUDEntryLayout(field: field, cornerRadius: Fixed16_16(5), bullets: bullets, bulletRadius: bulletRadius,
+                                         overflow: overflow, caret: caret)
+        return HUDLayout(isMB: true, screen: screen, bezel: bezel, cornerRadius: mbCornerRadius, content: .none,
+                         contentFrame: Rect(origin: bezel.center, size: Size(width: .zero, height: .zero)),
+                         indicatorRadius: mbRoundSize.width.halved, indicatorThickness: Fixed16_16(2),
+                         texts: texts, button: nil, entry: entryLayout, colors: colors, issues: issues)
+    }
+
+    /// A question's typed text on one line, left-aligned: its end when all of it does not fit
+    /// (what was typed last stays in view, beside the caret).
+    private static func echoLayout(_ text: String, chain: FontChain?, width: Fixed16_16, issues: inout [HUDResourceError]) -> TextLayout? {
+        guard !text.isEmpty, let chain else { return nil }
+        var shown = Substring(text.suffix(200))
+        while !shown.isEmpty {
+            guard let t = try? TextLayout(String(shown), chain: chain, fontSize: echoSize, maxWidth: Fixed16_16(16384), maxHeight: nil,
+                                          alignment: .left) else { issues.append(.text(text, reason: "cannot lay out")); return nil }
+            if t.size.width <= width { return t }
+            shown = shown.dropFirst()
+        }
+        return nil
+    }
+}

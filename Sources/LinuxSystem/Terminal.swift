@@ -1,0 +1,51 @@
+// A terminal read a byte at a time (a VT's tty, a serial console, a pty in tests): raw mode as
+// plymouthd sets it for its prompts (no echo, no line editing, Ctrl-C a byte rather than a
+// signal), put back as it was by `restore`. The kernel's keymap has already turned keys into
+// bytes in the user's layout.
+import SystemPackage
+
+public final class Terminal {
+    public let path: String
+    public let descriptor: FileDescriptor
+    private var saved: [UInt8]?
+
+    /// Opens `path` non-blocking, never as a controlling terminal.
+    public init(path: String) throws(SystemError) {
+        self.path = path
+        descriptor = try Files.open(path, flags: OpenFlag.readOnly | OpenFlag.noControllingTerminal | OpenFlag.nonBlocking)
+    }
+
+    deinit {
+        restore()
+        Files.close(descriptor)
+    }
+
+    /// Raw mode, and input typed before now dropped (it was not meant for the prompt).
+    public func enterRawMode() throws(SystemError) {
+        if saved == nil {
+            var settings: [UInt8] = []
+            try retrying { system_tcgetattr(descriptor.rawValue, &settings) }.get("tcgetattr", path)
+            try retrying { system_tcsetattr(descriptor.rawValue, settings, raw: true) }.get("tcsetattr", path)
+            saved = settings
+        }
+        _ = retrying { system_tcflushInput(descriptor.rawValue) }
+    }
+
+    /// The settings from before `enterRawMode`; nothing when it was not called.
+    public func restore() {
+        guard let settings = saved else { return }
+        saved = nil
+        _ = retrying { system_tcsetattr(descriptor.rawValue, settings, raw: false) }
+    }
+
+    /// Reads what is waiting into `buffer` (a secret's pages: keys may be a passphrase); 0 when
+    /// nothing is (EAGAIN). A hung-up terminal is an error.
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+        switch retrying({ system_read(descriptor.rawValue, buffer.baseAddress, buffer.count) }) {
+        case .success(0): throw SystemError("read", .ioError, path + " (hung up)")
+        case .success(let n): return n
+        case .failure(let e) where e == .resourceTemporarilyUnavailable: return 0
+        case .failure(let e): throw SystemError("read", e, path)
+        }
+    }
+}

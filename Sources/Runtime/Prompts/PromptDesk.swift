@@ -1,0 +1,201 @@
+// Prompts on the HUD: Plymouth's ask-for-password and ask-question, and the control socket's
+// ask-password. Requests wait in order and one is shown at a time; its keys come from a terminal in
+// raw mode (the VT under the display, where the kernel's keymap gives the user's layout, or a
+// terminal the daemon was told to use), never from evdev, so no key watch sees them. What is typed
+// lives in locked, zeroed pages (SecretBytes); the HUD shows only how many characters there are.
+// Core dumps are off while any passphrase is in memory. An asker that goes away takes its prompt
+// with it (Plymouth 22.02 leaves it on screen: its issue #126).
+import HUD
+import LinuxSystem
+import Logging
+
+public final class PromptDesk {
+    public enum Kind: Sendable { case password, question }
+    /// What became of a prompt.
+    public enum Outcome {
+        /// Enter: the text, in pages the receiver zeroes or drops once sent.
+        case answered(SecretBytes)
+        /// Ctrl-C or Ctrl-D.
+        case cancelled
+        /// Nothing can take keys (no VT, no terminal), or pages for a secret cannot be had.
+        case unavailable(String)
+    }
+    /// Who asked: replies go to it, and it going away withdraws its prompts.
+    public typealias Owner = ObjectIdentifier
+
+    private struct Pending {
+        var kind: Kind
+        var prompt: String
+        var owner: Owner?
+        var reply: (Outcome) -> Void
+    }
+
+    /// The most bytes an answer holds (systemd's agent reads at most 2043; cryptsetup's
+    /// interactive passphrases are at most 512 characters).
+    public static let capacity = 2043
+    /// The terminal keys are read from; nil: the VT the runtime took (`console`).
+    public var terminalPath: String?
+
+    private unowned let runtime: HUDRuntime
+    private var pending: [Pending] = []
+    private var typing: SecretBytes?
+    private var terminal: Terminal?
+    private var decoder = PromptKeyDecoder()
+    let cache: PassphraseCache
+    private var dumpableBefore: Bool?
+    private var logger: Logger { runtime.logger }
+
+    init(runtime: HUDRuntime) {
+        self.runtime = runtime
+        cache = PassphraseCache(loop: runtime.loop)
+    }
+
+    /// A prompt is on the HUD: keys go to it, not to key watches or MB's button.
+    public var isActive: Bool { !pending.isEmpty }
+    /// Prompts waiting, the one shown included.
+    public var count: Int { pending.count }
+
+    /// Queues a prompt; `reply` runs once, on the loop's thread, when it is answered or cancelled
+    /// (not when it is withdrawn).
+    public func ask(_ kind: Kind, prompt: String, owner: Owner?, reply: @escaping (Outcome) -> Void) {
+        if pending.isEmpty {
+            if let why = openTerminal() { return reply(.unavailable(why)) }
+        }
+        pending.append(Pending(kind: kind, prompt: prompt, owner: owner, reply: reply))
+        logger.info("prompt \(kind == .password ? "for a passphrase" : "for an answer"): \"\(prompt)\" (\(pending.count) waiting)")
+        if pending.count == 1 { showHead() }
+    }
+
+    /// MULTIPLE_ANSWERS of the passphrases typed lately, nil when there are none.
+    public func cachedAnswer() -> SecretBytes? { cache.answerFrame() }
+
+    /// Drops every prompt `owner` asked (it hung up); the next one shows.
+    public func withdraw(owner: Owner) {
+        guard pending.contains(where: { $0.owner == owner }) else { return }
+        let headGoes = pending.first?.owner == owner
+        pending.removeAll { $0.owner == owner }
+        logger.info("prompt withdrawn: its asker went away")
+        if headGoes { advance() }
+    }
+
+    /// Drops every prompt and zeroes every secret (the splash quits).
+    public func close() {
+        pending = []
+        typing?.removeAll()
+        typing = nil
+        cache.clear()
+        closeTerminal()
+        runtime.controller.entry = nil
+        updateDumpable()
+    }
+
+    // MARK: Keys
+
+    private func openTerminal() -> String? {
+        guard terminal == nil else { return nil }
+        guard let path = terminalPath ?? runtime.console?.device else { return "no terminal to read keys from (no VT)" }
+        do {
+            let t = try Terminal(path: path)
+            try t.enterRawMode()
+            try runtime.watch(t.descriptor.rawValue) { [unowned self] _ in readKeys() }
+            terminal = t
+            decoder = PromptKeyDecoder()
+            return nil
+        } catch {
+            return "cannot read keys from \(path): \(error)"
+        }
+    }
+
+    private func closeTerminal() {
+        guard let t = terminal else { return }
+        runtime.unwatch(t.descriptor.rawValue)
+        t.restore()
+        terminal = nil
+    }
+
+    private func readKeys() {
+        guard let t = terminal, let scratch = SecretBytes(capacity: 256) else { return }
+        defer { scratch.removeAll() }
+        do {
+            try scratch.fill { (buffer) throws(SystemError) in try t.read(into: buffer) }
+        } catch {
+            logger.error("prompt keys: \(error); the prompt stays, unanswered")
+            return closeTerminal()
+        }
+        scratch.withBytes { bytes in
+            for b in bytes {
+                guard let key = decoder.next(b) else { continue }
+                take(key)
+            }
+        }
+        if pending.isEmpty { closeTerminal() }
+        showEntry()
+    }
+
+    private func take(_ key: PromptKey) {
+        guard !pending.isEmpty, let typing else { return }
+        switch key {
+        case .text(let b):
+            if !typing.append(CollectionOfOne(b)) { logger.warning("prompt: the answer is at its \(typing.capacity)-byte limit; key ignored") }
+        case .erase: typing.removeLastCharacter()
+        case .eraseEntry: typing.removeAll()
+        case .cancel:
+            let head = pending.removeFirst()
+            head.reply(.cancelled)
+            advance()
+        case .enter:
+            let head = pending.removeFirst()
+            if head.kind == .password { cache.add(typing, now: runtime.clockNow) }
+            head.reply(.answered(typing))
+            advance()
+        }
+    }
+
+    // MARK: The HUD
+
+    /// The next prompt, with an empty entry; the HUD as it was when none is left.
+    private func advance() {
+        typing?.removeAll()
+        typing = nil
+        if pending.isEmpty {
+            closeTerminal()
+            runtime.controller.entry = nil
+            runtime.frames.markDirty()
+            updateDumpable()
+        } else {
+            showHead()
+        }
+    }
+
+    private func showHead() {
+        typing = SecretBytes(capacity: Self.capacity)
+        if typing == nil {
+            let head = pending.removeFirst()
+            head.reply(.unavailable("no memory for a secret"))
+            return advance()
+        }
+        updateDumpable()
+        showEntry()
+    }
+
+    private func showEntry() {
+        guard let head = pending.first, let typing else { return }
+        var entry = HUDEntry(prompt: head.prompt, isSecure: head.kind == .password, characters: typing.characterCount)
+        if head.kind == .question { entry.echo = typing.withBytes { String(decoding: $0, as: UTF8.self) } }
+        guard runtime.controller.entry != entry else { return }
+        runtime.controller.entry = entry
+        runtime.frames.markDirty()
+    }
+
+    /// No core dump while a secret is held; as before once none is.
+    private func updateDumpable() {
+        let holding = typing != nil || !cache.isEmpty
+        if holding, dumpableBefore == nil {
+            dumpableBefore = CoreDumps.areAllowed
+            CoreDumps.allow(false)
+        } else if !holding, let before = dumpableBefore {
+            CoreDumps.allow(before)
+            dumpableBefore = nil
+        }
+    }
+}
