@@ -6,7 +6,7 @@ extension HUDRuntime {
     /// The HUD now, with the outputs it is on.
     public func state() -> HUDState {
         let p = controller.presentation()
-        let mode: String
+        var mode: String
         var progress: Double?
         switch p.indicator {
         case .none: mode = "text"
@@ -18,10 +18,11 @@ extension HUDRuntime {
         case .bar(let f): mode = "bar"; progress = f.double
         case .image: mode = "image"
         }
+        if p.entry != nil { mode = "prompt" }  // a prompt's text is its status; what is typed is never here
         let outputs = scene.outputs.map { HUDState.Output(name: $0.name, width: $0.frameWidth, height: $0.frameHeight) }
         // Hidden only once nothing is left on screen; an appearing HUD (alpha still 0) is not.
         let hidden = !controller.isVisible && p.isHidden
-        return HUDState(visible: controller.isVisible, mode: hidden ? "hidden" : mode,
+        return HUDState(visible: controller.isVisible || p.entry != nil, mode: hidden ? "hidden" : mode,
                         progress: hidden ? nil : progress.map { min(max($0, 0), 1) }, status: hidden ? nil : p.status,
                         outputs: outputs)
     }

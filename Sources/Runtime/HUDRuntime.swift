@@ -91,7 +91,7 @@ public final class HUDRuntime {
     /// Clients watching keys (`subscribe keys`, Plymouth's watch-keystroke).
     var keyWatchers = 0
     /// Passphrase and question prompts (Plymouth's, the control socket's ask-password).
-    public private(set) lazy var prompts = PromptDesk(runtime: self)
+    public let prompts: PromptDesk
     /// What the runtime does with a service verb (`quit`, psplash's `QUIT`); the session sets it.
     /// Without one, `quit [--retain]` quits at once and `QUIT` dismisses the HUD.
     public var onServiceRequest: ((Request) -> Void)?
@@ -136,6 +136,7 @@ public final class HUDRuntime {
             do { chosenPoller = try EpollPoller() } catch { throw .loop("\(error)") }
         }
         loop = EventLoop(poller: chosenPoller, clock: clock)
+        prompts = PromptDesk(loop: loop, logger: logger)
         inbox = loop.makeQueue(of: Submission.self)
         let log = logger
         frames = FrameScheduler(display: display, scene: scene, clock: clock, log: { log.info("\($0)") })
@@ -155,6 +156,7 @@ public final class HUDRuntime {
             logger.info("output \(o.name): \(o.mode.name) \(o.format.name) rotation \(o.rotation.name) frame \(o.frameWidth)x\(o.frameHeight)")
         }
         takeConsole(consoleMode)
+        prompts.runtime = self
     }
 
     deinit { quit(retain: false) }

@@ -19,7 +19,11 @@ import Testing
         #expect(decode(bytes("C\u{02}\u{08}updates\0")) == [.success(.changeMode("updates"))])
         #expect(decode([0x51, 0x02, 0x02, 0x01, 0x00]) == [.success(.quit(retainSplash: true))])
         #expect(decode([0x51, 0x02, 0x02, 0x00, 0x00]) == [.success(.quit(retainSplash: false))])
-        #expect(decode(bytes("*\u{02}\u{0A}Password:\0")) == [.success(.refused(UInt8(ascii: "*"), "ask-for-password"))])
+        #expect(decode(bytes("*\u{02}\u{0A}Password:\0")) == [.success(.askPassword(prompt: "Password:"))])
+        #expect(decode(bytes("*\0")) == [.success(.askPassword(prompt: ""))])
+        #expect(decode(bytes("c\0")) == [.success(.cachedPassword)])
+        #expect(decode(bytes("W\u{02}\u{06}Name?\0")) == [.success(.askQuestion(prompt: "Name?"))])
+        #expect(decode(bytes("A\0a\0")) == [.success(.pauseProgress), .success(.unpauseProgress)])
         #expect(decode(bytes("z\0")) == [.success(.unknown(UInt8(ascii: "z")))])
     }
 
@@ -31,6 +35,29 @@ import Testing
         #expect(got == [.success(.ping), .success(.displayMessage("Hello")), .success(.showSplash)])
         #expect(d.pendingCount == 0)
         #expect(decode(all) == got)
+    }
+
+    /// The 22.02 client's bug: a 255-byte argument makes its length byte 0 and its write stop at
+    /// that NUL, so the request is `C 02 00`. It is taken (with no argument) and the stream goes on.
+    @Test func aZeroLengthArgumentIsTakenAndTheStreamGoesOn() {
+        #expect(decode([0x2A, 0x02, 0x00, 0x50, 0x00]) == [.success(.askPassword(prompt: "")), .success(.ping)])
+    }
+
+    /// Lengths are little-endian whatever the machine (ply_write_uint32; systemd's le32toh).
+    @Test func answersCarryALittleEndianLength() {
+        #expect(PlymouthProtocol.answer("pw") == [0x02, 0x02, 0x00, 0x00, 0x00, 0x70, 0x77])
+        #expect(PlymouthProtocol.answer([UInt8](repeating: 0x61, count: 300)).prefix(5) == [0x02, 0x2C, 0x01, 0x00, 0x00])
+        #expect(PlymouthProtocol.answer(PlymouthProtocol.cancelled) == [0x02, 0x01, 0x00, 0x00, 0x00, 0x03])
+        #expect(PlymouthProtocol.answer("") == [0x02, 0, 0, 0, 0])
+    }
+
+    /// MULTIPLE_ANSWERS: each entry with its NUL; nothing past 255 bytes (the 22.02 client's
+    /// 8-bit loop) and nothing for no entries (NO_ANSWER instead).
+    @Test func multipleAnswersStayWithinWhatTheClientReads() {
+        #expect(PlymouthProtocol.multipleAnswers([bytes("ab"), bytes("c")]) == [0x09, 0x05, 0, 0, 0, 0x61, 0x62, 0, 0x63, 0])
+        #expect(PlymouthProtocol.multipleAnswers([]) == nil)
+        #expect(PlymouthProtocol.multipleAnswers([[UInt8](repeating: 0x61, count: 254)])?.count == 5 + 255)
+        #expect(PlymouthProtocol.multipleAnswers([[UInt8](repeating: 0x61, count: 255)]) == nil)
     }
 
     @Test func aMalformedRequestEndsTheStream() {

@@ -1,4 +1,4 @@
-// What the HUD is doing now, as `state` replies it: one line of key/value words that the command
+// What the HUD is doing now, as `state` replies it (mode `prompt` while a passphrase or question prompt is up): one line of key/value words that the command
 // language's lexer splits back (a status with spaces or quotes is quoted as the printer quotes it).
 //
 //     visible yes mode ring progress 0.4 status "Copying files" outputs Virtual-1:1024x768

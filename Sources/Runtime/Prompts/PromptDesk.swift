@@ -36,18 +36,20 @@ public final class PromptDesk {
     /// The terminal keys are read from; nil: the VT the runtime took (`console`).
     public var terminalPath: String?
 
-    private unowned let runtime: HUDRuntime
+    /// Weak: `close` runs from the runtime's deinit too, where only the secrets are left to zero.
+    weak var runtime: HUDRuntime?
+    private unowned let loop: EventLoop
+    private let logger: Logger
     private var pending: [Pending] = []
     private var typing: SecretBytes?
     private var terminal: Terminal?
     private var decoder = PromptKeyDecoder()
     let cache: PassphraseCache
     private var dumpableBefore: Bool?
-    private var logger: Logger { runtime.logger }
 
-    init(runtime: HUDRuntime) {
-        self.runtime = runtime
-        cache = PassphraseCache(loop: runtime.loop)
+    init(loop: EventLoop, logger: Logger) {
+        self.loop = loop; self.logger = logger
+        cache = PassphraseCache(loop: loop)
     }
 
     /// A prompt is on the HUD: keys go to it, not to key watches or MB's button.
@@ -85,7 +87,7 @@ public final class PromptDesk {
         typing = nil
         cache.clear()
         closeTerminal()
-        runtime.controller.entry = nil
+        runtime?.controller.entry = nil
         updateDumpable()
     }
 
@@ -93,11 +95,11 @@ public final class PromptDesk {
 
     private func openTerminal() -> String? {
         guard terminal == nil else { return nil }
-        guard let path = terminalPath ?? runtime.console?.device else { return "no terminal to read keys from (no VT)" }
+        guard let path = terminalPath ?? runtime?.console?.device else { return "no terminal to read keys from (no VT)" }
         do {
             let t = try Terminal(path: path)
             try t.enterRawMode()
-            try runtime.watch(t.descriptor.rawValue) { [unowned self] _ in readKeys() }
+            try loop.watch(t.descriptor.rawValue, interest: .read) { [unowned self] _ in readKeys() }
             terminal = t
             decoder = PromptKeyDecoder()
             return nil
@@ -108,7 +110,7 @@ public final class PromptDesk {
 
     private func closeTerminal() {
         guard let t = terminal else { return }
-        runtime.unwatch(t.descriptor.rawValue)
+        loop.unwatch(t.descriptor.rawValue)
         t.restore()
         terminal = nil
     }
@@ -145,7 +147,7 @@ public final class PromptDesk {
             advance()
         case .enter:
             let head = pending.removeFirst()
-            if head.kind == .password { cache.add(typing, now: runtime.clockNow) }
+            if head.kind == .password { cache.add(typing, now: loop.clock()) }
             head.reply(.answered(typing))
             advance()
         }
@@ -159,8 +161,8 @@ public final class PromptDesk {
         typing = nil
         if pending.isEmpty {
             closeTerminal()
-            runtime.controller.entry = nil
-            runtime.frames.markDirty()
+            runtime?.controller.entry = nil
+            runtime?.frames.markDirty()
             updateDumpable()
         } else {
             showHead()
@@ -179,7 +181,7 @@ public final class PromptDesk {
     }
 
     private func showEntry() {
-        guard let head = pending.first, let typing else { return }
+        guard let head = pending.first, let typing, let runtime else { return }
         var entry = HUDEntry(prompt: head.prompt, isSecure: head.kind == .password, characters: typing.characterCount)
         if head.kind == .question { entry.echo = typing.withBytes { String(decoding: $0, as: UTF8.self) } }
         guard runtime.controller.entry != entry else { return }

@@ -1,0 +1,151 @@
+// Debian's real `plymouth` client asking for passphrases through splashhudd --plymouth on the
+// memory display, the keys typed on a pseudo-terminal given as --prompt-tty (the VT's stand-in):
+// what the client prints is what the keys said; --command with --number-of-tries re-asks until
+// the command succeeds, and a later --command is served from the cache without a prompt; Ctrl-C;
+// two askers at once; an asker killed mid-prompt; a non-root asker refused. In the same serialized
+// suite as the other tests of Plymouth's client (its socket name is fixed).
+import Foundation
+import GoldenSupport
+import HUDProtocol
+import Testing
+
+/// A `plymouth` client running in the background, its output collected.
+final class Asker {
+    let process = Process()
+    private let out = Pipe()
+
+    init(_ arguments: [String], as user: String? = nil) throws {
+        if let user {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid", user, "--regid", user, "--clear-groups", PlymouthClientTests.plymouth] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: PlymouthClientTests.plymouth)
+            process.arguments = arguments
+        }
+        process.standardOutput = out
+        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+        try process.run()
+    }
+
+    /// Its exit status and what it printed, once it exits (nil if it is still running after `seconds`).
+    func finish(within seconds: Double = 10) -> (status: Int32, output: String)? {
+        let end = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < end { Thread.sleep(forTimeInterval: 0.02) }
+        guard !process.isRunning else { return nil }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    deinit { if process.isRunning { process.terminate() } }
+}
+
+extension PlymouthClientTests {
+    /// Waits until the daemon's state shows `prompt` (or, with nil, no prompt).
+    func waitForPrompt(_ dir: String, _ prompt: String?) throws {
+        let end = Date().addingTimeInterval(10)
+        var last = ""
+        while Date() < end {
+            last = try state(dir)
+            if let prompt { if last.contains("mode prompt status \(CommandParser.quote(prompt))") { return } } else if !last.contains("mode prompt") { return }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        Issue.record("waiting for \(prompt.map { "prompt \"\($0)\"" } ?? "no prompt"): the state is \(last)")
+    }
+
+    @Test func theRealClientGetsWhatWasTyped() throws {
+        let dir = try temporaryDirectory("plymouth-prompt")
+        let tty = try PseudoTerminal()
+        let daemon = try start(dir, extra: ["--prompt-tty", tty.path, "--log-level", "debug"])
+        defer { if daemon.isRunning { daemon.terminate() }; daemon.waitUntilExit() }
+        #expect(try SplashBinary.run(Self.plymouth, ["--show-splash"]).0 == 0)
+        // Debian's askpass: `ask-for-password --prompt`, the answer verbatim on stdout.
+        let asker = try Asker(["ask-for-password", "--prompt", "Please unlock disk root"])
+        try waitForPrompt(dir, "Please unlock disk root")
+        #expect(asker.finish(within: 0.3) == nil, "the client waits for the user")
+        tty.type("zauber@Yx\u{7F}1\r")
+        let answer = try #require(asker.finish())
+        #expect(answer.status == 0 && answer.output == "zauber@Y1", "\(answer)")
+        try waitForPrompt(dir, nil)
+
+        // Ctrl-C: nothing printed; 22.02 exits 0 (WEXITSTATUS of its initial 127).
+        let cancelled = try Asker(["ask-for-password", "--prompt", "Again"])
+        try waitForPrompt(dir, "Again")
+        tty.type("ab\u{03}")
+        let c = try #require(cancelled.finish())
+        #expect(c.output.isEmpty, "\(c)")
+
+        // A question echoes what is typed, and prints it.
+        let question = try Asker(["ask-question", "--prompt", "Serial number?"])
+        try waitForPrompt(dir, "Serial number?")
+        tty.type("K-42\r")
+        #expect(question.finish().map { $0.status == 0 && $0.output == "K-42" } == true)
+        #expect(try SplashBinary.run(Self.plymouth, ["quit"]).0 == 0)
+        daemon.waitUntilExit()
+        let log = try String(contentsOfFile: "\(dir)/log", encoding: .utf8)
+        #expect(!log.contains("zauber") && !log.contains("@Y1"), "a passphrase reached the log:\n\(log)")
+        #expect(log.contains("prompt for a passphrase: \"Please unlock disk root\""), "\(log)")
+    }
+
+    /// dracut's way: --command with --number-of-tries; the first try asks the cache (empty), every
+    /// failed try asks again on the same connection; a later --command is served from the cache
+    /// (the typed passphrases, in order) without a prompt, as a second disk would be.
+    @Test func numberOfTriesWithACommandAndTheCache() throws {
+        let dir = try temporaryDirectory("plymouth-prompt")
+        let tty = try PseudoTerminal()
+        let daemon = try start(dir, extra: ["--prompt-tty", tty.path])
+        defer { if daemon.isRunning { daemon.terminate() }; daemon.waitUntilExit() }
+        let check = "\(dir)/check.sh"
+        try "read -r pw; echo \"$pw\" >> \(dir)/tries; [ \"$pw\" = good ]\n".write(toFile: check, atomically: true, encoding: .utf8)
+        let asker = try Asker(["ask-for-password", "--prompt", "Password (sda1)", "--number-of-tries=5", "--command=/bin/sh \(check)"])
+        for typed in ["bad1", "bad2", "good"] {
+            try waitForPrompt(dir, "Password (sda1)")
+            tty.type(typed + "\r")
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        let first = try #require(asker.finish())
+        #expect(first.status == 0, "\(first)")
+        #expect(try String(contentsOfFile: "\(dir)/tries", encoding: .utf8) == "bad1\nbad2\ngood\n")
+        // The second disk: no prompt, the cache's entries tried in order until one works.
+        let second = try Asker(["ask-for-password", "--prompt", "Password (sdb1)", "--command=/bin/sh \(check)"])
+        let done = try #require(second.finish())
+        #expect(done.status == 0, "\(done)")
+        #expect(try String(contentsOfFile: "\(dir)/tries", encoding: .utf8) == "bad1\nbad2\ngood\nbad1\nbad2\ngood\n")
+        #expect(!(try state(dir)).contains("mode prompt"))
+    }
+
+    /// Two disks asking at once: one prompt at a time, in order; killing an asker mid-prompt takes
+    /// its prompt off the screen and the next one shows.
+    @Test func twoAskersAndOneThatGoesAway() throws {
+        let dir = try temporaryDirectory("plymouth-prompt")
+        let tty = try PseudoTerminal()
+        let daemon = try start(dir, extra: ["--prompt-tty", tty.path])
+        defer { if daemon.isRunning { daemon.terminate() }; daemon.waitUntilExit() }
+        let first = try Asker(["ask-for-password", "--prompt", "sda1"])
+        try waitForPrompt(dir, "sda1")
+        let second = try Asker(["ask-for-password", "--prompt", "sdb1"])
+        let third = try Asker(["ask-for-password", "--prompt", "sdc1"])
+        Thread.sleep(forTimeInterval: 0.3)
+        tty.type("one\r")
+        #expect(first.finish()?.output == "one")
+        try waitForPrompt(dir, "sdb1")
+        tty.type("tw")
+        kill(second.process.processIdentifier, SIGKILL)  // SIGTERM may be blocked in a child Foundation spawned
+        try waitForPrompt(dir, "sdc1")
+        tty.type("three\r")
+        #expect(third.finish()?.output == "three", "the keys typed for the withdrawn prompt are not carried over")
+        try waitForPrompt(dir, nil)
+    }
+
+    /// plymouthd answers only root: an unprivileged asker is refused at once (NAK, exit 1).
+    @Test(.enabled(if: getuid() == 0, "needs root to run the client as another user"))
+    func aNonRootAskerIsRefused() throws {
+        let dir = try temporaryDirectory("plymouth-prompt")
+        let tty = try PseudoTerminal()
+        let daemon = try start(dir, extra: ["--prompt-tty", tty.path])
+        defer { if daemon.isRunning { daemon.terminate() }; daemon.waitUntilExit() }
+        let nobody = try Asker(["ask-for-password", "--prompt", "Disk", "--dont-pause-progress"], as: "65534")
+        let refused = try #require(nobody.finish())
+        #expect(refused.status == 1 && refused.output.isEmpty, "\(refused)")
+        #expect(!(try state(dir)).contains("mode prompt"))
+    }
+}
