@@ -168,7 +168,7 @@ let package = Package(
             name: "QEMUTests",
             dependencies: [
                 "splashhud-display-guest", "splashhud-drm-guest", "splashhud-pacer-guest", "splashhud-hotplug-guest",
-                "Display", "HUDProtocol", "HUD", "Raster", "Assets",
+                "Display", "HUDProtocol", "HUD", "Raster", "Assets", "GoldenSupport",
             ],
             path: "Tests/QEMUTests"),
         .testTarget(name: "RuntimeTests", dependencies: ["HUDClient", "LinuxSystem", "Board", "HUDProtocol", "Runtime", "Input", "HUD", "Display", "Raster", "Assets", "GoldenSupport"]),

@@ -12,6 +12,24 @@ public protocol HUDConnection: AnyObject, Sendable {
     func whenHidden(_ completion: @escaping @Sendable () -> Void)
     /// The HUD's events from now on, until the connection ends or the stream is dropped.
     func events() -> AsyncStream<HUDEvent>
+    /// Shows a passphrase prompt (bullets for the keys typed on the HUD's keyboard) and hands
+    /// `completion` (on another thread) the text once the user presses Enter; `.rejected` with
+    /// code `cancelled` for Ctrl-C or when no keyboard can answer.
+    func askPassword(prompt: String, completion: @escaping @Sendable (Result<String, ControlClientError>) -> Void)
+}
+
+extension HUDConnection {
+    /// A HUD without a prompt of its own cannot ask.
+    public func askPassword(prompt: String, completion: @escaping @Sendable (Result<String, ControlClientError>) -> Void) {
+        completion(.failure(.rejected(code: "cancelled", message: "this HUD has no keyboard to ask with")))
+    }
+
+    /// The text typed at a passphrase prompt on the HUD (a PIN, a password): see `askPassword(prompt:completion:)`.
+    public func askPassword(prompt: String) async throws -> String {
+        try await withCheckedThrowingContinuation { (k: CheckedContinuation<String, any Error>) in
+            askPassword(prompt: prompt) { result in k.resume(with: result.mapError { $0 as any Error }) }
+        }
+    }
 }
 
 extension HUDConnection {

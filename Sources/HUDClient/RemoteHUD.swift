@@ -82,6 +82,22 @@ public final class RemoteHUD: HUDConnection, @unchecked Sendable {
         if !started { completion() }
     }
 
+    /// ask-password on a connection of its own, waiting as long as the user takes.
+    public func askPassword(prompt: String, completion: @escaping @Sendable (Result<String, ControlClientError>) -> Void) {
+        let (socket, timeout) = (self.socket, timeoutMilliseconds)
+        let started = Threads.detach {
+            do throws(ControlClientError) {
+                let c = try ControlClient(socket: socket, timeoutMilliseconds: timeout)
+                let data = try c.request(ControlRequest.askPassword(prompt: prompt).description, timeoutMilliseconds: Int32.max / 2) ?? ""
+                guard let text = ControlProtocol.answerText(data) else { throw .protocolError("unreadable answer") }
+                completion(.success(text))
+            } catch {
+                completion(.failure(error))
+            }
+        }
+        if !started { completion(.failure(.io("cannot start a thread to ask"))) }
+    }
+
     public func events() -> AsyncStream<HUDEvent> {
         let (socket, timeout) = (self.socket, timeoutMilliseconds)
         return AsyncStream { continuation in

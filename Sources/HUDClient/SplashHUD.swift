@@ -73,6 +73,15 @@ public enum SplashHUD {
         }
     }
 
+    // MARK: Asking
+
+    /// A passphrase prompt on the HUD (MBProgressHUD's look for a form: the prompt over a row of
+    /// bullets); returns what was typed once the user presses Enter, throws `.rejected` with code
+    /// `cancelled` for Ctrl-C or when the HUD has no keyboard. For a PIN an update agent needs.
+    public static func askPassword(prompt: String) async throws -> String {
+        try await connection.askPassword(prompt: prompt)
+    }
+
     /// SV's `isVisible`; blocks at most the connection's timeout (false when it cannot be asked).
     public static var isVisible: Bool { (try? connection.state().visible) ?? false }
 

@@ -38,6 +38,12 @@ public enum ControlProtocol {
     /// or missing /run in early boot); clients try it when nothing is at `path`.
     public static func abstractFallback(for path: String) -> String { "@" + path }
     /// The control verbs, besides the command language and the service verbs.
+    /// The text of ask-password's reply data (one quoted word), nil when it is not one.
+    public static func answerText(_ data: String) -> String? {
+        guard let words = try? CommandLexer.words(data), words.count == 1 else { return nil }
+        return words[0].text
+    }
+
     public static let controlVerbs = ["ping", "version", "state", "wait", "subscribe", "snapshot", "ask-password"]
 }
 
