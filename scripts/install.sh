@@ -128,6 +128,8 @@ cp -r boards "$destdir$prefix/share/splashhud/"
 install -m 0644 udev/90-splashhud.rules "$destdir/etc/udev/rules.d/"
 unit splashhud.service
 unit splashhud-quit.service
+unit splashhud-ask-password.path
+unit splashhud-ask-password.service
 
 if ((initramfs)); then
     install -d "$destdir$prefix/lib/splashhud" "$destdir/etc/splashhud"
@@ -149,7 +151,7 @@ fi
 
 echo "install.sh: installed into ${destdir:-/}${destdir:+ }(prefix $prefix)"
 if [[ -z $destdir ]]; then
-    echo "install.sh: then: systemctl daemon-reload && udevadm control --reload && systemctl enable splashhud-quit.service"
+    echo "install.sh: then: systemctl daemon-reload && udevadm control --reload && systemctl enable splashhud-quit.service splashhud-ask-password.path"
     ((initramfs)) && echo "install.sh: and rebuild the initramfs: update-initramfs -u (or dracut -f)"
 fi
 exit 0

@@ -170,6 +170,10 @@ public final class HUDRuntime {
         set { frames.maxFramesPerSecond = newValue.map { min(max($0, 1), CommandParser.maxFramesPerSecond) } }
     }
 
+    /// Whether prompts can take keys: a terminal was named, or there is a VT (taken, or waiting for
+    /// the display to appear).
+    public var canReadPromptKeys: Bool { prompts.terminalPath != nil || console != nil || pendingConsole != nil }
+
     /// Wakes a blocked loop from another thread or a signal handler.
     public var waker: any LoopWaker { loop.waker }
 

@@ -165,6 +165,7 @@ struct DaemonRun {
         let announcer = Announcer(runtime: runtime, consolePath: o.announce, logger: logger)
         let estimate = o.bootEstimate ? BootEstimate(runtime: runtime, stateDirectory: o.stateDir, logger: logger) : nil
         plymouthServer?.bootEstimate = estimate
+        let pidFile = plymouthServer == nil ? nil : o.plymouthPidFile.flatMap { PidFile(path: $0, runtime: runtime, logger: logger) }
         recorder?.follow(session)
         session.addFinishStep { end in
             // Only a boot that reached its end is worth remembering (not one killed by a signal).
@@ -172,6 +173,7 @@ struct DaemonRun {
             notifier.notify(["STOPPING=1", "STATUS=ending: \(end.reason)"])
             server?.close()
             plymouthServer?.close()
+            pidFile?.remove()
             inputHub.close()
         }
         let ending = try withExtendedLifetime((announcer, inputHub)) { try session.run() }

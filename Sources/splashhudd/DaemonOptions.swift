@@ -27,6 +27,7 @@ struct DaemonOptions {
     var console = "auto"
     var input: String?
     var promptTerminal: String?
+    var plymouthPidFile: String?
     var grabInput = false
     var waitForDisplay = false
     var user: String?
@@ -73,6 +74,7 @@ struct DaemonOptions {
             .option("log-level", "level", help: "Log level on standard error: trace, debug, info (the default), notice, warning, error, critical."),
             .option("console", "console", help: "Virtual terminal: auto (stdin's VT, else the foreground one; none for the memory display; the default), off, or a device such as /dev/tty1."),
             .option("input", "devices", help: "Input devices: auto (every touchscreen, tablet, mouse and keyboard, followed as they come and go; the default on a real screen), none (the default on the memory display), or device paths separated by commas. The profile's [input] devices unless given."),
+            .option("plymouth-pid-file", "path", help: "While answering Plymouth's socket with a keyboard for its prompts, write our pid here (/run/plymouth/pid, as plymouthd does): systemd's Plymouth password agent then asks through us, and its console agent, whose prompt the splash would hide, stays off."),
             .option("prompt-tty", "terminal", help: "Read the keys of passphrase prompts (Plymouth's ask-for-password, ask-password) from this terminal, in raw mode, e.g. /dev/ttyS0. Default: the VT under the display, whose keymap gives the user's layout."),
             .flag("grab-input", help: "Take the input devices for the HUD alone (EVIOCGRAB), so nothing behind it sees their events (the profile's [input] grab)."),
             .flag("wait-for-display", help: "When no screen opens yet (early boot, before the display's driver has loaded), wait for a DRM card to appear and show on it at once, instead of falling back to the memory display. Clients are answered while it waits."),
@@ -130,6 +132,7 @@ struct DaemonOptions {
         console = p.value("console") ?? console
         input = p.value("input")
         promptTerminal = p.value("prompt-tty")
+        plymouthPidFile = p.value("plymouth-pid-file")
         if let input, input != "auto", input != "none" {
             guard input.split(separator: ",").allSatisfy({ $0.hasPrefix("/") }) else {
                 throw UsageError("--input takes auto, none or device paths separated by commas, got '\(input)'")

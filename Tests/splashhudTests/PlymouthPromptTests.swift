@@ -14,12 +14,16 @@ final class Asker {
     let process = Process()
     private let out = Pipe()
 
-    init(_ arguments: [String], as user: String? = nil) throws {
+    convenience init(_ arguments: [String], as user: String? = nil) throws {
+        try self.init(PlymouthClientTests.plymouth, arguments, as: user)
+    }
+
+    init(_ program: String, _ arguments: [String], as user: String? = nil) throws {
         if let user {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = ["--reuid", user, "--regid", user, "--clear-groups", PlymouthClientTests.plymouth] + arguments
+            process.arguments = ["--reuid", user, "--regid", user, "--clear-groups", program] + arguments
         } else {
-            process.executableURL = URL(fileURLWithPath: PlymouthClientTests.plymouth)
+            process.executableURL = URL(fileURLWithPath: program)
             process.arguments = arguments
         }
         process.standardOutput = out
@@ -147,5 +151,61 @@ extension PlymouthClientTests {
         let refused = try #require(nobody.finish())
         #expect(refused.status == 1 && refused.output.isEmpty, "\(refused)")
         #expect(!(try state(dir)).contains("mode prompt"))
+    }
+}
+
+/// systemd's own password agent in its Plymouth mode (what splashhud-ask-password.service runs),
+/// answering a real requester (`systemd-ask-password`, as systemd-cryptsetup asks) through the
+/// splash; the pid file the agent's units look for exists only while the daemon can prompt.
+extension PlymouthClientTests {
+    static let agent = "/usr/bin/systemd-tty-ask-password-agent", requester = "/usr/bin/systemd-ask-password"
+
+    /// The requester's ask file is there (an agent run with --query earlier finds nothing).
+    func waitForAskFile() throws {
+        let end = Date().addingTimeInterval(10)
+        while Date() < end {
+            if ((try? FileManager.default.contentsOfDirectory(atPath: "/run/systemd/ask-password")) ?? []).contains(where: { $0.hasPrefix("ask.") }) { return }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        Issue.record("systemd-ask-password wrote no ask file")
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: agent) && FileManager.default.isExecutableFile(atPath: requester)
+                   && getuid() == 0, "needs systemd's agent and requester, and root (they use /run/systemd/ask-password)"))
+    func systemdsAgentAsksThroughTheSplash() throws {
+        let dir = try temporaryDirectory("plymouth-prompt")
+        let tty = try PseudoTerminal()
+        let daemon = try start(dir, extra: ["--prompt-tty", tty.path, "--plymouth-pid-file", "\(dir)/run/plymouth/pid"])
+        defer { if daemon.isRunning { daemon.terminate() }; daemon.waitUntilExit() }
+        #expect((try? String(contentsOfFile: "\(dir)/run/plymouth/pid", encoding: .utf8)) == "\(daemon.processIdentifier)\n")
+        // AcceptCached: the agent asks the cache first (empty: NO_ANSWER), then the prompt.
+        let first = try Asker(Self.requester, ["--no-tty", "--timeout=30", "--accept-cached", "Please enter passphrase for disk root:"])
+        try waitForAskFile()
+        let agent = try Asker(Self.agent, ["--query", "--plymouth"])
+        try waitForPrompt(dir, "Please enter passphrase for disk root:")
+        tty.type("s3cret\r")
+        #expect(first.finish()?.output == "s3cret\n")
+        #expect(agent.finish()?.status == 0)
+        // A second volume with the same passphrase: served from the cache, no prompt.
+        let second = try Asker(Self.requester, ["--no-tty", "--timeout=30", "--accept-cached", "Please enter passphrase for disk home:"])
+        try waitForAskFile()
+        let again = try Asker(Self.agent, ["--query", "--plymouth"])
+        #expect(second.finish()?.output == "s3cret\n")
+        #expect(again.finish()?.status == 0)
+        #expect(try SplashBinary.run(Self.plymouth, ["quit"]).0 == 0)
+        daemon.waitUntilExit()
+        #expect(!FileManager.default.fileExists(atPath: "\(dir)/run/plymouth/pid"), "the pid file outlived the daemon")
+    }
+
+    /// No keyboard (the memory display has no VT, no --prompt-tty): no pid file, so systemd keeps
+    /// its console agent, which can still ask.
+    @Test func noKeyboardNoPidFile() throws {
+        let dir = try temporaryDirectory("plymouth-prompt")
+        let daemon = try start(dir, extra: ["--plymouth-pid-file", "\(dir)/pid"])
+        defer { if daemon.isRunning { daemon.terminate() }; daemon.waitUntilExit() }
+        #expect(!FileManager.default.fileExists(atPath: "\(dir)/pid"))
+        #expect(try SplashBinary.run(Self.plymouth, ["quit"]).0 == 0)
+        daemon.waitUntilExit()
+        #expect(try String(contentsOfFile: "\(dir)/log", encoding: .utf8).contains("not writing \(dir)/pid"))
     }
 }
