@@ -18,7 +18,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case control
     /// psplash's and fbsplash's FIFO words (NUL- and newline-ended) through the FIFO's line buffer.
     case fifo
-    /// Plymouth's boot protocol decoder, bytes in any pieces.
+    /// Plymouth's boot protocol decoder, bytes in any pieces; the same bytes as a prompt's keys
+    /// (the key decoder editing a secret) and as answers on the wire.
     case plymouth
     /// Board profiles, and their [hud] settings through the command language.
     case profile
@@ -99,6 +100,36 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         precondition(Array(got.prefix(n)) == Array(expected.prefix(n)), "requests depend on how the bytes were split")
         precondition(split.pendingCount <= 258, "held back more than one request")
         for case .success(let r) in got { _ = "\(r)" }
+        promptKeys(bytes)
+    }
+
+    /// The bytes typed at a prompt: the entry never passes its capacity, counts characters no more
+    /// than bytes, empties on Ctrl-U/W; answers and cached answers carry their exact length.
+    static func promptKeys(_ bytes: [UInt8]) {
+        guard let entry = SecretBytes(capacity: 64) else { return }
+        var decoder = PromptKeyDecoder()
+        var answers: [[UInt8]] = []
+        for b in bytes {
+            switch decoder.next(b) {
+            case .text(let t)?: entry.append(CollectionOfOne(t))
+            case .erase?: entry.removeLastCharacter()
+            case .eraseEntry?: entry.removeAll(); precondition(entry.isEmpty)
+            case .enter?, .cancel?:
+                answers.append(entry.withBytes { Array($0) })
+                entry.removeAll()
+            case nil: break
+            }
+            precondition(entry.count <= entry.capacity && entry.characterCount <= entry.count)
+        }
+        for a in answers {
+            let frame = PlymouthProtocol.answer(a)
+            precondition(frame.count == a.count + 5 && Int(frame[1]) | Int(frame[2]) << 8 | Int(frame[3]) << 16 | Int(frame[4]) << 24 == a.count)
+        }
+        if let many = PlymouthProtocol.multipleAnswers(answers) {
+            precondition(many.count - 5 <= PlymouthProtocol.maxCachedPayload && many.last == 0)
+        } else {
+            precondition(answers.isEmpty || answers.reduce(0) { $0 + $1.count + 1 } > PlymouthProtocol.maxCachedPayload)
+        }
     }
 
     static func profile(_ bytes: [UInt8]) {

@@ -6,6 +6,7 @@
 // suite as the other tests of Plymouth's client (its socket name is fixed).
 import Foundation
 import GoldenSupport
+import HUDClient
 import HUDProtocol
 import Testing
 
@@ -207,5 +208,35 @@ extension PlymouthClientTests {
         #expect(try SplashBinary.run(Self.plymouth, ["quit"]).0 == 0)
         daemon.waitUntilExit()
         #expect(try String(contentsOfFile: "\(dir)/log", encoding: .utf8).contains("not writing \(dir)/pid"))
+    }
+}
+
+/// Our own ways to ask: the client's `ask-password` (the answer on stdout, no newline, for a pipe)
+/// and the Swift API's `askPassword(prompt:)`; a cancelled prompt exits 65 / throws `cancelled`.
+extension PlymouthClientTests {
+    @Test func askPasswordFromTheClientAndTheSwiftAPI() async throws {
+        let dir = try temporaryDirectory("plymouth-prompt")
+        let tty = try PseudoTerminal()
+        let daemon = try start(dir, extra: ["--prompt-tty", tty.path])
+        defer { if daemon.isRunning { daemon.terminate() }; daemon.waitUntilExit() }
+        let client = try Asker(try SplashBinary.path(), ["ask-password", "Update PIN", "--socket", "\(dir)/control"])
+        try waitForPrompt(dir, "Update PIN")
+        tty.type("4711\r")
+        let printed = try #require(client.finish())
+        #expect(printed.status == 0 && printed.output == "4711", "\(printed)")
+        let cancelled = try Asker(try SplashBinary.path(), ["ask-password", "Update PIN", "--socket", "\(dir)/control"])
+        try waitForPrompt(dir, "Update PIN")
+        tty.type("\u{04}")
+        #expect(cancelled.finish()?.status == 65)
+
+        let hud = RemoteHUD(socket: "\(dir)/control")
+        async let pin = hud.askPassword(prompt: "Swift PIN")
+        try waitForPrompt(dir, "Swift PIN")
+        tty.type("ä 1\r")
+        #expect(try await pin == "ä 1")
+        let refused = Task { try await hud.askPassword(prompt: "Swift PIN") }
+        try waitForPrompt(dir, "Swift PIN")
+        tty.type("\u{03}")
+        await #expect(throws: ControlClientError.self) { try await refused.value }
     }
 }

@@ -1,12 +1,13 @@
 // The verbs that read from the daemon: its version, the HUD's state, waiting for the HUD to go,
-// following its events, a screenshot of an output, and raw lines (`send`).
+// following its events, a screenshot of an output, raw lines (`send`), and a passphrase typed on
+// the HUD's prompt (`ask-password`).
 import CommandLineOptions
 import HUDClient
 import HUDProtocol
 import LinuxSystem
 
 extension ClientVerb {
-    static let queryVerbNames = ["version", "state", "wait", "subscribe", "snapshot", "send"]
+    static let queryVerbNames = ["version", "state", "wait", "subscribe", "snapshot", "send", "ask-password"]
 
     /// The verb of `queryVerbNames` called `name`, nil for another name (each is built on first use).
     static func queryVerb(named name: String) -> ClientVerb? {
@@ -17,9 +18,31 @@ extension ClientVerb {
         case "subscribe": return subscribe
         case "snapshot": return snapshot
         case "send": return send
+        case "ask-password": return askPassword
         default: return nil
         }
     }
+
+    static let askPassword = ClientVerb(
+        spec: spec("ask-password", "Show a passphrase prompt on the HUD and print what is typed (no newline), as `plymouth ask-for-password` does.",
+                   discussion: """
+                       The prompt shows one bullet per character typed on the HUD's keyboard (the VT's, in the user's layout) until \
+                       Enter; `splashhud ask-password "PIN" | cryptsetup open --key-file=- …` hands it on without a terminal. Exit 65 \
+                       when the user presses Ctrl-C or Ctrl-D, or when the HUD has no keyboard; 77 when not root or the daemon's user.
+                       """,
+                   operands: "<prompt>", operandHelp: [OperandHelp("prompt", "The text over the entry.")], count: 1...1),
+        run: { p, connection throws(ClientFailure) in
+            let client = try connection.connect()
+            let data: String?
+            do throws(ControlClientError) {
+                try client.request("ping")
+                data = try client.request(ControlRequest.askPassword(prompt: p.operands[0]).description, timeoutMilliseconds: Int32.max / 2)
+            } catch { throw ClientFailure(error) }
+            guard let text = ControlProtocol.answerText(data ?? "") else { throw ClientFailure(.protocolError("unreadable answer")) }
+            do { try Files.writeAll(.standardOutput, Array(text.utf8), subject: "standard output") } catch {
+                throw ClientFailure("splashhud ask-password: \(error)", status: 74)
+            }
+        })
 
     static let version = ClientVerb(spec: spec("version", "Print the daemon's protocol and version.")) { _, connection throws(ClientFailure) in
         let client = try connection.connect()
