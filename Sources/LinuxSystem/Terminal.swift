@@ -1,13 +1,17 @@
 // A terminal read a byte at a time (a VT's tty, a serial console, a pty in tests): raw mode as
 // plymouthd sets it for its prompts (no echo, no line editing, Ctrl-C a byte rather than a
 // signal), put back as it was by `restore`. The kernel's keymap has already turned keys into
-// bytes in the user's layout.
+// bytes in the user's layout. On a VT, Num Lock is on while raw (KDSKBLED; put back too), so the
+// keypad types digits, as a PIN pad should, rather than cursor sequences.
 import SystemPackage
 
 public final class Terminal {
     public let path: String
     public let descriptor: FileDescriptor
     private var saved: [UInt8]?
+    private var savedLEDFlags: UInt8?
+    /// <linux/kd.h>: KDGKBLED and KDSKBLED (plain numbers), and LED_NUM among the flags.
+    static let getLEDFlags: UInt = 0x4B64, setLEDFlags: UInt = 0x4B65, numLock: UInt8 = 0x02
 
     /// Opens `path` non-blocking, never as a controlling terminal.
     public init(path: String) throws(SystemError) {
@@ -27,6 +31,12 @@ public final class Terminal {
             try retrying { system_tcgetattr(descriptor.rawValue, &settings) }.get("tcgetattr", path)
             try retrying { system_tcsetattr(descriptor.rawValue, settings, raw: true) }.get("tcsetattr", path)
             saved = settings
+            var flags: UInt8 = 0
+            // Not a VT (a serial line, a pty): ENOTTY or EINVAL, and nothing to do.
+            if (try? IOControl.call(descriptor, Self.getLEDFlags, "KDGKBLED", subject: path, &flags)) != nil,
+               (try? IOControl.call(descriptor, Self.setLEDFlags, "KDSKBLED", subject: path, value: CInt(flags | Self.numLock))) != nil {
+                savedLEDFlags = flags
+            }
         }
         _ = retrying { system_tcflushInput(descriptor.rawValue) }
     }
@@ -35,6 +45,8 @@ public final class Terminal {
     public func restore() {
         guard let settings = saved else { return }
         saved = nil
+        if let flags = savedLEDFlags { _ = try? IOControl.call(descriptor, Self.setLEDFlags, "KDSKBLED", subject: path, value: CInt(flags)) }
+        savedLEDFlags = nil
         _ = retrying { system_tcsetattr(descriptor.rawValue, settings, raw: false) }
     }
 
