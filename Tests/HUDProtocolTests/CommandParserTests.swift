@@ -196,10 +196,10 @@ func settingParsed(_ line: String, sourceLocation: SourceLocation = #_sourceLoca
             "fade-in": "0.15", "fade-out": "0.15", "grace": "0", "mode": "bar", "label": "L",
             "details": "D", "button": "B", "margin": "20", "square": "on", "min-show": "1",
             "transition": "zoom", "content-color": "#111111", "bezel-color": "#222222",
-            "tap-dismiss": "outside", "max-fps": "15",
+            "tap-dismiss": "outside", "max-fps": "15", "prompt-width": "240",
         ]
         #expect(Set(CommandParser.keys) == Set(samples.keys))
-        #expect(CommandParser.keys.count == 34)
+        #expect(CommandParser.keys.count == 35)
         for key in CommandParser.keys {
             // The parsed setting reports the key it was written with.
             #expect(settingParsed("set \(key) \(samples[key]!)")?.key == key)

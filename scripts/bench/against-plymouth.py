@@ -376,6 +376,8 @@ def driver_table(name, rows):
         ("private dirty (kB)", lambda s: collect(rows, s, "memory", "private_dirty_kb"), 0),
         ("  of which anonymous (kB)", lambda s: collect(rows, s, "memory", "anonymous_kb"), 0),
         ("status round trip through its client (ms)", lambda s: collect(rows, s, "roundtrip", "median_ms"), 0),
+        ("ask for a passphrase → prompt on screen (ms)", lambda s: collect(rows, s, "prompt", "prompt_ms"), 0),
+        ("Enter → the passphrase on the client's stdout (ms)", lambda s: collect(rows, s, "prompt", "answer_ms"), 0),
     ]
     head = "| " + name + " | " + " | ".join(subjects) + " | SplashHUD / Plymouth |"
     lines = [head, "|---" * (len(subjects) + 2) + "|"]
@@ -403,6 +405,8 @@ def driver_table(name, rows):
         lines.append(f"| {label} | " + " | ".join(cells) + f" | {ratio} |")
     if not med["frames reaching the scanout (per s)"]["plymouth"]:
         lines.append("| **Plymouth did not animate: its text fallback, not the spinner (see the console and pictures)** | | | |")
+    if any(r.get("what") == "prompt" and r.get("answer_ok") != "1" for r in rows):
+        lines.append("| **a client printed something other than the passphrase typed (see the console)** | | | |")
     pd = median(ticks("plymouth", "static-deactivated"))
     med["deactivated"] = pd
     lines.append(f"| (Plymouth after `plymouth deactivate`, 5 s: ticks) | {fmt(pd, 0)} | | |")

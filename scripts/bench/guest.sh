@@ -104,6 +104,7 @@ one_plymouth() { # run
     say "subject=plymouth run=$r what=anim $($POLL count $SECONDS_ $pid)"
     say "subject=plymouth run=$r what=roundtrip $($POLL time $SAMPLES /usr/bin/plymouth display-message "--text=Installing 3 of 7")"
     [ "$r" = 1 ] && shot "plymouth-message"
+    say "subject=plymouth run=$r what=prompt $($POLL prompt /dev/tty1 s3cret /usr/bin/plymouth ask-for-password --prompt=Disk)"
     # Plymouth has no still state while it shows the splash: the two-step spinner always turns.
     # For reference: what it costs once deactivated (nothing drawn, DRM master dropped).
     /usr/bin/plymouth deactivate
@@ -129,6 +130,7 @@ one_splashhud() { # run label extra-daemon-words script
     $HUD progress 0.5 Installing 3 of 7
     sleep 1.5
     [ "$r" = 1 ] && shot "$label-static"
+    [ "$label" = splashhud ] && say "subject=$label run=$r what=prompt $($POLL prompt /dev/tty1 s3cret $HUD ask-password Disk)"
     say "subject=$label run=$r what=static $($POLL count 5 $pid)"
     memory $label $r $pid
     $HUD quit

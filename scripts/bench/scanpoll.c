@@ -18,6 +18,12 @@
  *   scanpoll time N CMD [ARG...]
  *       Runs CMD N times one after the other; prints each wall time from fork to exit (ms) and
  *       the median.
+ *   scanpoll prompt TTY TEXT CMD [ARG...]
+ *       A passphrase prompt: samples the scanout, forks CMD (a client asking for a passphrase) with
+ *       its stdout on a pipe, polls until at least PROMPT_CHANGED sampled pixels differ (the prompt
+ *       is on screen: far more than a spinner's turn changes), types TEXT into TTY (TIOCSTI: the
+ *       tty's input queue, where the keyboard's bytes land after the kernel's keymap), then Enter,
+ *       and times Enter to CMD's answer on its stdout. Prints "prompt_ms=T answer_ms=T2 answer_ok=1".
  *
  * DRM: opens /dev/dri/card0, drops the DRM master it may have got by being first (so the splash
  * under test can take it), reads the CRTC's current framebuffer (drmModeGetCrtc, drmModeGetFB: as
@@ -43,6 +49,7 @@
 #include <xf86drmMode.h>
 
 #define MIN_CHANGED 40     /* sampled pixels that must differ for "a frame is visible" */
+#define PROMPT_CHANGED 800 /* ... for "a prompt is on screen" */
 #define SAMPLE_X 2         /* full-screen sampling stride */
 #define SAMPLE_Y 3
 #define CALIBRATE_MS 1000
@@ -314,12 +321,49 @@ static int cmd_time(int n, char **argv) {
     return bad != 0;
 }
 
+static int cmd_prompt(const char *tty, const char *text, char **argv) {
+    if (open_scanout()) return 2;
+    static uint32_t base[1 << 22], now[1 << 22];
+    struct mapped *m = current();
+    size_t n = m ? sample(m, base, 1 << 22) : 0;
+    int ttyfd = open(tty, O_RDWR | O_NOCTTY), out[2];
+    if (ttyfd < 0 || pipe(out)) { printf("error=%s\n", strerror(errno)); return 1; }
+    double t0 = now_ms(), shown = -1;
+    pid_t pid = fork();
+    if (pid == 0) { dup2(out[1], 1); close(out[0]); close(out[1]); execvp(argv[0], argv); _exit(127); }
+    close(out[1]);
+    while (now_ms() - t0 < 30e3) {
+        struct mapped *c = current();
+        if (c && c->w == m->w && c->h == m->h) {
+            size_t k = sample(c, now, 1 << 22), diff = 0;
+            for (size_t i = 0; i < k && i < n; i++) diff += now[i] != base[i];
+            if (diff >= PROMPT_CHANGED) { shown = now_ms() - t0; break; }
+        }
+        sleep_ms(1);
+    }
+    sleep_ms(300);
+    for (const char *p = text; *p; p++) ioctl(ttyfd, TIOCSTI, p);
+    sleep_ms(500);
+    double t1 = now_ms();
+    ioctl(ttyfd, TIOCSTI, "\r");
+    char got[256];
+    size_t len = 0;
+    ssize_t r;
+    while ((r = read(out[0], got + len, sizeof got - 1 - len)) > 0) len += r;
+    double answered = now_ms() - t1;
+    got[len] = 0;
+    waitpid(pid, NULL, 0);
+    printf("prompt_ms=%.1f answer_ms=%.1f answer_ok=%d\n", shown, answered, !strcmp(got, text));
+    return shown < 0;
+}
+
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     signal(SIGPIPE, SIG_IGN);
     if (argc >= 4 && !strcmp(argv[1], "first")) return cmd_first(atof(argv[2]), argv + 3);
     if (argc == 4 && !strcmp(argv[1], "count")) return cmd_count(atof(argv[2]), atoi(argv[3]));
     if (argc >= 4 && !strcmp(argv[1], "time")) return cmd_time(atoi(argv[2]), argv + 3);
-    fprintf(stderr, "usage: scanpoll first TIMEOUT_S CMD [ARG...] | count SECONDS PID | time N CMD [ARG...]\n");
+    if (argc >= 5 && !strcmp(argv[1], "prompt")) return cmd_prompt(argv[2], argv[3], argv + 4);
+    fprintf(stderr, "usage: scanpoll first TIMEOUT_S CMD [ARG...] | count SECONDS PID | time N CMD [ARG...] | prompt TTY TEXT CMD [ARG...]\n");
     return 64;
 }
