@@ -158,3 +158,31 @@ import Testing
         #expect(throws: SystemError.self) { try Files.writeAtomically([1], to: dir + "/none/f") }
     }
 }
+
+/// A secret's pages: bounded, edited by UTF-8 character, zeroed when emptied, never printed.
+@Suite struct SecretBytesTests {
+    @Test func editsStayWithinTheCapacity() throws {
+        let s = try #require(SecretBytes(capacity: 8))
+        #expect(s.append(Array("pässwd".utf8)))  // 7 bytes, 6 characters
+        #expect(s.count == 7 && s.characterCount == 6)
+        #expect(!s.append(Array("xy".utf8)) && s.count == 7, "past the capacity nothing is stored")
+        for _ in 0..<5 { s.removeLastCharacter() }
+        #expect(s.withBytes { Array($0) } == Array("p".utf8), "ä is one character of two bytes")
+        #expect("\(s)" == "<secret, 1 characters>")
+        let copy = try #require(s.copy())
+        #expect(copy.withBytes { Array($0) } == Array("p".utf8))
+    }
+
+    @Test func emptiedPagesAreZero() throws {
+        let s = try #require(SecretBytes(capacity: 64))
+        s.append(Array("correct horse battery staple".utf8))
+        s.removeAll()
+        #expect(s.isEmpty)
+        // `fill` hands over the whole capacity: every byte of it must be zero again.
+        try s.fill { (buffer) throws(SystemError) in
+            #expect(buffer.count == 64 && buffer.allSatisfy { $0 == 0 })
+            return 0
+        }
+        #expect(s.isLocked, "mlock failed (RLIMIT_MEMLOCK is too small here)")
+    }
+}

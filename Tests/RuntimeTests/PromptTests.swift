@@ -45,6 +45,7 @@ struct PromptTests {
         c.sendBytes(Array("*\u{02}\u{12}Please unlock sda\0".utf8))
         try waitForPrompt("Please unlock sda")
         #expect(rig.runtime.prompts.isActive)
+        #expect(!CoreDumps.areAllowed, "no core dump while a passphrase may be typed")
         tty.type("hunter")
         #expect(try typed(6))
         // Backspace takes one character (a multi-byte one whole), Ctrl-U the whole entry.
@@ -62,6 +63,10 @@ struct PromptTests {
         // The HUD is back as it was; nothing typed reached the log.
         #expect(try rig.run { rig.runtime.controller.entry == nil })
         #expect(!rig.log.lines.contains { $0.text.contains("z@Y1") || $0.text.contains("hunter") })
+        // The cache still holds it; once the splash quits it is zeroed and dumps are allowed again.
+        #expect(!CoreDumps.areAllowed)
+        rig.runtime.quit(retain: false)
+        #expect(CoreDumps.areAllowed)
     }
 
     @Test func ctrlCAndCtrlDCancelAsPlymouthdDoesAndEscapeDoesNot() throws {
