@@ -60,9 +60,8 @@ public final class PromptDesk {
     /// Queues a prompt; `reply` runs once, on the loop's thread, when it is answered or cancelled
     /// (not when it is withdrawn).
     public func ask(_ kind: Kind, prompt: String, owner: Owner?, reply: @escaping (Outcome) -> Void) {
-        if pending.isEmpty {
-            if let why = openTerminal() { return reply(.unavailable(why)) }
-        }
+        // Opened for the first prompt (and again after a read error closed it).
+        if let why = openTerminal() { return reply(.unavailable(why)) }
         pending.append(Pending(kind: kind, prompt: prompt, owner: owner, reply: reply))
         logger.info("prompt \(kind == .password ? "for a passphrase" : "for an answer"): \"\(prompt)\" (\(pending.count) waiting)")
         if pending.count == 1 { showHead() }
