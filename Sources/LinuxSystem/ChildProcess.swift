@@ -12,8 +12,9 @@ public enum ChildProcess {
 
     /// Runs `arguments` (argv[0] looked up in PATH), writes `input` to its standard input and
     /// closes it (nil: the child shares ours), then waits for it to end. A program that cannot
-    /// be run ends as `.exited(127)`, as a shell reports it. `delivered` is false when the
-    /// child went away before taking all of `input` (EPIPE: SIGPIPE must be ignored).
+    /// be run (not found, not executable, ETXTBSY) ends as `.exited(127)`, as a shell reports it.
+    /// `delivered` is false when the child went away before taking all of `input` (EPIPE:
+    /// SIGPIPE must be ignored).
     public static func run(_ arguments: [String], input: [UInt8]?) throws(SystemError) -> (termination: Termination, delivered: Bool) {
         precondition(!arguments.isEmpty, "no program to run")
         var fds: [CInt] = [-1, -1]
@@ -25,10 +26,9 @@ public enum ChildProcess {
             let e = currentErrno()
             // execvp's failure in a forked child is its exit status 127 (the parent's write to the
             // pipe usually lands first); posix_spawnp reports it here instead.
-            if e == .noSuchFileOrDirectory || e == .permissionDenied || e == .execFormatError || e == .notDirectory {
-                return (.exited(127), true)
-            }
-            throw SystemError("posix_spawnp", e, arguments[0])
+            // Only a failure to make the process at all is an error.
+            if e == .resourceTemporarilyUnavailable || e == .noMemory { throw SystemError("posix_spawnp", e, arguments[0]) }
+            return (.exited(127), true)
         }
         var delivered = true
         if let input {

@@ -28,10 +28,9 @@ extension PlymouthSession {
     func askForPassword(_ request: PlymouthPasswordRequest) -> Never {
         var r = request
         if r.pause {
-            switch ask(UInt8(ascii: "A")) {
-            case .reply(.nak), .reply(.unknown), .failed: passwordFailure(&r)
-            case .reply: passwordExecute(&r)
-            }
+            // Only ACK goes on: the real client's pause handler misreads any other reply (it
+            // asserts on NO_ANSWER, gives up on an ANSWER); failing is the defined choice.
+            if ask(UInt8(ascii: "A")) == .reply(.ack) { passwordExecute(&r) } else { passwordFailure(&r) }
         } else {
             passwordExecute(&r)
         }
@@ -102,10 +101,7 @@ extension PlymouthSession {
 
     func askQuestion(command: String?, prompt: [UInt8]?, pause: Bool) -> Never {
         if pause {
-            switch ask(UInt8(ascii: "A")) {
-            case .reply(.nak), .reply(.unknown), .failed: requestExit(1); finish()
-            case .reply: break
-            }
+            if ask(UInt8(ascii: "A")) != .reply(.ack) { requestExit(1); finish() }
         }
         let answer: [UInt8]?
         switch ask(UInt8(ascii: "W"), prompt) {
