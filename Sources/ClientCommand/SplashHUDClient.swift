@@ -27,6 +27,8 @@ public enum SplashHUDClient {
     public static func main() {
         _ = CEarlyStart_answeredBeforePoolReady()  // links CEarlyStart: no waiting for the random pool
         let arguments = Array(CommandLine.arguments.dropFirst())
+        // Called `plymouth` (a link in an initramfs without Plymouth): Plymouth's own client.
+        if let name = CommandLine.arguments.first, name.split(separator: "/").last == "plymouth" { PlymouthPersonality.main(arguments) }
         guard let first = arguments.first, !toolVerbs.contains(first) else { runTools(arguments) }
         if first == "--help" || first == "-h" || first == "help" {
             CommandLineTool.exitWithHelp(spec.helpText(program: "splashhud", verbs: allVerbs))

@@ -183,6 +183,40 @@ func system_execv(_ path: String, _ arguments: [String]) {
 
 func system_getenv(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
 
+/// posix_spawnp(3) of `arguments` (argv[0] searched in PATH, as execvp does) with `input` as its
+/// standard input (nil: ours). Returns the pid, or -1 with errno set (a program that cannot be
+/// run fails here, not in the child). posix_spawn rather than fork: a forked copy of a Swift
+/// process may only call async-signal-safe functions before exec, which Swift code cannot promise.
+func system_spawn(_ arguments: [String], input: CInt?) -> pid_t {
+    if let r = mocked("posix_spawnp") { return r }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    if let input { posix_spawn_file_actions_adddup2(&actions, input, 0) }
+    var argv = arguments.map { strdup($0) }
+    argv.append(nil)
+    defer { argv.forEach { free($0) } }
+    var pid = pid_t()
+    let r = posix_spawnp(&pid, arguments[0], &actions, nil, argv, environ)
+    guard r == 0 else { errno = r; return -1 }
+    return pid
+}
+
+/// waitpid(2) for `pid` to end; `status` gets its raw wait status.
+func system_waitpid(_ pid: pid_t, _ status: inout CInt) -> pid_t {
+    if let r = mocked("waitpid") { return r }
+    return waitpid(pid, &status, 0)
+}
+
+/// The raw wait status's exit code (WIFEXITED/WEXITSTATUS), nil when the child was killed.
+func system_exitCode(_ status: CInt) -> CInt? { status & 0x7f == 0 ? (status >> 8) & 0xff : nil }
+
+/// The raw wait status's signal (WIFSIGNALED/WTERMSIG), nil when the child exited.
+func system_termSignal(_ status: CInt) -> CInt? {
+    let signal = status & 0x7f
+    return signal != 0 && signal != 0x7f ? signal : nil
+}
+
 func system_geteuid() -> UInt32 { UInt32(geteuid()) }
 
 func system_getpid() -> Int32 { getpid() }
@@ -273,6 +307,13 @@ func system_pipe(_ fds: UnsafeMutablePointer<CInt>) -> CInt {
     // Flags set atomically: a fork on another thread between pipe and fcntl would keep the
     // descriptor open in the child.
     return CLinuxShim_pipe2(fds, O_CLOEXEC | O_NONBLOCK)
+}
+
+/// A blocking pipe (close-on-exec): a child's standard input must block, and O_NONBLOCK would
+/// be shared with it through the duplicated descriptor.
+func system_pipe_blocking(_ fds: UnsafeMutablePointer<CInt>) -> CInt {
+    if let r = mocked("pipe") { return r }
+    return CLinuxShim_pipe2(fds, O_CLOEXEC)
 }
 
 func system_sigaction(_ signal: CInt, handler: (@convention(c) (CInt) -> Void)?, restart: Bool) -> CInt {

@@ -18,8 +18,9 @@ import SystemPackage
 enum Daemon {
     static func main() {
         // Called through a link named splashhud (the initramfs holds one binary, not two), this is
-        // the client.
-        if let name = CommandLine.arguments.first, name == "splashhud" || name.hasSuffix("/splashhud") {
+        // the client; through one named plymouth, Plymouth's client (PlymouthPersonality).
+        if let name = CommandLine.arguments.first,
+           name == "splashhud" || name.hasSuffix("/splashhud") || name == "plymouth" || name.hasSuffix("/plymouth") {
             SplashHUDClient.main()
             return
         }
