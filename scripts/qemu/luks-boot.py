@@ -30,10 +30,11 @@ cryptsetup-initramfs and our hook, the passphrase typed on a virtio keyboard.
      (askpass's console method reads /dev/console, which must be the VT the keyboard types on);
      without --splash also `splashhud.enable=0`: the baseline, Debian's console prompt.
 
-Prints INFO lines (vmtest's "guest said: INFO ..."): `LUKS prompt N method M`, `LUKS typed N
-layout L`, `LUKS unlocked T`, `LUKS root-mounted T`, `LUKS first-key T`, `LUKS key-to-mount MS`
-`LUKS rejected N` (a new prompt came after attempt N) (uptimes in seconds, key-to-mount in
-milliseconds), and the REALROOT lines of initramfs-boot.py's
+Prints INFO lines (vmtest's "guest said: INFO ..."): `LUKS prompt N method console|plymouth at
+T`, `LUKS first-key T`, `LUKS typed N layout L`, `LUKS rejected N` (a new prompt came after
+attempt N), `LUKS unlocked T`, `LUKS root-mounted T`, `LUKS key-to-mount MS` (uptimes T in
+seconds; MS from the first key to the root mounted, in milliseconds), `LUKS splash-log LINE` (the
+initramfs daemon's log once the root is mounted), and the REALROOT lines of initramfs-boot.py's
 /sbin/init; exits with vmtest's status. Python 3 standard library only.
 """
 import argparse
@@ -135,6 +136,10 @@ if grep -q " /root " /proc/mounts; then
     echo "INFO LUKS root-mounted $(up)" >&3
     [ -n "$first" ] && echo "INFO LUKS key-to-mount $(( (t - first) * 10 ))" >&3
 fi
+# The splash's log so far (the daemon's view of the prompt), one INFO line each.
+[ -r /run/initramfs/splashhud.log ] && tail -n 40 /run/initramfs/splashhud.log | while IFS= read -r line; do
+    echo "INFO LUKS splash-log $line" >&3
+done
 exec 3>&-
 ) </dev/null >/dev/null 2>&1 &
 """
