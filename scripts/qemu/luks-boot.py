@@ -31,7 +31,7 @@ cryptsetup-initramfs and our hook, the passphrase typed on a virtio keyboard.
      without --splash also `splashhud.enable=0`: the baseline, Debian's console prompt.
 
 Prints INFO lines (vmtest's "guest said: INFO ..."): `LUKS prompt N method console|plymouth at
-T`, `LUKS first-key T`, `LUKS typed N layout L`, `LUKS rejected N` (a new prompt came after
+T`, `LUKS first-key T`, `LUKS typed N layout L`, `LUKS rejected N at T` (a new prompt came after
 attempt N), `LUKS unlocked T`, `LUKS root-mounted T`, `LUKS key-to-mount MS` (uptimes T in
 seconds; MS from the first key to the root mounted, in milliseconds), `LUKS splash-log LINE` (the
 initramfs daemon's log once the root is mounted), and the REALROOT lines of initramfs-boot.py's
@@ -101,7 +101,7 @@ for attempt in @ATTEMPTS@; do
     if [ -z "$pid" ]; then echo "INFO LUKS no-prompt $n" >&3; break; fi
     last="$pid"
     # A new prompt after the previous attempt's Enter: cryptsetup refused that passphrase.
-    [ $n -gt 1 ] && echo "INFO LUKS rejected $((n - 1))" >&3
+    [ $n -gt 1 ] && echo "INFO LUKS rejected $((n - 1)) at $(up)" >&3
     method=console
     if [ "@SPLASH@" = 1 ]; then
         # askpass runs /bin/plymouth ask-for-password when `plymouth --ping` answered.
