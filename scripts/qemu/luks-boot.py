@@ -3,7 +3,7 @@
 cryptsetup-initramfs and our hook, the passphrase typed on a virtio keyboard.
 
     luks-boot.py boot --bin-dir DIR --work DIR --shots-dir DIR [--splash] [--layout us|de]
-                      [--wrong-first] [--timeout S]
+                      [--wrong-first] [--trace] [--timeout S]
 
   1. The root file system of initramfs-boot.py (busybox, our binaries, its /sbin/init playing
      systemd's part), encrypted as LUKS2 (aes-xts-plain64, PBKDF2 with 1000 iterations: the
@@ -20,15 +20,17 @@ cryptsetup-initramfs and our hook, the passphrase typed on a virtio keyboard.
      and, with --layout de, replaces the keymap setupcon saved (the host's) with
      `ckbcomp -layout de`'s: the host's /etc/default/keyboard is never touched.
   3. A probe, scripts/init-premount/zz-luks-probe, started after ours, waits in the background
-     for each passphrase prompt (cryptsetup's askpass running; with --splash, askpass's
-     /bin/plymouth too), asks for a screendump (luks-prompt-N), types the first three keys,
-     another screendump (luks-typed-N), then the rest and Enter, through KEY requests on the
+     for each passphrase prompt (cryptsetup's askpass running; with --splash, up to 5 s for
+     askpass's `/bin/plymouth ask-for-password`), asks for a screendump (luks-prompt-N), types
+     the first three keys, another screendump (luks-typed-N), then the rest and Enter, through KEY requests on the
      control channel (QMP input-send-event, qcodes: the physical keys of --layout). With
      --wrong-first it first types the passphrase at the other layout's key positions, which
      must fail. Then it reports the mapping and the mount of the root.
   4. vmtest.py boot --input (virtio-keyboard-pci), `root=/dev/mapper/cryptroot console=tty1`
      (askpass's console method reads /dev/console, which must be the VT the keyboard types on);
-     without --splash also `splashhud.enable=0`: the baseline, Debian's console prompt.
+     without --splash also `splashhud.enable=0`: the baseline, Debian's console prompt. --trace
+     adds `debug` (init traces itself into /run/initramfs/initramfs.debug) and `LUKS trace`
+     lines until the first prompt: init's last traced line and the processes, every 2 s.
 
 Prints INFO lines (vmtest's "guest said: INFO ..."): `LUKS prompt N method console|plymouth at
 T`, `LUKS first-key T`, `LUKS typed N layout L`, `LUKS rejected N at T` (a new prompt came after
@@ -83,7 +85,25 @@ ctl() { echo "$1" >&3; read -r answer <&3; }
 up() { cut -d' ' -f1 /proc/uptime; }
 ms() { up | tr -d . ; }   # uptime in centiseconds
 # The first process whose name is $1 (busybox's pidof may not be in the image).
-pid_of() { for d in /proc/[0-9]*; do [ "$(cat "$d/comm" 2>/dev/null)" = "$1" ] && echo "${d#/proc/}" && return 0; done; return 1; }
+# Shell builtins only: a fork per process is seconds per scan under emulation beside the splash.
+pid_of() {
+    for d in /proc/[0-9]*; do
+        read -r c < "$d/comm" 2>/dev/null && [ "$c" = "$1" ] && echo "${d#/proc/}" && return 0
+    done
+    return 1
+}
+if [ "@TRACE@" = 1 ]; then
+    # Until the first prompt, every 2 s: what the initramfs's init does (the kernel's `debug`
+    # word makes it trace itself into /run/initramfs/initramfs.debug) and the processes.
+    (
+    while ! pid_of askpass >/dev/null; do
+        names=""
+        for d in /proc/[0-9]*; do read -r c < "$d/comm" 2>/dev/null && names="$names $c"; done
+        echo "INFO LUKS trace $(up) $(cut -d' ' -f1-3 /proc/loadavg) [$(tail -n 1 /run/initramfs/initramfs.debug 2>/dev/null | cut -c1-120)]$names" >&3
+        sleep 2
+    done
+    ) &
+fi
 n=0
 last=""
 first=""
@@ -100,18 +120,27 @@ for attempt in @ATTEMPTS@; do
     done
     if [ -z "$pid" ]; then echo "INFO LUKS no-prompt $n" >&3; break; fi
     last="$pid"
+    seen=$(up)
     # A new prompt after the previous attempt's Enter: cryptsetup refused that passphrase.
     [ $n -gt 1 ] && echo "INFO LUKS rejected $((n - 1)) at $(up)" >&3
     method=console
     if [ "@SPLASH@" = 1 ]; then
-        # askpass runs /bin/plymouth ask-for-password when `plymouth --ping` answered.
+        # askpass runs `/bin/plymouth ask-for-password` when `plymouth --ping` answered (a
+        # `plymouth` process alone may be that --ping, or cryptsetup's `plymouth message`).
         j=0
-        while [ $j -lt 50 ] && ! pid_of plymouth >/dev/null; do sleep 0.1; j=$((j + 1)); done
-        pid_of plymouth >/dev/null && method=plymouth
+        while [ $j -lt 50 ] && [ $method = console ]; do
+            for d in /proc/[0-9]*; do
+                read -r c < "$d/comm" 2>/dev/null && [ "$c" = plymouth ] \
+                    && grep -q ask-for-password "$d/cmdline" 2>/dev/null && method=plymouth
+            done
+            [ $method = console ] && sleep 0.1
+            j=$((j + 1))
+        done
     fi
     sleep 1
-    echo "INFO LUKS prompt $n method $method at $(up)" >&3
-    ctl "SHOT luks-prompt-$n stable"
+    echo "INFO LUKS prompt $n method $method at $seen" >&3
+    # "stable" waits for two equal dumps: never while the splash's spinner turns.
+    ctl "SHOT luks-prompt-$n @SHOTMODE@"
     layout=${attempt%%:*}
     keys=$(echo "${attempt#*:}" | tr , ' ')
     k=0
@@ -119,7 +148,7 @@ for attempt in @ATTEMPTS@; do
         [ -z "$first" ] && first=$(ms) && echo "INFO LUKS first-key $(up)" >&3
         ctl "KEY $key"
         k=$((k + 1))
-        if [ $k = 3 ]; then sleep 0.5; ctl "SHOT luks-typed-$n stable"; fi
+        if [ $k = 3 ]; then sleep 0.5; ctl "SHOT luks-typed-$n @SHOTMODE@"; fi
     done
     ctl "KEY ret"
     echo "INFO LUKS typed $n layout $layout" >&3
@@ -253,7 +282,8 @@ def boot(a):
     attempts.append(f"{a.layout}:" + ",".join(keys_for(PASSPHRASE, a.layout)))
     probe = os.path.join(confdir, "scripts/init-premount/zz-luks-probe")
     with open(probe, "w") as f:
-        f.write(PROBE.replace("@ATTEMPTS@", " ".join(attempts)).replace("@SPLASH@", "1" if a.splash else "0"))
+        f.write(PROBE.replace("@ATTEMPTS@", " ".join(attempts)).replace("@SPLASH@", "1" if a.splash else "0")
+                .replace("@TRACE@", "1" if a.trace else "0").replace(" @SHOTMODE@", "" if a.splash else " stable"))
     os.chmod(probe, 0o755)
     for i, at in enumerate(attempts, 1):
         layout, keys = at.split(":")
@@ -287,6 +317,8 @@ def boot(a):
     words = ["root=/dev/mapper/cryptroot", "rw", "console=tty1"]
     if not a.splash:
         words.append("splashhud.enable=0")
+    if a.trace:
+        words.append("debug")
     cmd = [sys.executable, os.path.join(HERE, "vmtest.py"), "boot", "--display", "virtio", "--initrd", image, "--input",
            "--drive", disk, "--shots-dir", a.shots_dir, "--timeout", str(a.timeout), "--verbose",
            "--cmdline", " ".join(words)]
@@ -304,6 +336,7 @@ def main():
     b.add_argument("--splash", action="store_true", help="the splash on: the prompt comes through /bin/plymouth")
     b.add_argument("--layout", choices=sorted(LAYOUTS), default="us", help="the image's keymap and the keys typed")
     b.add_argument("--wrong-first", action="store_true", help="first type at the other layout's key positions")
+    b.add_argument("--trace", action="store_true", help="INFO LUKS trace lines: the processes and their CPU ticks every 2 s until the first prompt")
     b.add_argument("--timeout", type=float, default=300.0)
     a = ap.parse_args()
     return {"boot": boot}[a.cmd](a)
