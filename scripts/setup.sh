@@ -37,6 +37,13 @@ if [[ " $* " == *" --tests "* ]]; then
     # mke2fs -d; and dracut (dracut-core installs beside initramfs-tools without replacing it)
     # to build images with the dracut module and list them with lsinitrd.
     initramfs-tools zstd e2fsprogs dracut-core
+    # The LUKS test (Tests/QEMUTests/LUKSEndToEndTests, scripts/qemu/luks-boot.py): cryptsetup
+    # encrypts the root image on the host (offline, through the kernel's crypto API: no
+    # device-mapper needed) and cryptsetup-initramfs puts cryptsetup, askpass and the cryptroot
+    # scripts into the image; console-setup (with kbd's loadkeys) is what KEYMAP=y runs, and its
+    # ckbcomp makes the German keymap. Installing cryptsetup-initramfs sets KEYMAP=y, BUSYBOX=y
+    # and FRAMEBUFFER=y for every image mkinitramfs builds (its conf-hooks.d/cryptsetup).
+    cryptsetup cryptsetup-initramfs console-setup kbd
     # InitramfsScriptsTests lint every initramfs/ script.
     shellcheck
     # LinkageTests read the binaries' undefined symbols with nm.

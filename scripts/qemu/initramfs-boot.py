@@ -25,7 +25,8 @@
 
 `dracut`: builds two images with dracut (--no-hostonly, zstd -1): `-m "base splashhud"`
 and `-m "systemd base splashhud"`, using a copy of /usr/lib/dracut whose modules.d also holds
-the staged 90splashhud; prints DRACUT-<variant> lines listing what lsinitrd shows of ours.
+the staged 90splashhud; prints DRACUT-<variant> lines listing what lsinitrd shows of ours (and
+bin/plymouth: neither image has the plymouth module, so the module links it to the client).
 
 `dracut-boot`: a dracut image without systemd in it (bash base udev-rules rootfs-block
 kernel-modules splashhud; the splash starts in the module's pre-trigger hook and is handed over in
@@ -310,7 +311,7 @@ def dracut(a):
             # "lrwxrwxrwx … usr/bin/splashhud -> splashhudd" for a link: its path, then its target.
             words = line.split(" -> ")[0].split()
             path = words[-1] if words else ""
-            if line.startswith(("-", "l", "d")) and ("splashhud" in path or "DejaVuSans" in path):
+            if line.startswith(("-", "l", "d")) and ("splashhud" in path or "DejaVuSans" in path or path.endswith("bin/plymouth")):
                 print(f"DRACUT-{variant} {path}")
                 if " -> " in line:
                     print(f"DRACUT-{variant}-link {path} -> {line.split(' -> ')[1].strip()}")

@@ -2,7 +2,7 @@
 """Runs a host-built program under QEMU against real Linux display drivers and captures the screen.
 
     vmtest.py run --display bochs --program PATH [--args ARG ...] --shots-dir DIR [--timeout S] [--modules M,...] [--input]
-    vmtest.py boot --display virtio --initrd IMG [--drive DISK] [--cmdline WORDS] --shots-dir DIR [--timeout S]
+    vmtest.py boot --display virtio --initrd IMG [--drive DISK] [--cmdline WORDS] [--input] --shots-dir DIR [--timeout S]
     vmtest.py selftest [--displays bochs,virtio,...] [--shots-dir DIR]
     vmtest.py displays
 
@@ -503,6 +503,8 @@ def _input_request(qmp, word, words, deadline):
     PRESS <x> <y> <width> <height>     the same without the release; RELEASE <x> <y> <width> <height>
                                        moves there and releases
     KEY <qcode>                        a key (QEMU's qcode: ret, spc, esc, a) pressed and released
+    KEY <qcode>+<qcode>...             a chord: the keys pressed in that order, released in the
+                                       reverse one (shift+z, alt_r+q: AltGr on a German layout)
     The tablet's axes run 0...32767 across the screen: pixel x is at (x + 0.5) / width of it.
     """
     def send(*events):
@@ -520,9 +522,11 @@ def _input_request(qmp, word, words, deadline):
             if word in ("TAP", "RELEASE"):
                 send({"type": "btn", "data": {"down": False, "button": "left"}})
             return "OK"
-        if word == "KEY" and len(words) == 1:
-            for down in (True, False):
-                send({"type": "key", "data": {"down": down, "key": {"type": "qcode", "data": words[0]}}})
+        if word == "KEY" and len(words) == 1 and all(words[0].split("+")):
+            keys = words[0].split("+")
+            for down, order in ((True, keys), (False, keys[::-1])):
+                for k in order:
+                    send({"type": "key", "data": {"down": down, "key": {"type": "qcode", "data": k}}})
             return "OK"
         return f"ERR bad {word} line"
     except (VMError, ValueError) as e:
@@ -846,6 +850,8 @@ def main():
     b.add_argument("--shots-dir", default=".")
     b.add_argument("--timeout", type=float, default=120.0)
     b.add_argument("--cmdline", default="", help="kernel command line (root=/dev/vda ...)")
+    b.add_argument("--input", action="store_true", help="a virtio tablet and keyboard (TAP, KEY requests); "
+                   "the image must load virtio_input itself")
     b.add_argument("--verbose", action="store_true")
     s = sub.add_parser("selftest", help="fbfill on each display; screendumps checked against the pattern")
     s.add_argument("--displays", default="bochs,virtio,cirrus,vesafb32,vesafb24,vesafb16")
@@ -865,7 +871,7 @@ def main():
             return 1 if failures else 0
         if a.cmd == "boot":
             res = run_vm(a.display, None, shots_dir=a.shots_dir, timeout=a.timeout, cmdline=a.cmdline,
-                         verbose=a.verbose, initrd=os.path.abspath(a.initrd), drives=a.drive)
+                         verbose=a.verbose, initrd=os.path.abspath(a.initrd), drives=a.drive, input_devices=a.input)
         else:
             res = run_vm(a.display, a.program, a.args, a.shots_dir, a.timeout, a.env, a.file, a.cmdline,
                          verbose=a.verbose, extra_modules=[m for m in a.modules.split(",") if m], input_devices=a.input)

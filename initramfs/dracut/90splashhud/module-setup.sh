@@ -1,8 +1,9 @@
 #!/bin/bash
 # shellcheck disable=SC2154 # dracut sets dracutsysrootdir, moddir, systemdsystemunitdir, udevdir
 # dracut module: the SplashHUD splash in the initramfs (Fedora-like systems; any dracut). The
-# daemon with its libraries (dracut-install follows ldd) and the client as a link to it, DejaVu Sans, the board
-# profiles, /etc/splashhud/initrd.conf and the helper /usr/lib/splashhud/splashhud-initrd.
+# daemon with its libraries (dracut-install follows ldd) and the client as a link to it (and as
+# /usr/bin/plymouth without the plymouth module), DejaVu Sans, the board profiles,
+# /etc/splashhud/initrd.conf and the helper /usr/lib/splashhud/splashhud-initrd.
 #
 # With systemd in the initramfs: the udev rule and splashhud.service as the real root has them,
 # and a drop-in (splashhud-initrd.conf) that starts the daemon through the helper and hands it over
@@ -68,6 +69,12 @@ install() {
     # One binary: called splashhud, the daemon's is the client (see the initramfs-tools hook).
     inst_binary "$prefix/bin/splashhudd" /usr/bin/splashhudd
     ln_r /usr/bin/splashhudd /usr/bin/splashhud
+    # `plymouth` in the image's PATH when no plymouth module is included: the client answers as
+    # plymouth when called by that name, so the crypt module's prompts (`plymouth --ping`, then
+    # `plymouth ask-for-password`) come through the splash.
+    if ! dracut_module_included "plymouth" && [[ ! -e ${initdir}/usr/bin/plymouth && ! -e ${initdir}/bin/plymouth ]]; then
+        ln_r /usr/bin/splashhud /usr/bin/plymouth
+    fi
     helper=$(splashhud_first "$prefix/lib/splashhud/splashhud-initrd" /usr/lib/splashhud/splashhud-initrd) || {
         derror "splashhud: splashhud-initrd not found in $prefix/lib/splashhud"
         return 1

@@ -1,0 +1,123 @@
+// Unlocking a LUKS2 root in a real initramfs. scripts/qemu/luks-boot.py encrypts initramfs-boot.py's
+// root file system as LUKS2 on the host (cached by its inputs), builds an image with Debian's
+// mkinitramfs (cryptsetup-initramfs, console-setup's keymap, our hook, a crypttab for the root, no
+// Plymouth), boots it on virtio-gpu with a virtio keyboard, and a probe in the initramfs types the
+// passphrase at each prompt through QMP key events (the physical keys of a layout), with
+// screendumps of the prompt and of the first keys typed. One boot of about 60 s (more with the
+// splash on) plus 10 s to build the image.
+//
+// The passphrase, "zauber@Y1", has keys that differ between the US and German layouts (z/y swapped,
+// @ on AltGr+q), so the German boot shows the image's keymap is the one the prompt reads through.
+import Foundation
+import Testing
+
+@Suite("A LUKS2 root unlocked in the initramfs under QEMU", .serialized)
+struct LUKSEndToEndTests {
+    static let helper = VMSelftestTests.repo.appendingPathComponent("scripts/qemu/luks-boot.py").path
+
+    static func requirePackages() throws {
+        try VMSelftestTests.requireQEMUTools()
+        try InitramfsEndToEndTests.requireTools(["mkinitramfs", "unmkinitramfs", "mke2fs", "zstd", "cryptsetup", "ckbcomp", "setupcon"])
+        try #require(FileManager.default.fileExists(atPath: "/usr/share/initramfs-tools/hooks/cryptroot"),
+                     "cryptsetup-initramfs is not installed: run scripts/setup.sh --tests")
+    }
+
+    /// One `luks-boot.py boot`: its status, its output, and the guest's "INFO LUKS ..." and "INFO REALROOT ..." lines.
+    struct Boot {
+        let status: Int32
+        let output: String
+        let info: [String]
+        let shots: String
+
+        init(_ name: String, _ options: [String]) throws {
+            try LUKSEndToEndTests.requirePackages()
+            let bin = try InitramfsEndToEndTests.binDir()
+            let dir = try InitramfsEndToEndTests.workDirectory(name)
+            let shotsDir = "\(dir)/shots"
+            shots = shotsDir
+            // The guest keeps time for the prompt; the images are built while holding the lock too.
+            let (code, text) = try VMBootLock.holding(exclusive: true) {
+                try runProcess("python3", [LUKSEndToEndTests.helper, "boot", "--bin-dir", bin, "--work", "\(dir)/work",
+                                           "--shots-dir", shotsDir] + options)
+            }
+            (status, output) = (code, text)
+            let marker = "guest said: INFO "
+            info = output.split(whereSeparator: \.isNewline).compactMap { line in line.range(of: marker).map { String(line[$0.upperBound...]) } }
+            print(output.split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("[") }.joined(separator: "\n"))
+        }
+
+        func value(_ prefix: String) -> String? {
+            info.first { $0.hasPrefix(prefix + " ") }.map { String($0.dropFirst(prefix.count + 1)) }
+        }
+
+        /// Whether the guest sent "INFO <prefix>" (with or without more words after it).
+        func has(_ prefix: String) -> Bool { info.contains { $0 == prefix || $0.hasPrefix(prefix + " ") } }
+
+        /// The screendump `name` (a PPM in the shots directory).
+        func shot(_ name: String) throws -> ScreenDump { try ScreenDump(contentsOf: "\(shots)/\(name).ppm") }
+
+        func removeWork() { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: shots).deletingLastPathComponent().path) }
+
+        /// The root opened and mounted, the real root's init ran from the mapping, and the times.
+        func checkUnlocked(_ name: String) {
+            #expect(value("LUKS unlocked") != nil, "\(name): /dev/mapper/cryptroot never appeared:\n\(output)")
+            #expect(value("LUKS root-mounted") != nil, "\(name): the root was never mounted:\n\(output)")
+            #expect(value("REALROOT pid") == "1" && value("REALROOT root") == "/dev/mapper/cryptroot ext4",
+                    "\(name): the real root's init must run from the unlocked root:\n\(output)")
+            #expect(value("LUKS key-to-mount").flatMap { Int($0) } != nil, "\(name): no time from the first key to the mount")
+        }
+    }
+
+    static func differing(_ a: ScreenDump, _ b: ScreenDump) -> Int {
+        guard a.width == b.width, a.height == b.height else { return Int(a.width * a.height) }
+        var count = 0
+        for i in stride(from: 0, to: a.rgb.count, by: 3) where a.rgb[i] != b.rgb[i] || a.rgb[i + 1] != b.rgb[i + 1] || a.rgb[i + 2] != b.rgb[i + 2] {
+            count += 1
+        }
+        return count
+    }
+
+    @Test("The baseline without the splash: Debian's console prompt, the passphrase typed on a US keymap")
+    func consoleUnlock() throws {
+        let boot = try Boot("luks-console", [])
+        defer { boot.removeWork() }
+        try #require(boot.status == 0, "the boot failed (\(boot.status)):\n\(boot.output)")
+        #expect(boot.output.contains("IMAGE-CRYPTTAB cryptroot UUID=5a1a5b0d-1dd5-4c2e-9a3c-6c75c0ffee01 none luks"), "\(boot.output)")
+        #expect(boot.output.contains("IMAGE bin/plymouth -> /usr/bin/splashhud"), "the hook must link /bin/plymouth to the client in an image without Plymouth")
+        #expect(boot.value("LUKS prompt 1")?.hasPrefix("method console") == true, "\(boot.output)")
+        #expect(!boot.has("LUKS rejected 1") && !boot.has("LUKS prompt 2"), "one prompt, one right passphrase:\n\(boot.output)")
+        boot.checkUnlocked("console")
+        // The prompt is text on the VT (fbcon): lit pixels in the top rows, nothing of a HUD below.
+        let prompt = try boot.shot("luks-prompt-1")
+        let (text, below) = prompt.litPixels(splitAtRow: 16 * 12)
+        #expect(text > 300 && below < 200, "the prompt shot shows \(text) lit pixels of text, \(below) below it")
+    }
+
+    @Test("A German keymap in the image: the US key positions are refused, the German ones unlock")
+    func germanKeymap() throws {
+        let boot = try Boot("luks-de", ["--layout", "de", "--wrong-first"])
+        defer { boot.removeWork() }
+        try #require(boot.status == 0, "the boot failed (\(boot.status)):\n\(boot.output)")
+        #expect(boot.output.contains("luks-test: keymap"), "the test hook did not install the German keymap:\n\(boot.output)")
+        #expect(boot.value("LUKS typed 1") == "layout us" && boot.value("LUKS typed 2") == "layout de", "\(boot.output)")
+        #expect(boot.has("LUKS rejected 1"), "the passphrase at the US key positions must be refused on a German keymap:\n\(boot.output)")
+        #expect(!boot.has("LUKS rejected 2") && !boot.has("LUKS prompt 3"), "\(boot.output)")
+        boot.checkUnlocked("de")
+    }
+
+    @Test("With the splash: the prompt on the HUD through /bin/plymouth (the client's plymouth personality)",
+          .disabled("needs the daemon's ask-for-password and the client answering as plymouth (both in progress); with today's binaries askpass's `plymouth --ping` fails, it falls back to the console prompt, which the splash hides"))
+    func splashUnlock() throws {
+        let boot = try Boot("luks-splash", ["--splash", "--layout", "de"])
+        defer { boot.removeWork() }
+        try #require(boot.status == 0, "the boot failed (\(boot.status)):\n\(boot.output)")
+        #expect(boot.value("LUKS prompt 1")?.hasPrefix("method plymouth") == true, "askpass must ask through /bin/plymouth:\n\(boot.output)")
+        #expect(!boot.has("LUKS rejected 1"), "the splash's prompt must read through the image's German keymap:\n\(boot.output)")
+        boot.checkUnlocked("splash")
+        #expect(boot.value("REALROOT handover")?.contains("splashhud-resume.hud") == true, "the splash must still be handed over:\n\(boot.output)")
+        // The prompt is on the HUD (not fbcon's text) and the first three keys changed it (bullets).
+        let prompt = try boot.shot("luks-prompt-1"), typed = try boot.shot("luks-typed-1")
+        #expect(prompt.litPixels(splitAtRow: 16 * 4).below > 1000, "no HUD on the prompt shot")
+        #expect(Self.differing(prompt, typed) > 0, "typing did not change the prompt")
+    }
+}
