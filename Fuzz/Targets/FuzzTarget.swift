@@ -122,13 +122,13 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             precondition(entry.count <= entry.capacity && entry.characterCount <= entry.count)
         }
         for a in answers {
-            let frame = PlymouthProtocol.answer(a)
+            let frame = PlymouthWire.answer(a)
             precondition(frame.count == a.count + 5 && Int(frame[1]) | Int(frame[2]) << 8 | Int(frame[3]) << 16 | Int(frame[4]) << 24 == a.count)
         }
-        if let many = PlymouthProtocol.multipleAnswers(answers) {
-            precondition(many.count - 5 <= PlymouthProtocol.maxCachedPayload && many.last == 0)
+        if let many = PlymouthWire.multipleAnswers(answers) {
+            precondition(many.count - 5 <= PlymouthWire.maxMultipleAnswersPayload && many.last == 0)
         } else {
-            precondition(answers.isEmpty || answers.reduce(0) { $0 + $1.count + 1 } > PlymouthProtocol.maxCachedPayload)
+            precondition(answers.isEmpty || answers.reduce(0) { $0 + $1.count + 1 } > PlymouthWire.maxMultipleAnswersPayload)
         }
     }
 

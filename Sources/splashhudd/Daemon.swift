@@ -83,8 +83,8 @@ struct DaemonRun {
         if o.plymouth.isOn(logger: logger) {
             do { plymouthListener = try PlymouthServer.bind() } catch {
                 control?.close()
-                throw DaemonFailure(error == .alreadyRunning(path: PlymouthProtocol.socketName)
-                    ? "Plymouth's socket \(PlymouthProtocol.socketName) is taken: plymouthd (or another splashhudd --plymouth) runs" : "\(error)")
+                throw DaemonFailure(error == .alreadyRunning(path: PlymouthWire.socketName)
+                    ? "Plymouth's socket \(PlymouthWire.socketName) is taken: plymouthd (or another splashhudd --plymouth) runs" : "\(error)")
             }
         }
         timeline.mark("sockets")

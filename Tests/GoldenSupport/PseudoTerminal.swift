@@ -4,7 +4,7 @@
 import Glibc
 #endif
 
-public final class PseudoTerminal {
+public final class PseudoTerminal: Sendable {
     public let master: Int32
     public let path: String
 

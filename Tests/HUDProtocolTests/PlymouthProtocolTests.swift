@@ -45,19 +45,19 @@ import Testing
 
     /// Lengths are little-endian whatever the machine (ply_write_uint32; systemd's le32toh).
     @Test func answersCarryALittleEndianLength() {
-        #expect(PlymouthProtocol.answer("pw") == [0x02, 0x02, 0x00, 0x00, 0x00, 0x70, 0x77])
-        #expect(PlymouthProtocol.answer([UInt8](repeating: 0x61, count: 300)).prefix(5) == [0x02, 0x2C, 0x01, 0x00, 0x00])
-        #expect(PlymouthProtocol.answer(PlymouthProtocol.cancelled) == [0x02, 0x01, 0x00, 0x00, 0x00, 0x03])
-        #expect(PlymouthProtocol.answer("") == [0x02, 0, 0, 0, 0])
+        #expect(PlymouthWire.answer(bytes("pw")) == [0x02, 0x02, 0x00, 0x00, 0x00, 0x70, 0x77])
+        #expect(PlymouthWire.answer([UInt8](repeating: 0x61, count: 300)).prefix(5) == [0x02, 0x2C, 0x01, 0x00, 0x00])
+        #expect(PlymouthWire.answer(PlymouthWire.cancelled) == [0x02, 0x01, 0x00, 0x00, 0x00, 0x03])
+        #expect(PlymouthWire.answer([]) == [0x02, 0, 0, 0, 0])
     }
 
     /// MULTIPLE_ANSWERS: each entry with its NUL; nothing past 255 bytes (the 22.02 client's
     /// 8-bit loop) and nothing for no entries (NO_ANSWER instead).
     @Test func multipleAnswersStayWithinWhatTheClientReads() {
-        #expect(PlymouthProtocol.multipleAnswers([bytes("ab"), bytes("c")]) == [0x09, 0x05, 0, 0, 0, 0x61, 0x62, 0, 0x63, 0])
-        #expect(PlymouthProtocol.multipleAnswers([]) == nil)
-        #expect(PlymouthProtocol.multipleAnswers([[UInt8](repeating: 0x61, count: 254)])?.count == 5 + 255)
-        #expect(PlymouthProtocol.multipleAnswers([[UInt8](repeating: 0x61, count: 255)]) == nil)
+        #expect(PlymouthWire.multipleAnswers([bytes("ab"), bytes("c")]) == [0x09, 0x05, 0, 0, 0, 0x61, 0x62, 0, 0x63, 0])
+        #expect(PlymouthWire.multipleAnswers([]) == nil)
+        #expect(PlymouthWire.multipleAnswers([[UInt8](repeating: 0x61, count: 254)])?.count == 5 + 255)
+        #expect(PlymouthWire.multipleAnswers([[UInt8](repeating: 0x61, count: 255)]) == nil)
     }
 
     @Test func aMalformedRequestEndsTheStream() {

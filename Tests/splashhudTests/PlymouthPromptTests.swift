@@ -229,14 +229,22 @@ extension PlymouthClientTests {
         tty.type("\u{04}")
         #expect(cancelled.finish()?.status == 65)
 
+        // The keys come from another thread once the prompt shows: the test's own task only awaits
+        // (a blocking wait on a task could hold every thread of the cooperative pool).
         let hud = RemoteHUD(socket: "\(dir)/control")
-        async let pin = hud.askPassword(prompt: "Swift PIN")
-        try waitForPrompt(dir, "Swift PIN")
-        tty.type("ä 1\r")
-        #expect(try await pin == "ä 1")
-        let refused = Task { try await hud.askPassword(prompt: "Swift PIN") }
-        try waitForPrompt(dir, "Swift PIN")
-        tty.type("\u{03}")
-        await #expect(throws: ControlClientError.self) { try await refused.value }
+        typeWhenPrompted(dir, "Swift PIN", tty, "ä 1\r")
+        #expect(try await hud.askPassword(prompt: "Swift PIN") == "ä 1")
+        typeWhenPrompted(dir, "Swift PIN", tty, "\u{03}")
+        await #expect(throws: ControlClientError.self) { try await hud.askPassword(prompt: "Swift PIN") }
+    }
+
+    /// Types `keys` on `tty` from a thread of its own as soon as `prompt` is up (10 s at most).
+    func typeWhenPrompted(_ dir: String, _ prompt: String, _ tty: PseudoTerminal, _ keys: String) {
+        let expected = "mode prompt status \(CommandParser.quote(prompt))"
+        Thread.detachNewThread {
+            let end = Date().addingTimeInterval(10)
+            while Date() < end, !((try? self.state(dir)) ?? "").contains(expected) { Thread.sleep(forTimeInterval: 0.05) }
+            tty.type(keys)
+        }
     }
 }

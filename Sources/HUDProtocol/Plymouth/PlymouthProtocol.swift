@@ -1,44 +1,6 @@
-// Plymouth's boot protocol (ply-boot-protocol.h, as Debian's plymouth 22.02 client writes it), so
-// `plymouth`, distribution scripts and systemd itself drive SplashHUD unchanged. A request is a
-// command byte, then either NUL (no argument) or 0x02, one length byte and that many bytes of
-// argument (NUL-terminated; the length counts the NUL). Replies: ACK 0x06, NAK 0x15, ANSWER 0x02 +
-// a 32-bit little-endian length + the answer, MULTIPLE_ANSWERS 0x09 + the same length + each cached
-// password with its NUL, or NO_ANSWER 0x05.
-
-public enum PlymouthProtocol {
-    /// plymouthd's abstract socket name ("\0/org/freedesktop/plymouthd").
-    public static let socketName = "@/org/freedesktop/plymouthd"
-    public static let ack: UInt8 = 0x06
-    public static let nak: UInt8 = 0x15
-    public static let noAnswer: UInt8 = 0x05
-    /// What plymouthd answers for a prompt the user cancelled with Ctrl-C or Ctrl-D.
-    public static let cancelled: [UInt8] = [0x03]
-    /// The most MULTIPLE_ANSWERS may carry: the 22.02 client walks the payload with an 8-bit index.
-    public static let maxCachedPayload = 255
-
-    /// An answer: 0x02, the length as a 32-bit little-endian integer (ply_write_uint32 writes it
-    /// byte by byte, low first; systemd reads it with le32toh), then the bytes without a NUL.
-    public static func answer<C: Collection>(_ bytes: C) -> [UInt8] where C.Element == UInt8 {
-        [0x02] + littleEndian(UInt32(truncatingIfNeeded: bytes.count)) + bytes
-    }
-
-    public static func answer(_ text: String) -> [UInt8] { answer(Array(text.utf8)) }
-
-    /// The cached passwords as MULTIPLE_ANSWERS (0x09, length, each with its NUL); nil when there
-    /// are none or they exceed `maxCachedPayload` (the caller then sends NO_ANSWER).
-    public static func multipleAnswers(_ entries: [[UInt8]]) -> [UInt8]? {
-        let length = entries.reduce(0) { $0 + $1.count + 1 }
-        guard !entries.isEmpty, length <= maxCachedPayload else { return nil }
-        var out: [UInt8] = [0x09] + littleEndian(UInt32(length))
-        out.reserveCapacity(5 + length)
-        for e in entries { out += e; out.append(0) }
-        return out
-    }
-
-    public static func littleEndian(_ v: UInt32) -> [UInt8] {
-        [UInt8(truncatingIfNeeded: v), UInt8(truncatingIfNeeded: v >> 8), UInt8(truncatingIfNeeded: v >> 16), UInt8(truncatingIfNeeded: v >> 24)]
-    }
-}
+// Plymouth's requests as the daemon reads them (ply-boot-protocol.h, as Debian's plymouth 22.02
+// client writes them), so `plymouth`, distribution scripts and systemd itself drive SplashHUD
+// unchanged. The bytes of requests and replies, both ends, are PlymouthWire's.
 
 /// One request, by its command byte.
 public enum PlymouthRequest: Equatable, Sendable {

@@ -38,7 +38,7 @@ public final class PlymouthServer {
 
     /// Binds Plymouth's socket (before the screen is touched); a plymouthd already there makes
     /// this fail with `alreadyRunning`.
-    public static func bind(_ address: String = PlymouthProtocol.socketName) throws(ControlSocketError) -> FileDescriptor {
+    public static func bind(_ address: String = PlymouthWire.socketName) throws(ControlSocketError) -> FileDescriptor {
         do { return try UnixSocket.listen(at: address) } catch {
             if error.errno == .addressInUse { throw .alreadyRunning(path: address) }
             throw .system(error)
@@ -46,7 +46,7 @@ public final class PlymouthServer {
     }
 
     /// Serves `listener` (from `bind`) on `runtime`'s loop until `close`.
-    public init(runtime: HUDRuntime, listener: FileDescriptor, address: String = PlymouthProtocol.socketName) throws {
+    public init(runtime: HUDRuntime, listener: FileDescriptor, address: String = PlymouthWire.socketName) throws {
         self.runtime = runtime; self.address = address; self.listener = listener
         do { host = try ConnectionHost(runtime: runtime, listener: listener, kind: "plymouth client") } catch {
             Files.close(listener)
@@ -103,7 +103,7 @@ public final class PlymouthServer {
     private func answer(_ request: PlymouthRequest, from c: ControlConnection) {
         guard c.trusted else {
             logger.warning("\(c.name): not root: \(request) refused")
-            return reply(c, PlymouthProtocol.nak)
+            return reply(c, PlymouthWire.nakByte)
         }
         logger.debug("\(c.name): \(request)")
         switch request {
@@ -126,7 +126,7 @@ public final class PlymouthServer {
         case .changeMode(let mode):
             guard let look = Self.looks[mode] else {
                 logger.warning("plymouth: unknown mode '\(mode)'")
-                return reply(c, PlymouthProtocol.nak)
+                return reply(c, PlymouthWire.nakByte)
             }
             // The board profile's [modes] text wins over SplashHUD's own.
             let title = runtime.profile?.modeTitles[mode == "boot" ? "boot-up" : mode].map { $0.isEmpty ? nil : $0 } ?? look.title
@@ -143,7 +143,7 @@ public final class PlymouthServer {
             runtime.reactivate()
         case .quit(let retain):
             // ACK first: the daemon ends with this request, and the client waits for its answer.
-            reply(c, PlymouthProtocol.ack)
+            reply(c, PlymouthWire.ackByte)
             runtime.enqueue(.quit(retain: retain))
             return
         case .watchKeystroke(let keys):
@@ -155,24 +155,24 @@ public final class PlymouthServer {
             for (i, w) in keyWatches.enumerated().reversed() where w.keys == keys {
                 keyWatches.remove(at: i)
                 runtime.watchKeys(false)
-                reply(w.connection, PlymouthProtocol.noAnswer)
+                reply(w.connection, PlymouthWire.noAnswerByte)
             }
         case .hasActiveVT:
-            return reply(c, runtime.console != nil ? PlymouthProtocol.ack : PlymouthProtocol.nak)
+            return reply(c, runtime.console != nil ? PlymouthWire.ackByte : PlymouthWire.nakByte)
         case .askPassword(let prompt):
             return ask(.password, prompt: prompt.isEmpty ? "Password" : prompt, from: c)
         case .askQuestion(let prompt):
             return ask(.question, prompt: prompt, from: c)
         case .cachedPassword:
-            guard let frame = runtime.prompts.cachedAnswer() else { return reply(c, PlymouthProtocol.noAnswer) }
+            guard let frame = runtime.prompts.cachedAnswer() else { return reply(c, PlymouthWire.noAnswerByte) }
             c.send(secret: frame)
             frame.removeAll()
             return send(c)
         case .unknown(let byte):
             logger.warning("plymouth: unknown command 0x\(String(byte, radix: 16)); NAK")
-            return reply(c, PlymouthProtocol.nak)
+            return reply(c, PlymouthWire.nakByte)
         }
-        reply(c, PlymouthProtocol.ack)
+        reply(c, PlymouthWire.ackByte)
     }
 
     /// A prompt on the HUD, answered as plymouthd answers it: the text typed (ANSWER), 0x03 for
@@ -182,18 +182,18 @@ public final class PlymouthServer {
             guard let self, let c, !c.closed else { return }
             switch outcome {
             case .answered(let text):
-                guard let frame = SecretBytes(capacity: text.count + 5) else { return self.reply(c, PlymouthProtocol.noAnswer) }
-                frame.append([0x02] + PlymouthProtocol.littleEndian(UInt32(text.count)))
+                guard let frame = SecretBytes(capacity: text.count + 5) else { return self.reply(c, PlymouthWire.noAnswerByte) }
+                frame.append([PlymouthWire.answerByte] + PlymouthWire.littleEndian(UInt32(text.count)))
                 text.withBytes { frame.append($0) }
                 c.send(secret: frame)
                 frame.removeAll()
                 self.send(c)
             case .cancelled:
-                c.send(raw: PlymouthProtocol.answer(PlymouthProtocol.cancelled))
+                c.send(raw: PlymouthWire.answer(PlymouthWire.cancelled))
                 self.send(c)
             case .unavailable(let why):
                 self.logger.warning("plymouth: \(c.name): cannot ask \"\(prompt)\": \(why); NO_ANSWER")
-                self.reply(c, PlymouthProtocol.noAnswer)
+                self.reply(c, PlymouthWire.noAnswerByte)
             }
         }
     }
@@ -214,7 +214,7 @@ public final class PlymouthServer {
             keyWatches.remove(at: i)
             runtime.watchKeys(false)
             guard !w.connection.closed else { continue }
-            w.connection.send(raw: PlymouthProtocol.answer(text))
+            w.connection.send(raw: PlymouthWire.answer(Array(text.utf8)))
             send(w.connection)
         }
     }

@@ -30,12 +30,12 @@ final class PassphraseCache {
     /// MULTIPLE_ANSWERS with the newest entries that fit, oldest first as typed; nil when none.
     func answerFrame() -> SecretBytes? {
         var chosen: [SecretBytes] = [], length = 0
-        for e in entries.reversed() where length + e.count + 1 <= PlymouthProtocol.maxCachedPayload {
+        for e in entries.reversed() where length + e.count + 1 <= PlymouthWire.maxMultipleAnswersPayload {
             chosen.insert(e, at: 0)
             length += e.count + 1
         }
         guard !chosen.isEmpty, let frame = SecretBytes(capacity: 5 + length) else { return nil }
-        frame.append([0x09] + PlymouthProtocol.littleEndian(UInt32(length)))
+        frame.append([PlymouthWire.multipleAnswersByte] + PlymouthWire.littleEndian(UInt32(length)))
         for e in chosen { e.withBytes { _ = frame.append($0) }; frame.append([0]) }
         return frame
     }
