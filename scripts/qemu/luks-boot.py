@@ -139,7 +139,8 @@ for attempt in @ATTEMPTS@; do
     fi
     sleep 1
     echo "INFO LUKS prompt $n method $method at $seen" >&3
-    # "stable" waits for two equal dumps: never while the splash's spinner turns.
+    # "stable" waits for two equal dumps, "settled" for two a second apart (the splash's prompt
+    # is still: nothing turns while it waits for keys).
     ctl "SHOT luks-prompt-$n @SHOTMODE@"
     layout=${attempt%%:*}
     keys=$(echo "${attempt#*:}" | tr , ' ')
@@ -283,7 +284,7 @@ def boot(a):
     probe = os.path.join(confdir, "scripts/init-premount/zz-luks-probe")
     with open(probe, "w") as f:
         f.write(PROBE.replace("@ATTEMPTS@", " ".join(attempts)).replace("@SPLASH@", "1" if a.splash else "0")
-                .replace("@TRACE@", "1" if a.trace else "0").replace(" @SHOTMODE@", "" if a.splash else " stable"))
+                .replace("@TRACE@", "1" if a.trace else "0").replace(" @SHOTMODE@", " settled" if a.splash else " stable"))
     os.chmod(probe, 0o755)
     for i, at in enumerate(attempts, 1):
         layout, keys = at.split(":")
