@@ -78,7 +78,7 @@ public final class SecretBytes: CustomStringConvertible {
     /// A copy in pages of its own.
     public func copy() -> SecretBytes? {
         guard let c = SecretBytes(capacity: capacity) else { return nil }
-        withBytes { c.append($0) }
+        withBytes { _ = c.append($0) }
         return c
     }
 

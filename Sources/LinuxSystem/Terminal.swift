@@ -28,8 +28,8 @@ public final class Terminal {
     public func enterRawMode() throws(SystemError) {
         if saved == nil {
             var settings: [UInt8] = []
-            try retrying { system_tcgetattr(descriptor.rawValue, &settings) }.get("tcgetattr", path)
-            try retrying { system_tcsetattr(descriptor.rawValue, settings, raw: true) }.get("tcsetattr", path)
+            _ = try retrying { system_tcgetattr(descriptor.rawValue, &settings) }.get("tcgetattr", path)
+            _ = try retrying { system_tcsetattr(descriptor.rawValue, settings, raw: true) }.get("tcsetattr", path)
             saved = settings
             var flags: UInt8 = 0
             // Not a VT (a serial line, a pty): ENOTTY or EINVAL, and nothing to do.

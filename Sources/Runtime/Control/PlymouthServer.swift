@@ -184,7 +184,7 @@ public final class PlymouthServer {
             case .answered(let text):
                 guard let frame = SecretBytes(capacity: text.count + 5) else { return self.reply(c, PlymouthWire.noAnswerByte) }
                 frame.append([PlymouthWire.answerByte] + PlymouthWire.littleEndian(UInt32(text.count)))
-                text.withBytes { frame.append($0) }
+                text.withBytes { _ = frame.append($0) }
                 c.send(secret: frame)
                 frame.removeAll()
                 self.send(c)
