@@ -148,6 +148,8 @@ struct DaemonRun {
         runtime.assetDirectories = o.assetDir.isEmpty
             ? DaemonOptions.defaultAssetDirectories + [profile.map { $0.resolve(path: ".") } ?? ""].filter { !$0.isEmpty } : o.assetDir
         if let account {
+            // The prompts' terminal too: a VT is root's and the tty group's.
+            runtime.prompts.openTerminalEarly()
             // Everything is open; what is left needs no root. Devices plugged in later need the
             // user's groups (video, input).
             do { try Users.become(account) } catch {

@@ -248,3 +248,20 @@ extension PlymouthClientTests {
         }
     }
 }
+
+/// A daemon that drops root (`--user`) opens the prompts' terminal before it does: a VT (here a
+/// pseudo-terminal, root's, mode 0620) could not be opened afterwards.
+extension PlymouthClientTests {
+    @Test(.enabled(if: getuid() == 0, "needs root to drop it"))
+    func promptsAfterDroppingRoot() throws {
+        let dir = try temporaryDirectory("plymouth-prompt")
+        chmod(dir, 0o777)
+        let tty = try PseudoTerminal()
+        let daemon = try start(dir, extra: ["--prompt-tty", tty.path, "--user", "nobody"])
+        defer { if daemon.isRunning { daemon.terminate() }; daemon.waitUntilExit() }
+        let asker = try Asker(["ask-for-password", "--prompt", "Disk"])
+        try waitForPrompt(dir, "Disk")
+        tty.type("pw\r")
+        #expect(asker.finish()?.output == "pw")
+    }
+}

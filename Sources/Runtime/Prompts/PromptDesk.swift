@@ -42,7 +42,11 @@ public final class PromptDesk {
     private let logger: Logger
     private var pending: [Pending] = []
     private var typing: SecretBytes?
+    /// Opened for the first prompt, or early (`openTerminalEarly`); raw and watched while `reading`.
     private var terminal: Terminal?
+    private var reading = false
+    /// Opened early: kept between prompts (it could not be opened again without root).
+    private var keepTerminal = false
     private var decoder = PromptKeyDecoder()
     let cache: PassphraseCache
     private var dumpableBefore: Bool?
@@ -85,43 +89,64 @@ public final class PromptDesk {
         typing?.removeAll()
         typing = nil
         cache.clear()
-        closeTerminal()
+        closeTerminal(release: true)
         runtime?.controller.entry = nil
         updateDumpable()
     }
 
     // MARK: Keys
 
-    private func openTerminal() -> String? {
-        guard terminal == nil else { return nil }
-        guard let path = terminalPath ?? runtime?.console?.device else { return "no terminal to read keys from (no VT)" }
+    /// Opens the terminal now, for a daemon about to drop root (`--user`): a VT is root's and the
+    /// tty group's, so the first prompt could not open it later.
+    public func openTerminalEarly() {
+        guard terminal == nil, let path = terminalPath ?? runtime?.console?.device else { return }
         do {
-            let t = try Terminal(path: path)
+            terminal = try Terminal(path: path)
+            keepTerminal = true
+        } catch {
+            logger.warning("prompts: cannot open \(path): \(error); trying again at the first prompt")
+        }
+    }
+
+    private func openTerminal() -> String? {
+        guard !reading else { return nil }
+        guard let path = terminal?.path ?? terminalPath ?? runtime?.console?.device else { return "no terminal to read keys from (no VT)" }
+        do {
+            let t = try terminal ?? Terminal(path: path)
+            terminal = t
             try t.enterRawMode()
             try loop.watch(t.descriptor.rawValue, interest: .read) { [unowned self] _ in readKeys() }
-            terminal = t
+            reading = true
             decoder = PromptKeyDecoder()
             return nil
         } catch {
+            closeTerminal(release: true)
             return "cannot read keys from \(path): \(error)"
         }
     }
 
-    private func closeTerminal() {
+    /// Raw mode and the watch end; the terminal is closed too unless it was opened early.
+    private func closeTerminal(release: Bool = false) {
         guard let t = terminal else { return }
-        loop.unwatch(t.descriptor.rawValue)
+        if reading {
+            loop.unwatch(t.descriptor.rawValue)
+            reading = false
+        }
         t.restore()
-        terminal = nil
+        if release || !keepTerminal {
+            terminal = nil
+            keepTerminal = false
+        }
     }
 
     private func readKeys() {
-        guard let t = terminal, let scratch = SecretBytes(capacity: 256) else { return }
+        guard reading, let t = terminal, let scratch = SecretBytes(capacity: 256) else { return }
         defer { scratch.removeAll() }
         do {
             try scratch.fill { (buffer) throws(SystemError) in try t.read(into: buffer) }
         } catch {
             logger.error("prompt keys: \(error); the prompt stays, unanswered")
-            return closeTerminal()
+            return closeTerminal(release: true)
         }
         scratch.withBytes { bytes in
             for b in bytes {
