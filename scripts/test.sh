@@ -27,6 +27,10 @@ fi
 swift test --skip-build --skip QEMUTests
 # The Plymouth benchmark's report code (parsing, medians, tables, targets): no QEMU, no root.
 python3 scripts/bench/test_report.py
+# The release daemon and client the initramfs and LUKS boots put in their images, built now: a build
+# during the QEMU phase would share the two cores with the timed guests (the frame pacer's).
+swift build -c release --scratch-path .build-release --product splashhudd
+swift build -c release --scratch-path .build-release --product splashhud
 swift test --skip-build --filter QEMUTests
 # The QEMU suites are not run again here: their guests are separate programs, and the host side
 # only drives QEMU. halt_on_error makes the first race report fail the run.
