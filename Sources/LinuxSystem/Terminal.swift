@@ -41,6 +41,9 @@ public final class Terminal {
         _ = retrying { system_tcflushInput(descriptor.rawValue) }
     }
 
+    /// Drops input typed but not read yet.
+    public func discardInput() { _ = retrying { system_tcflushInput(descriptor.rawValue) } }
+
     /// The settings from before `enterRawMode`; nothing when it was not called.
     public func restore() {
         guard let settings = saved else { return }

@@ -134,6 +134,7 @@ extension PlymouthClientTests {
         #expect(first.finish()?.output == "one")
         try waitForPrompt(dir, "sdb1")
         tty.type("tw")
+        Thread.sleep(forTimeInterval: 0.3)  // read, or at least in the terminal's queue, before the hang-up
         kill(second.process.processIdentifier, SIGKILL)  // SIGTERM may be blocked in a child Foundation spawned
         try waitForPrompt(dir, "sdc1")
         tty.type("three\r")

@@ -80,7 +80,10 @@ public final class PromptDesk {
         let headGoes = pending.first?.owner == owner
         pending.removeAll { $0.owner == owner }
         logger.info("prompt withdrawn: its asker went away")
-        if headGoes { advance() }
+        guard headGoes else { return }
+        // What was typed for it is no one else's: not the next disk's passphrase.
+        if reading { terminal?.discardInput() }
+        advance()
     }
 
     /// Drops every prompt and zeroes every secret (the splash quits).
