@@ -37,11 +37,15 @@ final class Asker {
         let end = Date().addingTimeInterval(seconds)
         while process.isRunning && Date() < end { Thread.sleep(forTimeInterval: 0.02) }
         guard !process.isRunning else { return nil }
+        process.waitUntilExit()  // Process holds itself until its end is observed (LeakSanitizer)
         let data = out.fileHandleForReading.readDataToEndOfFile()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
-    deinit { if process.isRunning { process.terminate() } }
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
 }
 
 extension PlymouthClientTests {
