@@ -61,6 +61,18 @@ extension PlymouthClientTests {
         Issue.record("waiting for \(prompt.map { "prompt \"\($0)\"" } ?? "no prompt"): the state is \(last)")
     }
 
+    /// Waits until the daemon's log has `line` (a queued prompt is in the log, not in the state).
+    func waitForLog(_ dir: String, _ line: String) throws {
+        let end = Date().addingTimeInterval(10)
+        var log = ""
+        while Date() < end {
+            log = try String(contentsOfFile: "\(dir)/log", encoding: .utf8)
+            if log.contains(line) { return }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        Issue.record("waiting for \"\(line)\" in the log:\n\(log)")
+    }
+
     @Test func theRealClientGetsWhatWasTyped() throws {
         let dir = try temporaryDirectory("plymouth-prompt")
         let tty = try PseudoTerminal()
@@ -132,8 +144,9 @@ extension PlymouthClientTests {
         let first = try Asker(["ask-for-password", "--prompt", "sda1"])
         try waitForPrompt(dir, "sda1")
         let second = try Asker(["ask-for-password", "--prompt", "sdb1"])
+        try waitForLog(dir, "prompt for a passphrase: \"sdb1\" (2 waiting)")  // queued before the third starts
         let third = try Asker(["ask-for-password", "--prompt", "sdc1"])
-        Thread.sleep(forTimeInterval: 0.3)
+        try waitForLog(dir, "prompt for a passphrase: \"sdc1\" (3 waiting)")
         tty.type("one\r")
         #expect(first.finish()?.output == "one")
         try waitForPrompt(dir, "sdb1")
