@@ -32,6 +32,11 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
+        // Text: shaping (HarfBuzz), bidi (FriBidi), UAX #14 line breaks (libunibreak), Thai words (libthai).
+        .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
+        .systemLibrary(name: "CUnibreak", pkgConfig: "libunibreak", providers: [.apt(["libunibreak-dev"])]),
+        .systemLibrary(name: "CThai", pkgConfig: "libthai", providers: [.apt(["libthai-dev"])]),
         // libpng behind setjmp: its errors are longjmps, which must not cross Swift frames.
         .target(name: "CPNGCodec", dependencies: ["CPNG", "CZlib"]),
         // Only what Swift cannot import: ioctl request numbers built by function-like macros.
@@ -55,8 +60,10 @@ let package = Package(
 
         // Pure Swift: fixed point, paths, stroker, scan converter, paints, surfaces, pixel formats.
         .target(name: "Raster", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
-        // Fonts through FreeType and PNG through libpng (the one FreeType loads too), feeding the rasterizer.
-        .target(name: "Assets", dependencies: ["LinuxSystem", "Raster", "CFreeType", "CPNGCodec", "CZlib"]),
+        // Fonts through FreeType and PNG through libpng (the one FreeType loads too), feeding the
+        // rasterizer; text shaped, reordered and broken into lines by the libraries made for it.
+        .target(name: "Assets", dependencies: ["LinuxSystem", "Raster", "CFreeType", "CPNGCodec", "CZlib",
+                                               "CHarfBuzz", "CFriBidi", "CUnibreak", "CThai"]),
         // The command language (lexer, parser, printer), the service verbs, HUDEvent and time
         // values: all a client needs, without the display stack, fonts or images.
         .target(name: "HUDProtocol", dependencies: ["Raster", .product(name: "SystemPackage", package: "swift-system")]),

@@ -15,6 +15,9 @@ PACKAGES=(
   zlib1g-dev            # CRCs for animated PNG chunks (CZlib)
   fonts-dejavu-core     # DejaVu Sans: default UI font and the benchmark's font
   fonts-droid-fallback  # Droid Sans Fallback: CJK glyphs in the fallback chain
+  # Text for every script: shaping, bidi, UAX #14 line breaks, Thai words and its dictionary
+  # (libthai-data's thbrk.tri, read at run time).
+  libharfbuzz-dev libfribidi-dev libunibreak-dev libthai-dev libthai-data
 )
 
 # `--tests` (what scripts/test.sh passes) adds what only the tests and the benchmark need.
@@ -22,6 +25,9 @@ if [[ " $* " == *" --tests "* ]]; then
   PACKAGES+=(
     libcairo2-dev       # the benchmark's comparison engine (built with the tests)
     fonts-urw-base35    # Nimbus Sans (CFF outlines), for the font tests
+    # Text in every script: the per-script Noto faces and a CJK face with Hangul, and the
+    # references the text tests compare with (Pango's pango-view, hb-shape, fribidi).
+    fonts-noto-core fonts-noto-cjk pango1.0-tools libharfbuzz-bin libfribidi-bin
     # Boot integration checks (Tests/splashhudTests): `systemd-analyze verify` on the units in
     # udev/ and `udevadm test` on the rules (unshare and setpriv come with util-linux).
     systemd udev

@@ -144,7 +144,7 @@ public struct HUDPainter {
         let paint = Paint.solid(color)
         for line in text.lines {
             for g in line.glyphs {
-                let pen = t.apply(Point(x: block.origin.x + line.x + g.x, y: block.origin.y + line.baseline))
+                let pen = t.apply(Point(x: block.origin.x + line.x + g.x, y: block.origin.y + line.baseline + g.y))
                 guard let placed = try? text.chain.cache.placedMask(face: text.chain.faces[g.faceIndex], glyph: g.glyph,
                                                                     size: size, at: pen),
                       placed.mask.width > 0 else { continue }

@@ -15,6 +15,11 @@ public final class FontChain {
     public let skipped: [FontError]
 
     private var resolved: [UInt32: (face: Int, glyph: UInt32)] = [:]
+    /// Shaped runs (FontChain+Shaping).
+    var shapes = ShapeCache()
+    /// Characters no face has, not yet reported, and every one ever noted (each is reported once).
+    private var unreported: [Unicode.Scalar] = []
+    private var noted: Set<UInt32> = []
 
     /// Debian's paths, in fallback order: DejaVu Sans (fonts-dejavu-core), Droid Sans Fallback
     /// (fonts-droid-fallback, CJK), Noto Sans CJK (fonts-noto-cjk), WenQuanYi (fonts-wqy-*), then
@@ -74,5 +79,17 @@ public final class FontChain {
         }
         resolved[scalar.value] = found
         return (found.face, found.glyph)
+    }
+
+    /// Records that no face has `scalar` (it is drawn as a box).
+    func noteMissing(_ scalar: Unicode.Scalar) {
+        if noted.count < 4096, noted.insert(scalar.value).inserted { unreported.append(scalar) }
+    }
+
+    /// The characters no face had since the last call, each once in the chain's life: the HUD
+    /// logs them.
+    public func takeMissing() -> [Unicode.Scalar] {
+        defer { unreported.removeAll() }
+        return unreported
     }
 }

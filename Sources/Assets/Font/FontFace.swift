@@ -11,6 +11,7 @@
 // 48 k instructions a face, three faces before the first frame.
 
 import CFreeType
+import CHarfBuzz
 import Raster
 import Synchronization
 
@@ -42,8 +43,10 @@ public final class FontFace {
     /// The extra space between lines, in font units.
     public var lineGap: Int32 { height - (ascender - descender) }
 
-    private let face: FT_Face
+    let face: FT_Face
     private var advances: [UInt32: Int32] = [:]
+    /// HarfBuzz's font over this face, made on first shaping (FontFace+Shaping).
+    var shapingFont: OpaquePointer?
 
     /// The largest font file opened (CJK collections run to a few tens of megabytes).
     public static let maxFileBytes: UInt64 = 64 << 20
@@ -75,7 +78,10 @@ public final class FontFace {
         if let problem { throw FontError.implausibleMetrics(path: path, reason: problem) }
     }
 
-    deinit { FreeTypeLibrary.shared.close(face) }
+    deinit {
+        if let shapingFont { hb_font_destroy(shapingFont) }
+        FreeTypeLibrary.shared.close(face)
+    }
 
     /// What FreeType would open, checked first without blocking: a FIFO or device named as a font
     /// would make FreeType's own open(2) wait for a writer, and a huge file would be mapped whole.

@@ -1,7 +1,11 @@
-// Lays out UTF-8 status text with a fallback chain at one pixel size: no kerning and no shaping
-// (each Unicode scalar is one glyph from the cmap), pen advances unhinted and fractional in 16.16,
-// greedy line wrapping, tail truncation of the last line, left/center/right alignment. The HUD
-// measures with it (SVProgressHUD: within 200x300 pt, last line truncated) and then draws it.
+// Lays out UTF-8 status text with a fallback chain at one pixel size, as Pango lays out a
+// paragraph: split at hard breaks into paragraphs; each one's bidi levels resolved (FriBidi), its
+// characters given a script and a face (ShapedParagraph), its runs shaped (HarfBuzz), its lines
+// broken where UAX #14 and Thai's dictionary allow (LineBreaks) by a greedy fill on the shaped
+// advances; then each line reordered for display (FriBidi) and its runs shaped again with the
+// paragraph as context. Tail truncation of the last line ends it with a shaped ellipsis at the
+// logical end. Positions are 16.16 pixels. The HUD measures with it (SVProgressHUD: within
+// 200x300 pt, last line truncated) and then draws it.
 
 import Raster
 
@@ -10,18 +14,21 @@ public enum TextAlignment: Sendable { case left, center, right }
 
 /// One glyph on a line.
 public struct PositionedGlyph: Hashable, Sendable {
-    /// The character it draws.
-    public var scalar: Unicode.Scalar
     /// Index into the chain's `faces`.
     public var faceIndex: Int
     public var glyph: UInt32
-    /// Pen position from the start of the line, in pixels.
+    /// The first character this glyph draws, as an index into the text's Unicode scalars.
+    public var cluster: Int
+    /// Pen position from the start of the line (the left end, whatever the direction), in pixels.
     public var x: Fixed16_16
+    /// From the baseline, down (marks placed above a letter are negative).
+    public var y: Fixed16_16
     public var advance: Fixed16_16
 }
 
 /// One laid-out line.
 public struct TextLine: Hashable, Sendable {
+    /// In visual order, left to right.
     public var glyphs: [PositionedGlyph]
     /// Sum of advances, trailing spaces excluded.
     public var width: Fixed16_16
@@ -31,8 +38,10 @@ public struct TextLine: Hashable, Sendable {
     public var baseline: Fixed16_16
     /// Whether this line ends in an ellipsis standing for text that did not fit.
     public var isTruncated: Bool
-    /// The line's characters (with "…" when truncated).
-    public var text: String { String(String.UnicodeScalarView(glyphs.map(\.scalar))) }
+    /// The line's characters in logical order (with "…" when truncated).
+    public var text: String
+    /// Whether its paragraph runs right to left.
+    public var isRightToLeft: Bool
 }
 
 /// Text laid out in lines. Coordinates are pixels from the layout's top-left corner.
@@ -61,13 +70,15 @@ public struct TextLayout {
     /// Every line's width, top to bottom.
     public var lineWidths: [Fixed16_16] { lines.map(\.width) }
 
-    /// Lays out `text` at `fontSize` px/em. With `maxWidth`, lines wrap at spaces, between CJK
-    /// characters, and inside words longer than a line; without it, only at newlines. With
-    /// `maxHeight`, at most max(1, ⌊maxHeight / lineHeight⌋) lines are kept and the last one is
-    /// refilled with the rest of its paragraph, cut to fit and ended with "…".
-    /// Throws when FreeType cannot load a glyph.
+    /// Lays out `text` at `fontSize` px/em. With `maxWidth`, lines wrap where UAX #14 allows
+    /// (after spaces, between CJK characters, between Thai words…), and inside words longer
+    /// than a line between clusters; without it, only at hard breaks. With `maxHeight`, at most
+    /// max(1, ⌊maxHeight / lineHeight⌋) lines are kept and the last one is refilled with the rest
+    /// of its paragraph, cut to fit and ended with "…". A paragraph's direction is its first
+    /// strong character's, `direction` when it has none. Throws when FreeType cannot load a glyph.
     public init(_ text: String, chain: FontChain, fontSize: Fixed16_16, maxWidth: Fixed16_16? = nil,
-                maxHeight: Fixed16_16? = nil, alignment: TextAlignment = .center) throws {
+                maxHeight: Fixed16_16? = nil, alignment: TextAlignment = .center,
+                direction: TextDirection = .leftToRight) throws {
         precondition(fontSize.raw > 0, "font size must be positive: \(fontSize)")
         self.chain = chain; self.fontSize = fontSize; self.alignment = alignment
         let primary = chain.primary
@@ -75,15 +86,16 @@ public struct TextLayout {
         ascent = primary.scale(primary.ascender, size: fontSize)
         descent = primary.scale(-primary.descender, size: fontSize)
 
-        let items = try Self.items(text, chain: chain, fontSize: fontSize)
+        let paragraphs = Self.paragraphs(text).map {
+            ShapedParagraph($0.text, offset: $0.offset, chain: chain, size: fontSize, direction: direction)
+        }
         // Lines wrap and stop within `extent` whatever the caller allows, so every sum the layout
         // and the HUD make of its positions stays within 16.16 pixels.
-        let limit = Swift.min(maxWidth ?? .max, Self.extent)
-        var ranges: [(range: Range<Int>, paragraphEnd: Int)] = []
-        for para in Self.paragraphs(items) {
-            for r in Self.wrap(items, para, maxWidth: limit) { ranges.append((r, para.upperBound)) }
+        let limit = Int64(Swift.min(maxWidth ?? .max, Self.extent).raw)
+        var ranges: [(paragraph: Int, range: Range<Int>)] = []
+        for (p, para) in paragraphs.enumerated() {
+            for r in Self.wrap(para, maxWidth: limit) { ranges.append((p, r)) }
         }
-        if ranges.isEmpty { ranges = [(0..<0, 0)] }  // empty text: one empty line (a line's height)
 
         var maxLines = ranges.count
         if lineHeight.raw > 0 {
@@ -92,14 +104,19 @@ public struct TextLayout {
         }
         var built: [TextLine] = []
         for (i, entry) in ranges.prefix(maxLines).enumerated() {
+            let para = paragraphs[entry.paragraph]
             let baseline = ascent + lineHeight * Int32(i)
-            if i == maxLines - 1 && maxLines < ranges.count {
-                let start = entry.range.lowerBound
-                let glyphs = try Self.truncated(items[start..<entry.paragraphEnd], chain: chain, fontSize: fontSize, maxWidth: limit)
-                built.append(Self.line(glyphs, baseline: baseline, truncated: true))
-            } else {
-                built.append(Self.line(Array(items[entry.range]), baseline: baseline, truncated: false))
-            }
+            let truncated = i == maxLines - 1 && maxLines < ranges.count
+            let range = truncated ? Self.fitting(para, from: entry.range.lowerBound, maxWidth: limit) : para.trimmed(entry.range)
+            let (glyphs, width) = truncated ? para.lineWithEllipsis(range) : para.line(range)
+            var lineText = String(String.UnicodeScalarView(para.text[range].compactMap(Unicode.Scalar.init)))
+            if truncated { lineText += chain.resolve("…").glyph != 0 ? "…" : "..." }
+            built.append(TextLine(glyphs: glyphs, width: width, x: .zero, baseline: baseline, isTruncated: truncated,
+                                  text: lineText, isRightToLeft: para.bidi.isRightToLeft))
+        }
+        if built.isEmpty {  // empty text: one empty line (a line's height)
+            built = [TextLine(glyphs: [], width: .zero, x: .zero, baseline: ascent, isTruncated: false, text: "",
+                              isRightToLeft: direction == .rightToLeft)]
         }
         let width = built.map(\.width).max() ?? .zero
         for i in built.indices {
@@ -112,9 +129,14 @@ public struct TextLayout {
         lines = built
     }
 
-    /// The advance width of `text` on one line (newlines ignored): the bench's measure.
-    public static func advanceWidth(of text: String, chain: FontChain, fontSize: Fixed16_16) throws -> Fixed16_16 {
-        try items(text, chain: chain, fontSize: fontSize).reduce(.zero) { $0 + $1.advance }
+    /// The advance width of `text` on one line (hard breaks ignored): the bench's measure.
+    public static func advanceWidth(of text: String, chain: FontChain, fontSize: Fixed16_16,
+                                    direction: TextDirection = .leftToRight) throws -> Fixed16_16 {
+        let raw = paragraphs(text).reduce(Int64(0)) {
+            let para = ShapedParagraph($1.text, offset: $1.offset, chain: chain, size: fontSize, direction: direction)
+            return $0 + para.width(0..<para.text.count)
+        }
+        return Fixed16_16(raw: Int32(clamping: raw))
     }
 
     /// Draws every glyph in `color`, the layout's top-left corner at `origin` in device pixels (the
@@ -123,9 +145,8 @@ public struct TextLayout {
     public func draw(into canvas: Canvas, origin: Point, color: Color) {
         let paint = Paint.solid(color)
         for line in lines {
-            let y = origin.y + line.baseline
-            for g in line.glyphs where !LineBreaking.isSpace(g.scalar) {
-                let pen = Point(x: origin.x + line.x + g.x, y: y)
+            for g in line.glyphs {
+                let pen = Point(x: origin.x + line.x + g.x, y: origin.y + line.baseline + g.y)
                 guard let placed = try? chain.cache.placedMask(face: chain.faces[g.faceIndex], glyph: g.glyph,
                                                               size: fontSize, at: pen) else { continue }
                 if placed.mask.width > 0 { canvas.draw(placed.mask, dx: placed.dx, dy: placed.dy, paint: paint) }
@@ -135,88 +156,61 @@ public struct TextLayout {
 
     // MARK: - Building lines
 
-    /// One entry per drawn scalar (hard breaks kept as zero-width markers, ignorables dropped).
-    private static func items(_ text: String, chain: FontChain, fontSize: Fixed16_16) throws -> [PositionedGlyph] {
-        var out: [PositionedGlyph] = []
-        var previous: Unicode.Scalar = " "
+    /// The text's paragraphs (between hard breaks; CR LF is one), controls left out, each with the
+    /// index of its first character in the text's Unicode scalars.
+    static func paragraphs(_ text: String) -> [(text: [UInt32], offset: Int)] {
+        var out: [(text: [UInt32], offset: Int)] = [], current: [UInt32] = [], start = 0
+        var previous: UInt32 = 0, index = 0
         for s in text.unicodeScalars {
-            defer { previous = s }
-            if LineBreaking.isHardBreak(s) {
-                if s == "\n" && previous == "\r" { continue }  // CR LF is one break
-                out.append(PositionedGlyph(scalar: "\n", faceIndex: 0, glyph: 0, x: .zero, advance: .zero))
+            let v = s.value
+            defer { previous = v; index += 1 }
+            if LineBreaks.isHardBreak(v) {
+                if v == 0x0A && previous == 0x0D { start = index + 1; continue }  // CR LF is one break
+                out.append((current, start)); current = []; start = index + 1
                 continue
             }
-            if LineBreaking.isIgnorable(s) { continue }
-            out.append(try item(s, chain: chain, fontSize: fontSize))
+            if !LineBreaks.isControl(v) { current.append(v) }
         }
+        out.append((current, start))
         return out
     }
 
-    private static func item(_ s: Unicode.Scalar, chain: FontChain, fontSize: Fixed16_16) throws -> PositionedGlyph {
-        let (index, glyph) = chain.resolve(s)
-        return PositionedGlyph(scalar: s, faceIndex: index, glyph: glyph, x: .zero,
-                               advance: try chain.faces[index].advance(glyph: glyph, size: fontSize))
-    }
-
-    /// The item ranges between hard breaks (markers excluded).
-    private static func paragraphs(_ items: [PositionedGlyph]) -> [Range<Int>] {
-        var out: [Range<Int>] = [], start = 0
-        for (i, item) in items.enumerated() where item.scalar == "\n" { out.append(start..<i); start = i + 1 }
-        out.append(start..<items.count)
-        return out
-    }
-
-    /// Greedy wrapping of one paragraph: each line takes as much as fits, breaking at the last
-    /// opportunity before the overflow, or before the overflowing character when there is none.
+    /// Greedy wrapping of one paragraph: each line takes as many clusters as fit, breaking at the
+    /// last opportunity before the overflow, or before the overflowing cluster when there is none.
     /// Spaces may hang past the edge; the spaces at a break start no line.
-    private static func wrap(_ items: [PositionedGlyph], _ para: Range<Int>, maxWidth: Fixed16_16) -> [Range<Int>] {
-        var out: [Range<Int>] = []
-        var start = para.lowerBound
+    private static func wrap(_ para: ShapedParagraph, maxWidth: Int64) -> [Range<Int>] {
+        let n = para.text.count
+        var out: [Range<Int>] = [], start = 0
         repeat {
-            var width = Int64(0), i = start, lastBreak: Int?, end = para.upperBound
-            while i < para.upperBound {
-                let s = items[i].scalar
-                if i > start && LineBreaking.canBreak(between: items[i - 1].scalar, and: s) { lastBreak = i }
-                let advance = Int64(items[i].advance.raw)
-                if !LineBreaking.isSpace(s) && i > start && width + advance > Int64(maxWidth.raw) {
-                    end = lastBreak ?? i
-                    break
+            var width = Int64(0), i = start, lastBreak: Int?, end = n
+            while i < n {
+                if i > start && para.clusterStarts[i] {
+                    if para.breaks[i] { lastBreak = i }
+                    if !LineBreaks.isSpace(para.text[i]) && width + para.widths[i] > maxWidth {
+                        end = lastBreak ?? i
+                        break
+                    }
                 }
-                width += advance; i += 1
+                width += para.widths[i]; i += 1
             }
             out.append(start..<end)
             start = end
-            if start < para.upperBound { while start < para.upperBound && LineBreaking.isSpace(items[start].scalar) { start += 1 } }
-        } while start < para.upperBound
+            while start < n && LineBreaks.isSpace(para.text[start]) { start += 1 }
+        } while start < n
         return out
     }
 
-    /// As much of `rest` as fits with an ellipsis after it, then the ellipsis ("…", or "..." when
-    /// no face has U+2026).
-    private static func truncated(_ rest: ArraySlice<PositionedGlyph>, chain: FontChain, fontSize: Fixed16_16,
-                                  maxWidth: Fixed16_16) throws -> [PositionedGlyph] {
-        let ellipsis = chain.glyph(for: "…").glyph != 0
-            ? [try item("…", chain: chain, fontSize: fontSize)]
-            : Array(repeating: try item(".", chain: chain, fontSize: fontSize), count: 3)
-        let ellipsisWidth = ellipsis.reduce(Int64(0)) { $0 + Int64($1.advance.raw) }
-        var kept: [PositionedGlyph] = [], width = Int64(0)
-        for g in rest {
-            if width + Int64(g.advance.raw) + ellipsisWidth > Int64(maxWidth.raw) { break }
-            kept.append(g); width += Int64(g.advance.raw)
+    /// The longest stretch from `start` that fits before an ellipsis, ending at a cluster and
+    /// without the spaces at its end.
+    private static func fitting(_ para: ShapedParagraph, from start: Int, maxWidth: Int64) -> Range<Int> {
+        let room = maxWidth - para.ellipsisWidth
+        var width = Int64(0), end = start, i = start
+        while i < para.text.count {
+            width += para.widths[i]
+            i += 1
+            if width > room { break }
+            if i == para.text.count || para.clusterStarts[i] { end = i }
         }
-        while let last = kept.last, LineBreaking.isSpace(last.scalar) { kept.removeLast() }
-        return kept + ellipsis
-    }
-
-    /// Places the glyphs along the line; the width leaves out trailing spaces.
-    private static func line(_ glyphs: [PositionedGlyph], baseline: Fixed16_16, truncated: Bool) -> TextLine {
-        var placed = glyphs, pen = Fixed16_16.zero, width = Fixed16_16.zero
-        for i in placed.indices {
-            placed[i].x = pen
-            pen += placed[i].advance
-            if !LineBreaking.isSpace(placed[i].scalar) { width = pen }
-        }
-        while let last = placed.last, LineBreaking.isSpace(last.scalar) { placed.removeLast() }
-        return TextLine(glyphs: placed, width: width, x: .zero, baseline: baseline, isTruncated: truncated)
+        return para.trimmed(start..<end)
     }
 }

@@ -1,0 +1,77 @@
+// Shaping one run with HarfBuzz over the FreeType face: GSUB and GPOS (ligatures, contextual
+// forms, mark positioning, kerning, and the legacy `kern` table when a font has no GPOS kerning),
+// for every script HarfBuzz shapes. HarfBuzz reads the font's tables through the FT_Face we
+// already loaded (hb_ft_face_create_referenced) and shapes at a scale of one unit per font unit,
+// so every advance and offset comes back as an exact integer in font units; the layout scales
+// each into 16.16 pixels once, as it scales outlines. That is finer than FreeType's 26.6 (which
+// hb-shape --font-funcs=ft rounds to) and leaves an unkerned line's positions exactly what they
+// were before shaping, so unkerned goldens did not move.
+
+import CFreeType
+import CHarfBuzz
+
+/// One glyph of a shaped run, in font units.
+struct ShapedGlyph: Hashable, Sendable {
+    var glyph: UInt32
+    /// The index, in the text handed to `shape`, of the first character this glyph draws.
+    var cluster: Int32
+    var xAdvance: Int32
+    var xOffset: Int32
+    /// Up, as OpenType has it.
+    var yOffset: Int32
+}
+
+extension FontFace {
+    /// HarfBuzz's font over this face at one unit per font unit (made once, then kept).
+    private var hbFont: OpaquePointer {
+        if let shapingFont { return shapingFont }
+        let hbFace = hb_ft_face_create_referenced(face)
+        let font = hb_font_create(hbFace)!
+        hb_face_destroy(hbFace)
+        hb_font_set_scale(font, unitsPerEm, unitsPerEm)
+        shapingFont = font
+        return font
+    }
+
+    /// Shapes `text[range]` as one run: `rightToLeft` (its bidi level is odd), in `script` (an
+    /// ISO 15924 tag as HarfBuzz's hb_script_t), with the characters around it as context (Arabic
+    /// joins across a run's edge as it does inside). Glyphs come out in visual order, left to
+    /// right: a right-to-left run's first character is drawn last. Clusters index `text`.
+    func shape(_ text: [UInt32], _ range: Range<Int>, rightToLeft: Bool, script: UInt32, language: String?) -> [ShapedGlyph] {
+        let buffer = hb_buffer_create()
+        defer { hb_buffer_destroy(buffer) }
+        text.withUnsafeBufferPointer { all in
+            hb_buffer_add_utf32(buffer, all.baseAddress, Int32(all.count), UInt32(range.lowerBound), Int32(range.count))
+        }
+        hb_buffer_set_direction(buffer, rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+        hb_buffer_set_script(buffer, hb_script_t(script))
+        if let language { hb_buffer_set_language(buffer, hb_language_from_string(language, -1)) }
+        hb_shape(hbFont, buffer, nil, 0)
+        var count: UInt32 = 0
+        guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
+              let positions = hb_buffer_get_glyph_positions(buffer, &count) else { return [] }
+        // A hostile font's positions stay within ±4 em, as its metrics are kept when it opens.
+        let limit = 4 * unitsPerEm
+        func clamp(_ v: Int32) -> Int32 { Swift.min(Swift.max(v, -limit), limit) }
+        return (0..<Int(count)).map { i in
+            ShapedGlyph(glyph: infos[i].codepoint, cluster: Int32(bitPattern: infos[i].cluster),
+                        xAdvance: clamp(positions[i].x_advance), xOffset: clamp(positions[i].x_offset),
+                        yOffset: clamp(positions[i].y_offset))
+        }
+    }
+}
+
+/// Unicode's script property, as HarfBuzz's built-in tables have it.
+enum Script {
+    static let common = UInt32(HB_SCRIPT_COMMON.rawValue)
+    static let inherited = UInt32(HB_SCRIPT_INHERITED.rawValue)
+    static let unknown = UInt32(HB_SCRIPT_UNKNOWN.rawValue)
+    static let thai = UInt32(HB_SCRIPT_THAI.rawValue)
+
+    static func of(_ scalar: UInt32) -> UInt32 {
+        UInt32(hb_unicode_script(hb_unicode_funcs_get_default(), scalar).rawValue)
+    }
+
+    /// Whether the script takes its neighbours' (spaces, digits, punctuation, combining marks).
+    static func isWeak(_ script: UInt32) -> Bool { script == common || script == inherited || script == unknown }
+}

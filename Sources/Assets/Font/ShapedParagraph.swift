@@ -1,0 +1,167 @@
+// One paragraph (text between hard breaks) made ready for lines: its bidi levels, each
+// character's script and face, where lines may break, and what each cluster advances once the
+// paragraph's runs are shaped. Lines are then cut from it (TextLayout) and each line's runs
+// shaped again on their own, with the paragraph around them as context, as Pango does.
+//
+// Runs: a run is a longest stretch of one bidi level, one script and one face, each shaped on its
+// own. Characters of no script of their own (spaces, digits, punctuation, combining marks) take
+// their neighbours' script, and keep the face before them when it has them, so the space in an
+// Arabic sentence is shaped with the Arabic face.
+
+import Raster
+
+struct ShapedParagraph {
+    let chain: FontChain
+    let size: Fixed16_16
+    /// The characters, controls left out.
+    let text: [UInt32]
+    /// Where `text[0]` is in the layout's whole text, in characters.
+    let offset: Int
+    let bidi: BidiParagraph
+    let scripts: [UInt32]
+    /// Each character's face, as an index into the chain.
+    let faces: [Int]
+    /// Whether a line may break before each character.
+    let breaks: [Bool]
+    /// What the cluster starting at each character advances (16.16 raw, 0 inside a cluster).
+    private(set) var widths: [Int64]
+    /// Whether a cluster starts at each character (lines begin and end only there).
+    private(set) var clusterStarts: [Bool]
+
+    init(_ text: [UInt32], offset: Int, chain: FontChain, size: Fixed16_16, direction: TextDirection) {
+        self.chain = chain; self.size = size; self.text = text; self.offset = offset
+        bidi = BidiParagraph(text, neutral: direction)
+        scripts = Self.resolveScripts(text)
+        faces = Self.resolveFaces(text, chain: chain)
+        breaks = LineBreaks.opportunities(text, scripts: scripts, language: nil)
+        widths = Array(repeating: 0, count: text.count)
+        clusterStarts = Array(repeating: false, count: text.count)
+        for run in Self.runs(0..<text.count, levels: bidi.levels, scripts: scripts, faces: faces) {
+            clusterStarts[run.lowerBound] = true
+            for g in shape(text, run, level: bidi.levels[run.lowerBound], script: scripts[run.lowerBound], face: faces[run.lowerBound]) {
+                let c = Int(g.cluster)
+                clusterStarts[c] = true
+                widths[c] += Int64(chain.faces[faces[run.lowerBound]].scale(g.xAdvance, size: size).raw)
+            }
+        }
+    }
+
+    /// The width of `range` laid out as one line (its clusters' advances, before reshaping).
+    func width(_ range: Range<Int>) -> Int64 { widths[range].reduce(0, +) }
+
+    /// `range` without the spaces at its end.
+    func trimmed(_ range: Range<Int>) -> Range<Int> {
+        var end = range.upperBound
+        while end > range.lowerBound && LineBreaks.isSpace(text[end - 1]) { end -= 1 }
+        return range.lowerBound..<end
+    }
+
+    /// The glyphs of the line `range` in visual order, placed from x = 0, and its width.
+    func line(_ range: Range<Int>) -> (glyphs: [PositionedGlyph], width: Fixed16_16) {
+        Self.line(text, range, bidi: bidi, scripts: scripts, faces: faces, chain: chain, size: size, clusterBase: offset)
+    }
+
+    /// The line from `start` to `end` followed by an ellipsis: "…" shaped with the run it ends, at
+    /// the paragraph's level (so the logical end: the right of left-to-right text, the left of
+    /// right-to-left), or "..." when no face has U+2026.
+    func lineWithEllipsis(_ range: Range<Int>) -> (glyphs: [PositionedGlyph], width: Fixed16_16) {
+        let ellipsis: [UInt32] = chain.resolve("…").glyph != 0 ? [0x2026] : [0x2E, 0x2E, 0x2E]
+        let kept = Array(text[range])
+        let lastFace = faces[range].last ?? 0, lastScript = scripts[range].last ?? Script.common
+        let face = chain.faces[lastFace].hasGlyph(for: Unicode.Scalar(ellipsis[0])!) ? lastFace : chain.resolve(Unicode.Scalar(ellipsis[0])!).faceIndex
+        let lineBidi = BidiParagraph(types: Array(bidi.types[range]) + ellipsis.map(BidiParagraph.type(of:)),
+                                     levels: Array(bidi.levels[range]) + ellipsis.map { _ in bidi.baseLevel }, baseLevel: bidi.baseLevel)
+        return Self.line(kept + ellipsis, 0..<(kept.count + ellipsis.count), bidi: lineBidi,
+                         scripts: Array(scripts[range]) + ellipsis.map { _ in lastScript },
+                         faces: Array(faces[range]) + ellipsis.map { _ in face }, chain: chain, size: size,
+                         clusterBase: offset + range.lowerBound)
+    }
+
+    /// The width of the ellipsis `lineWithEllipsis` adds (16.16 raw, unshaped).
+    var ellipsisWidth: Int64 {
+        let (face, glyph) = chain.resolve("…")
+        if glyph != 0 { return Int64((try? chain.faces[face].advance(glyph: glyph, size: size))?.raw ?? 0) }
+        let dot = chain.resolve(".")
+        return 3 * Int64((try? chain.faces[dot.faceIndex].advance(glyph: dot.glyph, size: size))?.raw ?? 0)
+    }
+
+    // MARK: - Building blocks
+
+    private func shape(_ text: [UInt32], _ run: Range<Int>, level: UInt8, script: UInt32, face: Int) -> [ShapedGlyph] {
+        chain.shape(text, run, face: face, rightToLeft: level & 1 == 1, script: script)
+    }
+
+    private static func line(_ text: [UInt32], _ range: Range<Int>, bidi: BidiParagraph, scripts: [UInt32], faces: [Int],
+                             chain: FontChain, size: Fixed16_16, clusterBase: Int) -> (glyphs: [PositionedGlyph], width: Fixed16_16) {
+        guard !range.isEmpty else { return ([], .zero) }
+        let (levels, visual) = bidi.lineOrder(range)
+        var lineLevels = bidi.levels
+        for (i, level) in levels.enumerated() { lineLevels[range.lowerBound + i] = level }
+        // A run is contiguous on screen too: it sits where its leftmost character does.
+        let runs = Self.runs(range, levels: lineLevels, scripts: scripts, faces: faces)
+            .map { run in (run, run.map { visual[$0 - range.lowerBound] }.min()!) }
+            .sorted { $0.1 < $1.1 }.map(\.0)
+        var glyphs: [PositionedGlyph] = [], pen = Fixed16_16.zero
+        for run in runs {
+            let faceIndex = faces[run.lowerBound], face = chain.faces[faceIndex]
+            for g in chain.shape(text, run, face: faceIndex, rightToLeft: lineLevels[run.lowerBound] & 1 == 1, script: scripts[run.lowerBound]) {
+                let advance = face.scale(g.xAdvance, size: size)
+                glyphs.append(PositionedGlyph(faceIndex: faceIndex, glyph: g.glyph, cluster: clusterBase + Int(g.cluster),
+                                              x: pen + face.scale(g.xOffset, size: size), y: face.scale(-g.yOffset, size: size),
+                                              advance: advance))
+                pen += advance
+            }
+        }
+        return (glyphs, pen)
+    }
+
+    /// `range` cut into runs of one level, script and face, in logical order.
+    static func runs(_ range: Range<Int>, levels: [UInt8], scripts: [UInt32], faces: [Int]) -> [Range<Int>] {
+        var out: [Range<Int>] = [], start = range.lowerBound
+        for i in range where i > start && (levels[i] != levels[start] || scripts[i] != scripts[start] || faces[i] != faces[start]) {
+            out.append(start..<i); start = i
+        }
+        if start < range.upperBound { out.append(start..<range.upperBound) }
+        return out
+    }
+
+    /// Each character's script; those of none take the one before them (or, at the start, the first after).
+    static func resolveScripts(_ text: [UInt32]) -> [UInt32] {
+        var scripts = text.map(Script.of)
+        var last: UInt32? = nil
+        for i in scripts.indices {
+            if Script.isWeak(scripts[i]) { if let last { scripts[i] = last } } else { last = scripts[i] }
+        }
+        if let first = scripts.firstIndex(where: { !Script.isWeak($0) }) {
+            for i in 0..<first { scripts[i] = scripts[first] }
+        }
+        return scripts
+    }
+
+    /// Each character's face: the first in the chain that has it, except that a character of a
+    /// script the text around it shares (spaces, punctuation, marks) or one HarfBuzz hides
+    /// (joiners, bidi marks, variation selectors) stays in the face before it when that face has
+    /// it. A character no face has stays in the face before it too, where it is drawn as the
+    /// face's missing glyph, a box.
+    static func resolveFaces(_ text: [UInt32], chain: FontChain) -> [Int] {
+        var faces = [Int](repeating: 0, count: text.count)
+        var previous: Int? = nil
+        for (i, v) in text.enumerated() {
+            let scalar = Unicode.Scalar(v) ?? "\u{FFFD}"
+            let own = Script.of(v), hidden = scalar.properties.isDefaultIgnorableCodePoint
+            if let p = previous, hidden || (Script.isWeak(own) && chain.faces[p].hasGlyph(for: scalar)) {
+                faces[i] = p
+            } else {
+                let r = chain.resolve(scalar)
+                faces[i] = r.glyph != 0 ? r.faceIndex : (previous ?? 0)
+                if r.glyph == 0 { chain.noteMissing(scalar) }
+            }
+            previous = faces[i]
+        }
+        // Leading shared characters take the face of the first one with a script of its own.
+        if let first = text.indices.first(where: { !Script.isWeak(Script.of(text[$0])) }) {
+            for i in 0..<first where chain.faces[faces[first]].hasGlyph(for: Unicode.Scalar(text[i]) ?? " ") { faces[i] = faces[first] }
+        }
+        return faces
+    }
+}
