@@ -25,7 +25,7 @@ extension BoardProfile {
         if let c = foregroundColor { settings.append(.foregroundColor(c)) }
         if let c = backgroundColor { settings.append(.backgroundColor(c)) }
         if let c = backdropColor { settings.append(.backdropColor(c)) }
-        if let f = fontPath { settings.append(.font(path: resolve(path: f))) }
+        if let f = fontPath { settings.append(.font(path: resolve(fonts: f))) }
         for entry in hudDefaults {
             let command: HUDCommand?
             do { command = try CommandParser.parse(entry.setCommand) } catch {
@@ -34,7 +34,7 @@ extension BoardProfile {
             guard case .set(var setting)? = command else {
                 throw BoardProfileError(file: file, line: entry.line, problem: .refusedHUDSetting(key: entry.key, message: "not a `set` setting"))
             }
-            if case .font(let path) = setting { setting = .font(path: resolve(path: path)) }
+            if case .font(let path) = setting { setting = .font(path: resolve(fonts: path)) }
             settings.append(setting)
         }
         return settings
@@ -51,5 +51,14 @@ extension BoardProfile {
             }
         }
         return theme
+    }
+}
+
+extension BoardProfile {
+    /// A font chain spec with each relative file resolved against the profile's directory (a spec
+    /// that cannot be read is left as it is, for the HUD to refuse with its reason).
+    func resolve(fonts spec: String) -> String {
+        guard let sources = try? FontSource.parse(spec) else { return resolve(path: spec) }
+        return FontSource.spec(sources.map { var s = $0; s.path = resolve(path: s.path); return s })
     }
 }

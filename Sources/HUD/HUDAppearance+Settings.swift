@@ -49,6 +49,7 @@ extension HUDAppearance {
         case .contentColor(let c): contentColor = c
         case .bezelColor(let c): bezelColor = c
         case .tapDismiss(let v): tapDismiss = v
+        case .textDirection(let v): textDirection = v
         case .maxFramesPerSecond: break  // the frame scheduler's pace, not the HUD's look (HUDRuntime)
         }
         if setting.isMBSetting && mode == nil { mode = .indeterminate }

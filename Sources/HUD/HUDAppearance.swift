@@ -45,6 +45,8 @@ public struct HUDAppearance: Equatable, Sendable {
     public var square = false
     /// Which taps dismiss the HUD (`set tap-dismiss`; touch input only).
     public var tapDismiss = HUDTapDismiss.off
+    /// The direction of text with no strong character, and what mirrors (`set text-direction`).
+    public var textDirection = HUDTextDirection.ltr
     public var minShow: Interval = .zero
     public var transition: HUDTransition = .fade
     /// nil means MB's default, the label colour at α0.7.

@@ -96,20 +96,27 @@ public struct HUDLayout {
 
     /// `text` measured with `chain`, or nil with an issue when there is no chain (no font loads).
     static func measure(_ text: String, chain: FontChain?, resources: HUDResources, size: Fixed16_16, maxWidth: Fixed16_16,
-                        maxHeight: Fixed16_16?, issues: inout [HUDResourceError]) -> TextLayout? {
+                        maxHeight: Fixed16_16?, direction: HUDTextDirection, issues: inout [HUDResourceError]) -> TextLayout? {
         guard let chain else {
             issues.append(.text(text, reason: resources.fontFailure ?? "no font"))
             return nil
         }
-        return measure(text, chain: chain, size: size, maxWidth: maxWidth, maxHeight: maxHeight, issues: &issues)
+        return measure(text, chain: chain, size: size, maxWidth: maxWidth, maxHeight: maxHeight, direction: direction, issues: &issues)
     }
 
     /// `text` laid out centred within maxWidth × maxHeight, or nil (with an issue) when FreeType fails.
     static func measure(_ text: String, chain: FontChain, size: Fixed16_16, maxWidth: Fixed16_16,
-                        maxHeight: Fixed16_16?, issues: inout [HUDResourceError]) -> TextLayout? {
+                        maxHeight: Fixed16_16?, direction: HUDTextDirection, issues: inout [HUDResourceError]) -> TextLayout? {
         do {
-            return try TextLayout(text, chain: chain, fontSize: size, maxWidth: maxWidth, maxHeight: maxHeight,
-                                  alignment: .center)
+            let layout = try TextLayout(text, chain: chain, fontSize: size, maxWidth: maxWidth, maxHeight: maxHeight,
+                                        alignment: .center, direction: direction == .rtl ? .rightToLeft : .leftToRight)
+            // Drawn as boxes, and said once per character in the chain's life.
+            let missing = chain.takeMissing()
+            if !missing.isEmpty {
+                let names = missing.prefix(8).map { "U+" + { String(repeating: "0", count: max(0, 4 - $0.count)) + $0 }(String($0.value, radix: 16, uppercase: true)) }
+                issues.append(.text(text, reason: "no font has \(names.joined(separator: ", "))\(missing.count > 8 ? " and \(missing.count - 8) more" : ""); drawn as boxes"))
+            }
+            return layout
         } catch {
             issues.append(.text(text, reason: "\(error)"))
             return nil

@@ -119,7 +119,9 @@ public struct HUDPainter {
         case .annular:
             RingIndicator.drawAnnular(into: canvas, center: center, progress: progress, color: colors.indicator, track: colors.track)
         case .bar:
-            BarIndicator.draw(into: canvas, frame: frame, progress: progress, color: colors.indicator)
+            // Fills from the right in a right-to-left HUD, as UIKit's and the web's progress bars do.
+            BarIndicator.draw(into: canvas, frame: frame, progress: progress, color: colors.indicator,
+                              mirrored: p.appearance.textDirection == .rtl)
         case .symbol(let kind):
             Icons.draw(kind, into: canvas, rect: frame, color: colors.indicator)
         case .bitmap(let image, let tinted):

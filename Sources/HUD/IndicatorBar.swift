@@ -6,13 +6,17 @@
 //    p·W < r + 4 the whole left cap; up to W − r − 4 the left cap and a straight edge at p·W;
 //    beyond that the right cap cut at x = p·W.
 //
+// In a right-to-left HUD the bar is mirrored, filling from the right, as UIKit's and the web's
+// progress bars are (Apple's HIG, "Right to left"; w3c/alreq#259); MB's own bar never mirrors.
+// Spinners, rings, pies and icons are not mirrored: they show no direction of reading.
+//
 // MB builds the right-cap regime from arcs whose angles come from acos, with a stray line to the
 // cap's leftmost point; the shape intended (and nearly what it draws) is the inset pill cut at
 // x = p·W, which is what is drawn here.
 import Raster
 
 enum BarIndicator {
-    static func draw(into canvas: Canvas, frame: Rect, progress: Fixed16_16, color: Color) {
+    static func draw(into canvas: Canvas, frame: Rect, progress: Fixed16_16, color: Color, mirrored: Bool = false) {
         let w = frame.size.width, h = frame.size.height
         let two = Fixed16_16(2), four = Fixed16_16(4)
         let outline = Rect(x: frame.minX + two, y: frame.minY + two, width: w - four, height: h - four)
@@ -44,6 +48,7 @@ enum BarIndicator {
         p.line(to: Point(x: left + r, y: bottom))
         p.arc(center: Point(x: left + r, y: midY), radius: r, start: Trig.halfPi, end: Trig.halfPi + Trig.pi, clockwise: true)
         p.close()
-        canvas.fill(p, .solid(color))
+        let flip = Transform(a: -.one, b: .zero, c: .zero, d: .one, tx: frame.minX + frame.maxX, ty: .zero)
+        canvas.fill(mirrored ? p.applying(flip) : p, .solid(color))
     }
 }

@@ -37,7 +37,7 @@ extension HUDLayout {
         let chain = chain(a, fallback: resources.bold, resources: resources, issues: &issues)
         let oneLine = chain.map { $0.primary.scale($0.primary.height, size: mbLabelSize) }
         let label = entry.prompt.nonEmpty.flatMap {
-            measure($0, chain: chain, resources: resources, size: mbLabelSize, maxWidth: maxText, maxHeight: oneLine, issues: &issues)
+            measure($0, chain: chain, resources: resources, size: mbLabelSize, maxWidth: maxText, maxHeight: oneLine, direction: a.textDirection, issues: &issues)
         }
         let labelSize = label.map { ceilSize($0.size) } ?? Size(width: .zero, height: .zero)
         let fieldW = Swift.min(maxText, Swift.max(a.promptWidth, labelSize.width))

@@ -66,16 +66,16 @@ extension HUDLayout {
         // One line: at most the primary face's line height, so the rest is tail truncated.
         let oneLine = chain.map { $0.primary.scale($0.primary.height, size: mbLabelSize) }
         if let text = p.status?.nonEmpty,
-           let t = measure(text, chain: chain, resources: resources, size: mbLabelSize, maxWidth: maxText, maxHeight: oneLine, issues: &issues) {
+           let t = measure(text, chain: chain, resources: resources, size: mbLabelSize, maxWidth: maxText, maxHeight: oneLine, direction: a.textDirection, issues: &issues) {
             elements.append(Element(size: ceilSize(t.size), text: (.label, t)))
         }
         if let text = p.details?.nonEmpty,
-           let t = measure(text, chain: chain, resources: resources, size: mbDetailsSize, maxWidth: maxText, maxHeight: nil, issues: &issues) {
+           let t = measure(text, chain: chain, resources: resources, size: mbDetailsSize, maxWidth: maxText, maxHeight: nil, direction: a.textDirection, issues: &issues) {
             elements.append(Element(size: ceilSize(t.size), text: (.details, t)))
         }
         if let text = p.button?.nonEmpty,
            let t = measure(text, chain: chain, resources: resources, size: mbButtonSize, maxWidth: maxText - mbButtonExtra.width,
-                           maxHeight: nil, issues: &issues) {
+                           maxHeight: nil, direction: a.textDirection, issues: &issues) {
             let s = ceilSize(t.size)
             elements.append(Element(size: Size(width: s.width + mbButtonExtra.width, height: s.height + mbButtonExtra.height),
                                     text: (.button, t), isButton: true))

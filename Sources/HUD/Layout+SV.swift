@@ -35,7 +35,7 @@ extension HUDLayout {
         if let status = p.status?.nonEmpty {
             let chain = chain(a, fallback: resources.regular, resources: resources, issues: &issues)
             label = measure(status, chain: chain, resources: resources, size: a.fontSize, maxWidth: svLabelBox.width,
-                            maxHeight: svLabelBox.height, issues: &issues)
+                            maxHeight: svLabelBox.height, direction: a.textDirection, issues: &issues)
         }
         let hasText = label != nil
         let lw = label?.size.width.ceilFixed ?? .zero, lh = label?.size.height.ceilFixed ?? .zero

@@ -64,11 +64,12 @@ public final class HUDResources {
 
     /// The Debian chains of `system()`, opened on first use (`regularPaths` and `boldPath` name
     /// other files, for tests).
-    public static func systemOnFirstUse(regularPaths: [String] = FontChain.defaultSearchPaths, boldPath: String = boldPath) -> HUDResources {
+    public static func systemOnFirstUse(regularPaths: [String]? = nil, boldPath: String = boldPath) -> HUDResources {
         HUDResources(openingFontsOnFirstUse: {
-            let regular = try FontChain(paths: regularPaths)
-            let boldFaces = (try? FontFace(path: boldPath)).map { [$0] } ?? []
-            return DefaultFonts(regular: regular, bold: try FontChain(faces: boldFaces + regular.faces, cache: regular.cache))
+            let regular = try FontChain(sources: regularPaths.map { $0.map { FontSource(path: $0) } } ?? FontChain.defaultSources)
+            // DejaVu Sans Bold for the scripts DejaVu Sans is the default's first face for.
+            let boldSource = FontSource(path: boldPath, scripts: FontChain.defaultSources[0].scripts)
+            return DefaultFonts(regular: regular, bold: try FontChain(sources: [boldSource], after: regular))
         })
     }
 
@@ -104,16 +105,17 @@ public final class HUDResources {
         return chains
     }
 
-    /// The chain for a `set font PATH`: that font first, then the default chain for what it lacks.
-    /// The most recently used paths are cached, failures included (call `removeAll()` after
-    /// fixing a file).
+    /// The chain for a `set font SPEC` (one or more faces, FontSource's syntax): those faces first,
+    /// then the default chain for what they lack. Every face named must load. The most recently
+    /// used specs are cached, failures included (call `removeAll()` after fixing a file).
     public func chain(fontAt path: String) -> Result<FontChain, HUDResourceError> {
         if let known = customChains[path] { return known }
         let result: Result<FontChain, HUDResourceError>
         do {
-            let face = try FontFace(path: path)
-            let defaults = regular
-            result = .success(try FontChain(faces: [face] + (defaults?.faces ?? []), cache: defaults?.cache ?? GlyphCache()))
+            let sources = try FontSource.parse(path)
+            let chain = try FontChain(sources: sources, after: regular)
+            if let failed = chain.skipped.first { throw failed }  // every face named must load
+            result = .success(chain)
         } catch {
             result = .failure(.font(path: path, reason: "\(error)"))
         }

@@ -62,6 +62,7 @@ extension HUDSetting: CustomStringConvertible {
         case .contentColor: "content-color"
         case .bezelColor: "bezel-color"
         case .tapDismiss: "tap-dismiss"
+        case .textDirection: "text-direction"
         case .maxFramesPerSecond: "max-fps"
         case .promptWidth: "prompt-width"
         }
@@ -77,6 +78,7 @@ extension HUDSetting: CustomStringConvertible {
         case .mode(let v): return v.rawValue
         case .transition(let v): return v.rawValue
         case .tapDismiss(let v): return v.rawValue
+        case .textDirection(let v): return v.rawValue
         case .foregroundColor(let c), .backgroundColor(let c), .backdropColor(let c), .imageColor(let c),
              .contentColor(let c), .bezelColor(let c):
             return P.format(c)

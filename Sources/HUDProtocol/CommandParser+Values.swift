@@ -11,7 +11,7 @@ extension CommandParser {
         "max-dismiss", "fade-in", "fade-out", "grace",
         "mode", "label", "details", "button", "margin", "square", "min-show", "transition",
         "content-color", "bezel-color",
-        "tap-dismiss", "max-fps", "prompt-width",
+        "tap-dismiss", "max-fps", "prompt-width", "text-direction",
     ]
 
     /// The largest `max-fps`.
@@ -56,6 +56,7 @@ extension CommandParser {
         case "mode": return .mode(try choice(word, for: command))
         case "transition": return .transition(try choice(word, for: command))
         case "tap-dismiss": return .tapDismiss(try choice(word, for: command))
+        case "text-direction": return .textDirection(try choice(word, for: command))
         case "foreground-color": return .foregroundColor(try colour(word, for: command))
         case "background-color": return .backgroundColor(try colour(word, for: command))
         case "backdrop-color": return .backdropColor(try colour(word, for: command))
@@ -116,6 +117,7 @@ extension CommandParser {
         case "mode": return HUDMode.allCases.map(\.rawValue)
         case "transition": return HUDTransition.allCases.map(\.rawValue)
         case "tap-dismiss": return HUDTapDismiss.allCases.map(\.rawValue)
+        case "text-direction": return HUDTextDirection.allCases.map(\.rawValue)
         case "tint-images", "square": return ["on", "off"]
         default: return nil
         }

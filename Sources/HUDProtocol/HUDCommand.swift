@@ -65,6 +65,8 @@ public enum HUDSetting: Equatable, Sendable {
     case tapDismiss(HUDTapDismiss)
     /// The width of a prompt's entry field, in points (ask-for-password, ask-question).
     case promptWidth(Fixed16_16)
+    /// The HUD's writing direction (`text-direction ltr|rtl`): the locale's by default.
+    case textDirection(HUDTextDirection)
     /// The most animation frames a second (1...1000; nil: one every display refresh). Not part of
     /// the HUD's look: the frame scheduler paces to it (`set max-fps 15`, `set max-fps refresh`).
     case maxFramesPerSecond(Int32?)

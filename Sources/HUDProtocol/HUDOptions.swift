@@ -14,6 +14,10 @@ public enum HUDTapDismiss: String, Sendable, CaseIterable {
     case off, hud, outside, anywhere
 }
 
+/// The direction of text with no strong character of its own ("42 %"), and of what mirrors in a
+/// right-to-left HUD (MB's bar); a text's own letters decide its direction otherwise.
+public enum HUDTextDirection: String, Sendable, CaseIterable { case ltr, rtl }
+
 /// SVProgressHUD's animation type: the flat two-turn spinner or the system's activity indicator.
 public enum HUDSpinner: String, Sendable, CaseIterable { case flat, native }
 

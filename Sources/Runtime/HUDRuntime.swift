@@ -13,6 +13,7 @@
 //
 // Threading: everything here runs on one thread, the loop's, except `post` (and the inbox).
 import LinuxSystem
+import Assets
 import Board
 import Display
 import HUD
@@ -129,7 +130,7 @@ public final class HUDRuntime {
         let scaleSetting = profile?.scale ?? .fixed(.one)
         scene = HUDScene(
             outputs: display.outputs, origin: clock(), theme: theme, resources: resolved,
-            appearance: HUDAppearance().applying(settings),
+            appearance: HUDAppearance().applying([.textDirection(LocaleDirection.fromEnvironment())] + settings),
             scale: { scaleSetting.resolve(pixels: $0.mode.width, millimetres: $0.physicalWidthMM ?? 0) })
         let chosenPoller: any LoopPoller
         if let poller { chosenPoller = poller } else {
@@ -389,12 +390,29 @@ public final class HUDRuntime {
         default: return nil
         }
         // A missing file and one outside get the same answer: no probing for files elsewhere.
-        let outside = "\(what) \(path) is not a file in the asset directories (\(directories.joined(separator: ", ")))"
-        guard let resolved = try? Files.resolvedPath(path),
-              directories.contains(where: { resolved.hasPrefix($0 == "/" ? "/" : $0 + "/") }) else { return outside }
+        func confined(_ path: String) -> String? {
+            guard let resolved = try? Files.resolvedPath(path),
+                  directories.contains(where: { resolved.hasPrefix($0 == "/" ? "/" : $0 + "/") }) else { return nil }
+            return resolved
+        }
+        func outside(_ path: String) -> String {
+            "\(what) \(path) is not a file in the asset directories (\(directories.joined(separator: ", ")))"
+        }
         switch command {
-        case .image(.custom, let status): command = .image(.custom(path: resolved), status: status)
-        default: command = .set(.font(path: resolved))
+        case .image(.custom, let status):
+            guard let resolved = confined(path) else { return outside(path) }
+            command = .image(.custom(path: resolved), status: status)
+        default:
+            // A chain: every face's file is confined, and the chain names the resolved files.
+            let sources: [FontSource]
+            do { sources = try FontSource.parse(path) } catch { return "\(error)" }
+            var resolvedSources: [FontSource] = []
+            for var source in sources {
+                guard let resolved = confined(source.path) else { return outside(source.path) }
+                source.path = resolved
+                resolvedSources.append(source)
+            }
+            command = .set(.font(path: FontSource.spec(resolvedSources)))
         }
         return nil
     }

@@ -1,7 +1,9 @@
 // A fallback chain of faces, so status text in any script renders: each character takes its glyph
-// from the first face that has one (not .notdef), the way fontconfig's fallback lists work, without
-// fontconfig. DejaVu Sans covers Latin, Greek, Cyrillic and most symbols; Droid Sans Fallback
-// (Debian's fonts-droid-fallback) covers CJK; Noto CJK and WenQuanYi are used when installed.
+// from the first face that has one (not .notdef) and is meant for its script, the way fontconfig's
+// fallback lists work, without fontconfig: the chain is known before the first status. The
+// default: DejaVu Sans for Latin, Greek and Cyrillic (and symbols), Noto's per-script faces
+// (fonts-noto-core) for Arabic, Hebrew, the Indic scripts, Thai, Lao and Khmer, then CJK faces
+// with Hangul (Noto Sans CJK, Droid Sans Fallback), then DejaVu Sans for every script it has.
 
 import Raster
 
@@ -13,6 +15,8 @@ public final class FontChain {
     public let cache: GlyphCache
     /// Why each path that `init(paths:)` skipped did not load (empty for `init(faces:)`).
     public let skipped: [FontError]
+    /// The scripts (HarfBuzz's values) each face is meant for; nil: every script.
+    let scripts: [Set<UInt32>?]
 
     private var resolved: [UInt32: (face: Int, glyph: UInt32)] = [:]
     /// Shaped runs (FontChain+Shaping).
@@ -21,42 +25,69 @@ public final class FontChain {
     private var unreported: [Unicode.Scalar] = []
     private var noted: Set<UInt32> = []
 
-    /// Debian's paths, in fallback order: DejaVu Sans (fonts-dejavu-core), Droid Sans Fallback
-    /// (fonts-droid-fallback, CJK), Noto Sans CJK (fonts-noto-cjk), WenQuanYi (fonts-wqy-*), then
-    /// Latin faces that stand in when DejaVu is absent (fonts-liberation2, fonts-freefont-ttf).
-    public static let defaultSearchPaths: [String] = [
-        "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-        "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf",
-        "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
-        "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
-        "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc",
-        "/usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf",
-        "/usr/share/fonts/truetype/freefont/FreeSans.ttf",
-    ]
+    /// Debian's faces, in fallback order, with the packages that install them.
+    public static let defaultSources: [FontSource] = {
+        let noto = "/usr/share/fonts/truetype/noto/NotoSans"
+        return [
+            FontSource(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", scripts: ["Latn", "Grek", "Cyrl"]),  // fonts-dejavu-core
+        ] + ["Arabic", "Hebrew", "Devanagari", "Bengali", "Tamil", "Thai", "Lao", "Khmer", "Myanmar", "Armenian", "Georgian"]
+            .map { FontSource(path: "\(noto)\($0)-Regular.ttf") } + [  // fonts-noto-core
+            FontSource(path: "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"),  // fonts-noto-cjk (Hangul too)
+            // fonts-droid-fallback: this file has all of Hangul; the Full one fontconfig lists, 3 syllables.
+            FontSource(path: "/usr/share/fonts-droid-fallback/truetype/DroidSansFallback.ttf"),
+            FontSource(path: "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf"),
+            FontSource(path: "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"),  // fonts-wqy-microhei
+            // Latin faces that stand in when DejaVu is absent (fonts-liberation2, fonts-freefont-ttf).
+            FontSource(path: "/usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf"),
+            FontSource(path: "/usr/share/fonts/truetype/freefont/FreeSans.ttf"),
+        ]
+    }()
 
-    /// A chain of `faces` in fallback order. Throws `.noUsableFont` when `faces` is empty.
-    public init(faces: [FontFace], cache: GlyphCache = GlyphCache()) throws {
+    /// The paths of `defaultSources`.
+    public static var defaultSearchPaths: [String] { defaultSources.map(\.path) }
+
+    /// A chain of `faces` in fallback order, each for every script. Throws `.noUsableFont` when
+    /// `faces` is empty.
+    public convenience init(faces: [FontFace], cache: GlyphCache = GlyphCache()) throws {
+        try self.init(faces: faces, scripts: faces.map { _ in nil }, cache: cache)
+    }
+
+    init(faces: [FontFace], scripts: [Set<UInt32>?], cache: GlyphCache, skipped: [FontError] = []) throws {
         guard !faces.isEmpty else { throw FontError.noUsableFont(searched: [], reasons: []) }
-        self.faces = faces; self.cache = cache; skipped = []
+        self.faces = faces; self.scripts = scripts; self.cache = cache; self.skipped = skipped
     }
 
     /// Opens every font in `paths` that loads, in order, skipping (and recording in `skipped`)
     /// missing, unreadable and broken files. Throws `.noUsableFont` naming every path searched
     /// when none loads.
-    public init(paths: [String], cache: GlyphCache = GlyphCache()) throws {
-        var faces: [FontFace] = [], failures: [FontError] = []
-        for path in paths {
-            do { faces.append(try FontFace(path: path)) } catch let error as FontError { failures.append(error) }
-        }
-        guard !faces.isEmpty else {
-            throw FontError.noUsableFont(searched: paths, reasons: failures.map(\.description))
-        }
-        self.faces = faces; self.cache = cache; skipped = failures
+    public convenience init(paths: [String], cache: GlyphCache = GlyphCache()) throws {
+        try self.init(sources: paths.map { FontSource(path: $0) }, cache: cache)
     }
 
-    /// The chain from `defaultSearchPaths` (whichever of them are installed).
+    /// As `init(paths:)`, for faces that may be restricted to scripts or be a collection's Nth.
+    /// A file named twice is opened once.
+    public convenience init(sources: [FontSource], cache: GlyphCache = GlyphCache(), after tail: FontChain? = nil) throws {
+        var faces: [FontFace] = [], scripts: [Set<UInt32>?] = [], failures: [FontError] = []
+        var opened: [String: FontFace] = [:]
+        for source in sources {
+            let key = "\(source.path)#\(source.index)"
+            do {
+                let face = try opened[key] ?? FontFace(path: source.path, index: source.index)
+                opened[key] = face
+                faces.append(face)
+                scripts.append(source.scripts.map { Set($0.map(FontSource.script)) })
+            } catch let error as FontError { failures.append(error) }
+        }
+        if let tail { faces += tail.faces; scripts += tail.scripts }
+        guard !faces.isEmpty else {
+            throw FontError.noUsableFont(searched: sources.map(\.path), reasons: failures.map(\.description))
+        }
+        try self.init(faces: faces, scripts: scripts, cache: tail?.cache ?? cache, skipped: failures)
+    }
+
+    /// The chain from `defaultSources` (whichever of them are installed).
     public static func systemDefault(cache: GlyphCache = GlyphCache()) throws -> FontChain {
-        try FontChain(paths: defaultSearchPaths, cache: cache)
+        try FontChain(sources: defaultSources, cache: cache)
     }
 
     /// The primary face: line height, ascent and descent come from it.
@@ -69,16 +100,22 @@ public final class FontChain {
         return (faces[r.faceIndex], r.glyph)
     }
 
-    /// As `glyph(for:)`, with the face as an index into `faces`. Memoized.
+    /// As `glyph(for:)`, with the face as an index into `faces`: the first face that has the
+    /// character and is meant for its script (every face is, for characters of no script of
+    /// their own: spaces, digits, punctuation, marks), else the first that has it. Memoized.
     public func resolve(_ scalar: Unicode.Scalar) -> (faceIndex: Int, glyph: UInt32) {
         if let r = resolved[scalar.value] { return (r.face, r.glyph) }
-        var found = (face: 0, glyph: UInt32(0))
+        let script = Script.of(scalar.value)
+        var found: (face: Int, glyph: UInt32)? = nil, fallback = (face: 0, glyph: UInt32(0))
         for (i, face) in faces.enumerated() {
             let g = face.glyphIndex(for: scalar)
-            if g != 0 { found = (i, g); break }
+            guard g != 0 else { continue }
+            if fallback.glyph == 0 { fallback = (i, g) }
+            if Script.isWeak(script) || scripts[i].map({ $0.contains(script) }) ?? true { found = (i, g); break }
         }
-        resolved[scalar.value] = found
-        return (found.face, found.glyph)
+        let r = found ?? fallback
+        resolved[scalar.value] = r
+        return (r.face, r.glyph)
     }
 
     /// Records that no face has `scalar` (it is drawn as a box).

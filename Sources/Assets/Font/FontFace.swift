@@ -24,6 +24,8 @@ private let nextFaceID = Atomic<UInt64>(1)
 public final class FontFace {
     /// The file it came from.
     public let path: String
+    /// Which face of the file (a collection, .ttc, holds several).
+    public let index: Int32
     /// Unique per opened face in this process (a glyph cache key; never reused, unlike addresses).
     public let id: UInt64
     public let familyName: String
@@ -51,17 +53,18 @@ public final class FontFace {
     /// The largest font file opened (CJK collections run to a few tens of megabytes).
     public static let maxFileBytes: UInt64 = 64 << 20
 
-    /// Opens the first face of the font file at `path`: a regular file of at most `maxFileBytes`.
-    /// Throws `.fileNotFound`, `.unreadable`, `.notAFont` (FreeType refused it) or `.notScalable`.
-    public init(path: String) throws {
+    /// Opens face `index` (the first by default) of the font file at `path`: a regular file of at
+    /// most `maxFileBytes`. Throws `.fileNotFound`, `.unreadable`, `.notAFont` (FreeType refused
+    /// it, or the collection has no such face) or `.notScalable`.
+    public init(path: String, index: Int32 = 0) throws {
         try Self.checkFile(path)
-        let opened = try FreeTypeLibrary.shared.openFace(path)
+        let opened = try FreeTypeLibrary.shared.openFace(path, index: index)
         let f = opened.pointee
         guard f.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE) != 0, f.units_per_EM > 0 else {
             FreeTypeLibrary.shared.close(opened)
             throw FontError.notScalable(path: path)
         }
-        face = opened; self.path = path
+        face = opened; self.path = path; self.index = index
         id = nextFaceID.add(1, ordering: .relaxed).oldValue
         familyName = f.family_name.map { String(cString: $0) } ?? ""
         styleName = f.style_name.map { String(cString: $0) } ?? ""

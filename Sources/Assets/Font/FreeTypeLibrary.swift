@@ -22,12 +22,12 @@ final class FreeTypeLibrary: @unchecked Sendable {
 
     /// The first face of the font file at `path` (FT_New_Face). Throws `.freeType` when the library
     /// did not start, `.notAFont` when FreeType refuses the file.
-    func openFace(_ path: String) throws -> FT_Face {
+    func openFace(_ path: String, index: Int32 = 0) throws -> FT_Face {
         guard let library else {
             throw FontError.freeType(call: "FT_Init_FreeType", code: initError, reason: FontError.freeTypeText(initError))
         }
         var opened: FT_Face?
-        let error = lock.withLock { FT_New_Face(library, path, 0, &opened) }
+        let error = lock.withLock { FT_New_Face(library, path, FT_Long(index), &opened) }
         guard error == 0, let opened else {
             throw FontError.notAFont(path: path, code: error, reason: FontError.freeTypeText(error))
         }

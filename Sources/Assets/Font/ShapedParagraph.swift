@@ -32,7 +32,7 @@ struct ShapedParagraph {
         self.chain = chain; self.size = size; self.text = text; self.offset = offset
         bidi = BidiParagraph(text, neutral: direction)
         scripts = Self.resolveScripts(text)
-        faces = Self.resolveFaces(text, chain: chain)
+        faces = Self.resolveFaces(text, levels: bidi.levels, chain: chain)
         breaks = LineBreaks.opportunities(text, scripts: scripts, language: nil)
         widths = Array(repeating: 0, count: text.count)
         clusterStarts = Array(repeating: false, count: text.count)
@@ -138,30 +138,37 @@ struct ShapedParagraph {
         return scripts
     }
 
-    /// Each character's face: the first in the chain that has it, except that a character of a
-    /// script the text around it shares (spaces, punctuation, marks) or one HarfBuzz hides
-    /// (joiners, bidi marks, variation selectors) stays in the face before it when that face has
-    /// it. A character no face has stays in the face before it too, where it is drawn as the
-    /// face's missing glyph, a box.
-    static func resolveFaces(_ text: [UInt32], chain: FontChain) -> [Int] {
-        var faces = [Int](repeating: 0, count: text.count)
-        var previous: Int? = nil
+    /// Each character's face, as Pango's itemizer picks it: the first in the chain that has it;
+    /// but a space, or a character HarfBuzz hides (joiners, bidi marks, variation selectors), has
+    /// no face of its own and takes the face of the character before it at the same bidi level,
+    /// else of the next one, and a combining mark stays with its base's face when that has it. A
+    /// character no face has stays in the face before it, drawn as that face's missing glyph (a box).
+    static func resolveFaces(_ text: [UInt32], levels: [UInt8], chain: FontChain) -> [Int] {
+        var faces = [Int?](repeating: nil, count: text.count)
         for (i, v) in text.enumerated() {
             let scalar = Unicode.Scalar(v) ?? "\u{FFFD}"
-            let own = Script.of(v), hidden = scalar.properties.isDefaultIgnorableCodePoint
-            if let p = previous, hidden || (Script.isWeak(own) && chain.faces[p].hasGlyph(for: scalar)) {
-                faces[i] = p
-            } else {
-                let r = chain.resolve(scalar)
-                faces[i] = r.glyph != 0 ? r.faceIndex : (previous ?? 0)
-                if r.glyph == 0 { chain.noteMissing(scalar) }
-            }
-            previous = faces[i]
+            let props = scalar.properties
+            if props.generalCategory == .spaceSeparator || props.isDefaultIgnorableCodePoint { continue }
+            let previous = i > 0 && levels[i - 1] == levels[i] ? faces[i - 1] : nil
+            if let p = previous, Script.of(v) == Script.inherited, chain.faces[p].hasGlyph(for: scalar) { faces[i] = p; continue }
+            let r = chain.resolve(scalar)
+            if r.glyph == 0 { chain.noteMissing(scalar) }
+            faces[i] = r.glyph != 0 ? r.faceIndex : (previous ?? 0)
         }
-        // Leading shared characters take the face of the first one with a script of its own.
-        if let first = text.indices.first(where: { !Script.isWeak(Script.of(text[$0])) }) {
-            for i in 0..<first where chain.faces[faces[first]].hasGlyph(for: Unicode.Scalar(text[i]) ?? " ") { faces[i] = faces[first] }
+        // Spaces and hidden characters: the face before, else the face after, at their level.
+        var resolved = [Int](repeating: 0, count: text.count)
+        for i in text.indices {
+            if let f = faces[i] { resolved[i] = f; continue }
+            let scalar = Unicode.Scalar(text[i]) ?? " "
+            let before = i > 0 && levels[i - 1] == levels[i] ? resolved[i - 1] : nil
+            let after = text.indices[(i + 1)...].first { faces[$0] != nil || levels[$0] != levels[i] }
+                .flatMap { levels[$0] == levels[i] ? faces[$0] : nil }
+            let hidden = scalar.properties.isDefaultIgnorableCodePoint
+            if let f = before ?? after, hidden || chain.faces[f].hasGlyph(for: scalar) { resolved[i] = f; continue }
+            let r = chain.resolve(scalar)
+            resolved[i] = r.glyph != 0 ? r.faceIndex : (before ?? after ?? 0)
+            if r.glyph == 0 && !hidden { chain.noteMissing(scalar) }
         }
-        return faces
+        return resolved
     }
 }
