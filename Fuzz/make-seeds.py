@@ -111,6 +111,18 @@ def seeds():
         b"SUBSYSTEM=input\x00MAJOR=13\x00MINOR=67\x00DEVNAME=input/event3\x00SEQNUM=2001\x00")
     put("uevent", "libudev", b"libudev\x00\xfe\xed\xca\xfe" + b"\x00" * 32)
 
+    # text: two bytes (size, then width/height/direction bits), then UTF-8.
+    for name, flags, text in [
+        ("latin", 0x10, "Installing update 3 of 7… AVATAR WAVE"),
+        ("arabic", 0x50, "جارٍ تحديث النظام 42% (Linux)"),
+        ("hebrew-rtl", 0x30, "מתקין עדכון 3 מתוך 7 (גרסה 2.1)"),
+        ("devanagari", 0x08, "हिन्दी में अद्यतन स्थापित हो रहा है"),
+        ("thai", 0x48, "กำลังติดตั้งการอัปเดตระบบ กรุณาอย่าปิดเครื่อง"),
+        ("mixed", 0x04, "A\u202eB\u2067ج\u2069 (x) \u200d\ufe0f漢字\r\nok"),
+    ]:
+        put("text", name, bytes([20, flags]) + text.encode())
+    put("text", "invalid-utf8", bytes([12, 0x02]) + b"\xff\xfe\xd8\x00\xed\xa0\x80abc")
+
 
 if __name__ == "__main__":
     seeds()

@@ -31,6 +31,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case font
     /// Kernel uevent datagrams.
     case uevent
+    /// Arbitrary UTF-8 as status text: itemized, reordered, shaped and broken into lines.
+    case text
 
     /// Runs the target on `bytes`; a violated invariant traps (libFuzzer reports it as a crash).
     public func run(_ bytes: [UInt8]) {
@@ -44,6 +46,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .png: Self.png(bytes)
         case .font: Self.font(bytes)
         case .uevent: Self.uevent(bytes)
+        case .text: Self.text(bytes)
         }
     }
 
@@ -187,5 +190,32 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
 
     static func uevent(_ bytes: [UInt8]) {
         _ = try? UEvent.parse(bytes[...])
+    }
+
+    /// The faces `text` lays out with (those installed): Latin, Arabic, Devanagari, Thai and CJK.
+    static let textFaces = ["/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"]
+        + ["Arabic", "Devanagari", "Thai"].map { "/usr/share/fonts/truetype/noto/NotoSans\($0)-Regular.ttf" }
+        + ["/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf"]
+
+    /// The first two bytes choose the size, width, height limit and direction; the rest is the
+    /// text, decoded as UTF-8 with invalid sequences replaced, as the command language gets it.
+    static func text(_ bytes: [UInt8]) {
+        guard bytes.count >= 2, let chain = try? FontChain(paths: textFaces) else { return }
+        let size = Fixed16_16(Int32(bytes[0] % 48) + 4)
+        let width = bytes[1] & 0x80 != 0 ? nil : Fixed16_16(Int32(bytes[1] & 0x3F) * 8 + 8)
+        let height = bytes[1] & 0x40 != 0 ? Fixed16_16(Int32(bytes[0] >> 4) * 16 + 16) : nil
+        let text = String(decoding: bytes.dropFirst(2), as: UTF8.self)
+        guard let layout = try? TextLayout(text, chain: chain, fontSize: size, maxWidth: width, maxHeight: height,
+                                           direction: bytes[1] & 0x20 != 0 ? .rightToLeft : .leftToRight) else { return }
+        precondition(!layout.lines.isEmpty, "a layout has at least one line")
+        let scalars = text.unicodeScalars.count
+        for line in layout.lines {
+            precondition(line.width <= TextLayout.extent, "a line wider than the layout's extent")
+            for g in line.glyphs {
+                precondition(chain.faces.indices.contains(g.faceIndex) && (0...scalars).contains(g.cluster), "a glyph outside its chain or text")
+                _ = try? chain.faces[g.faceIndex].outline(glyph: g.glyph, size: size)
+            }
+        }
+        _ = chain.takeMissing()
     }
 }

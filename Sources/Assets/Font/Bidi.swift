@@ -35,7 +35,7 @@ struct BidiParagraph {
         }
         // 0 is an allocation failure inside FriBidi: the paragraph is then drawn in logical order.
         let ok = text.isEmpty || fribidi_get_par_embedding_levels_ex(types, brackets, n, &base, &levels) != 0
-        let baseLevel: UInt8 = base == FRIBIDI_PAR_RTL ? 1 : 0
+        let baseLevel: UInt8 = base == FRIBIDI_PAR_RTL || base == FRIBIDI_PAR_WRTL ? 1 : 0  // no strong character: the weak one asked for
         self.types = types
         self.levels = ok ? levels.map { UInt8(bitPattern: $0) } : Array(repeating: baseLevel, count: text.count)
         self.baseLevel = baseLevel
