@@ -196,10 +196,10 @@ func settingParsed(_ line: String, sourceLocation: SourceLocation = #_sourceLoca
             "fade-in": "0.15", "fade-out": "0.15", "grace": "0", "mode": "bar", "label": "L",
             "details": "D", "button": "B", "margin": "20", "square": "on", "min-show": "1",
             "transition": "zoom", "content-color": "#111111", "bezel-color": "#222222",
-            "tap-dismiss": "outside", "max-fps": "15", "prompt-width": "240",
+            "tap-dismiss": "outside", "max-fps": "15", "prompt-width": "240", "text-direction": "rtl",
         ]
         #expect(Set(CommandParser.keys) == Set(samples.keys))
-        #expect(CommandParser.keys.count == 35)
+        #expect(CommandParser.keys.count == 36)
         for key in CommandParser.keys {
             // The parsed setting reports the key it was written with.
             #expect(settingParsed("set \(key) \(samples[key]!)")?.key == key)

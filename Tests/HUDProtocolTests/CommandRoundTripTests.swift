@@ -17,7 +17,7 @@ import Raster
         .maximumDismiss(Interval(nanoseconds: 1)), .fadeIn(.milliseconds(150)), .fadeOut(.zero),
         .grace(Interval(nanoseconds: 1_000_000_000_000_000)), .mode(.customImage), .mode(.bar), .mode(.text),
         .mode(.indeterminate), .mode(.determinate), .mode(.annular), .label("Please \"wait\""),
-        .details("two\nlines\tand \\ a \u{1}"), .button(""), .margin(Fixed16_16(20)), .promptWidth(Fixed16_16(240)), .square(true),
+        .details("two\nlines\tand \\ a \u{1}"), .button(""), .margin(Fixed16_16(20)), .promptWidth(Fixed16_16(240)), .textDirection(.rtl), .square(true),
         .minShow(Interval(nanoseconds: 123_456_789)), .transition(.zoomIn), .transition(.zoomOut),
         .transition(.zoom), .transition(.fade), .contentColor(Color(r: 0, g: 0, b: 0, a: 179)),
         .bezelColor(Color.white), .tapDismiss(.off), .tapDismiss(.hud), .tapDismiss(.outside), .tapDismiss(.anywhere),
