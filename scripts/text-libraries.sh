@@ -29,6 +29,7 @@ hb_override='/* scripts/text-libraries.sh: HB_MINI without HB_NO_LEGACY, apart f
 #undef HB_NO_LEGACY
 #define HB_NO_CMAP_LEGACY_SUBTABLES
 #define HB_NO_OT_LAYOUT_BLOCKLIST'
+# shellcheck disable=SC2089 # the quotes are the macro's: -DX="file.h"
 hb_flags="-Os -DHAVE_FREETYPE=1 -DHAVE_PTHREAD=1 -DHB_LEAN -DHB_MINI -DHB_CONFIG_OVERRIDE_H=\"hb-splashhud-config.h\"
  -fno-exceptions -fno-rtti -ffunction-sections -fdata-sections -fPIC"
 ub_flags="-Os -ffunction-sections -fdata-sections -fPIC"
@@ -38,6 +39,7 @@ ensure_deb_src() {
     grep -rqsE '^[[:space:]]*(deb-src[[:space:]]|Types:.*deb-src)' /etc/apt/sources.list /etc/apt/sources.list.d/ && return
     [[ $(id -u) -eq 0 ]] || die "apt-get source needs a deb-src entry; as root, run this once to add /etc/apt/sources.list.d/splashhud-deb-src.sources"
     local codename
+    # shellcheck disable=SC1091
     codename="$(. /etc/os-release && echo "$VERSION_CODENAME")"
     printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: %s %s-updates\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
         "$codename" "$codename" > /etc/apt/sources.list.d/splashhud-deb-src.sources
@@ -77,12 +79,13 @@ source_tree() {
 built() { [[ -f $1.a && -f $1.flags && $(cat "$1.flags") == "$2" ]]; }
 
 # HarfBuzz
+# shellcheck disable=SC2046 # header names have no spaces
 source_tree harfbuzz libharfbuzz-dev HARFBUZZ_SOURCE /usr/include/harfbuzz $(cd /usr/include/harfbuzz && printf 'src/%s ' *.h)
 hb="$src"
 if ! built "$hb/libharfbuzz" "$hb_flags $hb_override"; then
     echo "text-libraries.sh: building libharfbuzz.a from $hb" >&2
     printf '%s\n' "$hb_override" > "$hb/src/hb-splashhud-config.h"
-    # shellcheck disable=SC2046,SC2086
+    # shellcheck disable=SC2046,SC2086,SC2090
     ${CXX:-c++} -c "$hb/src/harfbuzz.cc" -o "$hb/harfbuzz.o" -I"$hb/src" $(pkg-config --cflags freetype2) $hb_flags
     rm -f "$hb/libharfbuzz.a" && ar rcs "$hb/libharfbuzz.a" "$hb/harfbuzz.o"
     printf '%s' "$hb_flags $hb_override" > "$hb/libharfbuzz.flags"
