@@ -106,15 +106,15 @@ if ! built "$ub/libunibreak" "$ub_flags"; then
     printf '%s' "$ub_flags" > "$ub/libunibreak.flags"
 fi
 
-# pc NAME VERSION LIBS CFLAGS
+# pc NAME VERSION LIBS CFLAGS. SwiftPM keeps only -L and -l flags from Libs (not an archive's path).
 pc() { printf 'Name: %s\nDescription: %s, linked statically (scripts/text-libraries.sh)\nVersion: %s\nLibs: %s\nCflags: %s\n' "$1" "$1" "$2" "$3" "$4" > "$dir/$1.pc"; }
 # FreeType's static flags (static-pkg-config.sh's, when DIR holds them) again after HarfBuzz's:
 # a static link takes from an archive only what the archives before it asked for.
 ft="$(PKG_CONFIG_PATH="$dir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}" pkg-config --libs freetype2)"
 # The source's headers, equal to Debian's but for Debian's generated hb-features.h, which says glib and
 # graphite2 are in (nothing we include reads it).
-pc harfbuzz "$(pkg-config --modversion harfbuzz)" "$hb/libharfbuzz.a $ft -lpthread -lm" "-I$hb/src"
-pc libunibreak "$(pkg-config --modversion libunibreak)" "$ub/libunibreak.a" "$(pkg-config --cflags libunibreak)"
+pc harfbuzz "$(pkg-config --modversion harfbuzz)" "-L$hb -l:libharfbuzz.a $ft -lpthread -lm" "-I$hb/src"
+pc libunibreak "$(pkg-config --modversion libunibreak)" "-L$ub -l:libunibreak.a" "$(pkg-config --cflags libunibreak)"
 # libthai's dictionary, thbrk.tri, is read at run time from /usr/share/libthai (libthai-data) or
 # $LIBTHAI_DICTDIR: Debian's archive has the same path compiled in as its .so.
 pc fribidi "$(pkg-config --modversion fribidi)" "-l:libfribidi.a" "$(pkg-config --cflags fribidi)"
