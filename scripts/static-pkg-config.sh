@@ -4,6 +4,8 @@
 # First on PKG_CONFIG_PATH, they make SwiftPM, which links a system library with pkg-config's
 # flags (the module maps name no library), link the archives in, in an order a static link
 # resolves. For scripts/install.sh --static-stdlib and the fully static daemon scripts/test.sh builds.
+# The text libraries' files (HarfBuzz and libunibreak built from Debian's source, FriBidi and libthai
+# from Debian's archives) come from scripts/text-libraries.sh, called last.
 #
 #   scripts/static-pkg-config.sh DIR
 set -euo pipefail
@@ -28,4 +30,6 @@ for name in libdrm freetype2 libpng16; do
     printf 'Name: %s\nDescription: %s, linked statically (scripts/static-pkg-config.sh)\nVersion: %s\nLibs:%s\nCflags: %s\n' \
         "$name" "$name" "$(pkg-config --modversion "$name")" "$libs" "$(pkg-config --cflags "$name")" > "$dir/$name.pc"
 done
+# After FreeType's file: HarfBuzz's names FreeType's static flags again.
+"$(dirname "$0")/text-libraries.sh" "$dir" >&2
 echo "$dir"
