@@ -18,10 +18,10 @@ PACKAGES=(
   # Text for every script: shaping, bidi, UAX #14 line breaks, Thai words and its dictionary
   # (libthai-data's thbrk.tri, read at run time).
   libharfbuzz-dev libfribidi-dev libunibreak-dev libthai-dev libthai-data
-  # The static builds (scripts/text-libraries.sh): `apt-get source` unpacks HarfBuzz's and
-  # libunibreak's Debian sources with dpkg-source (dpkg-dev, which brings ar and xz too), and g++
-  # and gcc compile them (Debian 12 ships neither as a static archive).
-  dpkg-dev g++ gcc
+  # The static builds (scripts/text-libraries.sh): `apt-get source` unpacks HarfBuzz's Debian
+  # source with dpkg-source (dpkg-dev, which brings ar and xz too), curl fetches libunibreak's
+  # tarball from Debian's pool, and g++ and gcc compile them (Debian 12 ships neither as a static archive).
+  dpkg-dev g++ gcc curl
 )
 
 # `--tests` (what scripts/test.sh passes) adds what only the tests and the benchmark need.

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Static archives and pkg-config files for the text libraries, for the fully static daemon:
 # Debian 12 ships no libharfbuzz.a (and its .so needs glib and graphite2) and no libunibreak.a, so
-# both are built here from Debian's own source packages (apt-get source, at the version of the
-# installed -dev package, so the headers match); FriBidi and libthai use Debian's archives.
+# both are built here: HarfBuzz from Debian's own source package (apt-get source, at the version of
+# the installed -dev package, so the headers match), libunibreak as said below; FriBidi and libthai
+# use Debian's archives.
 # Writes harfbuzz.pc, libunibreak.pc, fribidi.pc and libthai.pc into DIR (scripts/static-pkg-config.sh
 # calls it). Sources and archives are cached in .build/text-libraries/, keyed by version and flags:
 # a second run builds nothing.
@@ -91,16 +92,34 @@ if ! built "$hb/libharfbuzz" "$hb_flags $hb_override"; then
     printf '%s' "$hb_flags $hb_override" > "$hb/libharfbuzz.flags"
 fi
 
-# libunibreak: plain C, its line and word break files (wordbreak is in the .so as well).
-source_tree libunibreak libunibreak-dev LIBUNIBREAK_SOURCE /usr/include src/linebreak.h src/linebreakdef.h src/wordbreak.h src/wordbreakdef.h
-ub="$src"
+# libunibreak: Debian 12's source package (1.1) can no longer be fetched (the archive serves its
+# .dsc but not its tarballs), so the static build takes the upstream tarball of Debian's newer
+# source package (trixie's libunibreak 6.1, UAX #14 for Unicode 15) from Debian's own pool, its
+# checksum pinned here. Its API is 1.1's; the dynamic build links Debian 12's 1.1 (docs/text.md).
+ub_version=6.1
+ub_sha256=890674996168ef5ba143d80d49ab8b61594a4eb70198dcac76caf6e1bd264a41
+ub="$cache/libunibreak-$ub_version"
+if [[ ! -d $ub ]]; then
+    rm -rf "$ub.tmp" && mkdir "$ub.tmp"
+    if [[ -n ${LIBUNIBREAK_SOURCE:-} ]]; then
+        cp -r "$LIBUNIBREAK_SOURCE" "$ub.tmp/libunibreak-given"
+    else
+        url="http://deb.debian.org/debian/pool/main/libu/libunibreak/libunibreak_$ub_version.orig.tar.gz"
+        curl -fsSL -o "$ub.tmp/orig.tar.gz" "$url" || die "cannot download $url (network?). Set LIBUNIBREAK_SOURCE to an unpacked libunibreak $ub_version source tree."
+        echo "$ub_sha256  $ub.tmp/orig.tar.gz" | sha256sum -c --quiet - || die "$url does not have the pinned checksum"
+        tar -xzf "$ub.tmp/orig.tar.gz" -C "$ub.tmp" && rm "$ub.tmp/orig.tar.gz"
+    fi
+    mv "$ub.tmp"/*/ "$ub" && rm -rf "$ub.tmp"
+    echo "${LIBUNIBREAK_SOURCE:-libunibreak_$ub_version.orig.tar.gz from the Debian pool}" > "$ub/.splashhud-origin"
+fi
 if ! built "$ub/libunibreak" "$ub_flags"; then
     echo "text-libraries.sh: building libunibreak.a from $ub" >&2
     objs=()
-    for c in linebreak linebreakdata linebreakdef wordbreak; do
+    for c in "$ub"/src/*.c; do
+        [[ $(basename "$c") == tests.c ]] && continue
         # shellcheck disable=SC2086
-        ${CC:-cc} -c "$ub/src/$c.c" -o "$ub/$c.o" $ub_flags
-        objs+=("$ub/$c.o")
+        ${CC:-cc} -c "$c" -o "${c%.c}.o" $ub_flags
+        objs+=("${c%.c}.o")
     done
     rm -f "$ub/libunibreak.a" && ar rcs "$ub/libunibreak.a" "${objs[@]}"
     printf '%s' "$ub_flags" > "$ub/libunibreak.flags"
@@ -114,7 +133,7 @@ ft="$(PKG_CONFIG_PATH="$dir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}" pkg-config --l
 # The source's headers, equal to Debian's but for Debian's generated hb-features.h, which says glib and
 # graphite2 are in (nothing we include reads it).
 pc harfbuzz "$(pkg-config --modversion harfbuzz)" "-L$hb -l:libharfbuzz.a $ft -lpthread -lm" "-I$hb/src"
-pc libunibreak "$(pkg-config --modversion libunibreak)" "-L$ub -l:libunibreak.a" "$(pkg-config --cflags libunibreak)"
+pc libunibreak "$ub_version" "-L$ub -l:libunibreak.a" "-I$ub/src"
 # libthai's dictionary, thbrk.tri, is read at run time from /usr/share/libthai (libthai-data) or
 # $LIBTHAI_DICTDIR: Debian's archive has the same path compiled in as its .so.
 pc fribidi "$(pkg-config --modversion fribidi)" "-l:libfribidi.a" "$(pkg-config --cflags fribidi)"

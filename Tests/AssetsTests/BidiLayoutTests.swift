@@ -76,4 +76,11 @@ import Testing
         #expect(chain.faces[arabic.faceIndex].path.hasSuffix("NotoSansArabic-Regular.ttf"))
         #expect(chain.resolve("한").glyph != 0 && chain.resolve("ก").glyph != 0 && chain.resolve("क").glyph != 0)
     }
+
+    /// Flags (regional indicators) made Debian's libunibreak 1.1 abort; they wrap as a word.
+    @Test func flagsWrapAsAWord() throws {
+        let layout = try TextLayout("Flag \u{1F1E9}\u{1F1EA}\u{1F1EB}\u{1F1F7} ok", chain: try TestFonts.chain(),
+                                    fontSize: Fixed16_16(20), maxWidth: Fixed16_16(40))
+        #expect(layout.lines.count >= 2)
+    }
 }

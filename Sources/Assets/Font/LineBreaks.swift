@@ -4,9 +4,10 @@
 // of megabytes): their lines break at spaces and, for a word longer than a line, between
 // clusters (TextLayout does that).
 //
-// Debian 12's libunibreak is 1.1: UAX #14 revision 30 with Unicode 6.2's classes. Characters
-// added since (most emoji, new scripts) break as letters do: never inside a word, always at the
-// spaces around it.
+// The dynamic build links Debian 12's libunibreak 1.1: UAX #14 revision 30 with Unicode 6.2's
+// classes, where characters added since (most emoji, new scripts) break as letters do: never
+// inside a word, always at the spaces around it. The static daemon links 6.1 (Unicode 15), built
+// by scripts/text-libraries.sh.
 
 import CThai
 import CUnibreak
@@ -18,7 +19,10 @@ enum LineBreaks {
         guard text.count > 1 else { return Array(repeating: false, count: text.count) }
         _ = unibreakReady
         var breaks = [CChar](repeating: 0, count: text.count)
-        text.withUnsafeBufferPointer { t in
+        // libunibreak 1.1 (Debian 12's .so) asserts on regional indicators (flags): they go in as
+        // letters, so a run of flags breaks as a word does.
+        let safe = text.map { (0x1F1E6...0x1F1FF).contains($0) ? 0x41 : $0 }
+        safe.withUnsafeBufferPointer { t in
             set_linebreaks_utf32(t.baseAddress, text.count, language, &breaks)
         }
         var allowed = [false] + breaks.dropLast().map { $0 == CChar(LINEBREAK_ALLOWBREAK) || $0 == CChar(LINEBREAK_MUSTBREAK) }
