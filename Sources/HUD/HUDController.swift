@@ -235,7 +235,10 @@ public final class HUDController {
 
     /// Back to the default appearance, hidden at once, every timer and animation dropped, no events.
     func reset() {
+        // The writing direction is the locale's (or the profile's), not part of SV's look: it stays.
+        let direction = appearance.textDirection
         appearance = HUDAppearance()
+        appearance.textDirection = direction
         alpha = AnimatedValue(.zero)
         backdrop = AnimatedValue(.zero)
         scale = AnimatedValue(.one)

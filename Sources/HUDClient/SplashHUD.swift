@@ -98,7 +98,11 @@ public enum SplashHUD {
     }
     public static func setShouldTintImages(_ tint: Bool) { post(.set(.tintImages(tint))) }
     /// A font file (TTF/OTF) the HUD's process can read.
+    /// A font chain: one or more faces separated by `:` (`FILE`, `FILE#N`, `FILE@Latn,Grek`; docs/text.md).
     public static func setFont(path: String) { post(.set(.font(path: path))) }
+    /// The direction of text without strong characters, and whether MB's bar fills from the right
+    /// (the daemon's locale's by default).
+    public static func setTextDirection(_ direction: HUDTextDirection) { post(.set(.textDirection(direction))) }
     public static func setFontSize(_ points: Double) { post(.set(.fontSize(Fixed16_16(points)))) }
     public static func setRingThickness(_ points: Double) { post(.set(.ringThickness(Fixed16_16(points)))) }
     public static func setRingRadius(_ points: Double) { post(.set(.ringRadius(Fixed16_16(points)))) }
