@@ -113,7 +113,7 @@ public struct HUDLayout {
             // Drawn as boxes, and said once per character in the chain's life.
             let missing = chain.takeMissing()
             if !missing.isEmpty {
-                let names = missing.prefix(8).map { "U+" + { String(repeating: "0", count: max(0, 4 - $0.count)) + $0 }(String($0.value, radix: 16, uppercase: true)) }
+                let names = missing.prefix(8).map { CommandError.hex($0.value) }
                 issues.append(.text(text, reason: "no font has \(names.joined(separator: ", "))\(missing.count > 8 ? " and \(missing.count - 8) more" : ""); drawn as boxes"))
             }
             return layout

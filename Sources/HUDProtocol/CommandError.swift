@@ -94,7 +94,8 @@ public struct CommandError: Error, Equatable, Sendable, CustomStringConvertible 
         }
     }
 
-    static func hex(_ value: UInt32) -> String {
+    /// A code point as Unicode writes it: "U+00E9", "U+1F9A9".
+    public static func hex(_ value: UInt32) -> String {
         let digits = String(value, radix: 16, uppercase: true)
         return "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }

@@ -38,7 +38,8 @@ struct ShapedParagraph {
         clusterStarts = Array(repeating: false, count: text.count)
         for run in Self.runs(0..<text.count, levels: bidi.levels, scripts: scripts, faces: faces) {
             clusterStarts[run.lowerBound] = true
-            for g in shape(text, run, level: bidi.levels[run.lowerBound], script: scripts[run.lowerBound], face: faces[run.lowerBound]) {
+            for g in chain.shape(text, run, face: faces[run.lowerBound], rightToLeft: bidi.levels[run.lowerBound] & 1 == 1,
+                                 script: scripts[run.lowerBound]) {
                 let c = Int(g.cluster)
                 clusterStarts[c] = true
                 widths[c] += Int64(chain.faces[faces[run.lowerBound]].scale(g.xAdvance, size: size).raw)
@@ -65,7 +66,7 @@ struct ShapedParagraph {
     /// the paragraph's level (so the logical end: the right of left-to-right text, the left of
     /// right-to-left), or "..." when no face has U+2026.
     func lineWithEllipsis(_ range: Range<Int>) -> (glyphs: [PositionedGlyph], width: Fixed16_16) {
-        let ellipsis: [UInt32] = chain.resolve("…").glyph != 0 ? [0x2026] : [0x2E, 0x2E, 0x2E]
+        let ellipsis = self.ellipsis
         let kept = Array(text[range])
         let lastFace = faces[range].last ?? 0, lastScript = scripts[range].last ?? Script.common
         let face = chain.faces[lastFace].hasGlyph(for: Unicode.Scalar(ellipsis[0])!) ? lastFace : chain.resolve(Unicode.Scalar(ellipsis[0])!).faceIndex
@@ -77,19 +78,18 @@ struct ShapedParagraph {
                          clusterBase: offset + range.lowerBound)
     }
 
+    /// What ends a truncated line: "…", or "..." when no face has U+2026.
+    var ellipsis: [UInt32] { chain.resolve("…").glyph != 0 ? [0x2026] : [0x2E, 0x2E, 0x2E] }
+
     /// The width of the ellipsis `lineWithEllipsis` adds (16.16 raw, unshaped).
     var ellipsisWidth: Int64 {
-        let (face, glyph) = chain.resolve("…")
-        if glyph != 0 { return Int64((try? chain.faces[face].advance(glyph: glyph, size: size))?.raw ?? 0) }
-        let dot = chain.resolve(".")
-        return 3 * Int64((try? chain.faces[dot.faceIndex].advance(glyph: dot.glyph, size: size))?.raw ?? 0)
+        ellipsis.reduce(Int64(0)) { sum, v in
+            let r = chain.resolve(Unicode.Scalar(v)!)
+            return sum + Int64((try? chain.faces[r.faceIndex].advance(glyph: r.glyph, size: size))?.raw ?? 0)
+        }
     }
 
     // MARK: - Building blocks
-
-    private func shape(_ text: [UInt32], _ run: Range<Int>, level: UInt8, script: UInt32, face: Int) -> [ShapedGlyph] {
-        chain.shape(text, run, face: face, rightToLeft: level & 1 == 1, script: script)
-    }
 
     private static func line(_ text: [UInt32], _ range: Range<Int>, bidi: BidiParagraph, scripts: [UInt32], faces: [Int],
                              chain: FontChain, size: Fixed16_16, clusterBase: Int) -> (glyphs: [PositionedGlyph], width: Fixed16_16) {
@@ -155,14 +155,17 @@ struct ShapedParagraph {
             if r.glyph == 0 { chain.noteMissing(scalar) }
             faces[i] = r.glyph != 0 ? r.faceIndex : (previous ?? 0)
         }
-        // Spaces and hidden characters: the face before, else the face after, at their level.
+        // Spaces and hidden characters: the face before, else the face after, at their level. The
+        // face after each character is found in one pass from the end (a long run of spaces would
+        // make a search per space quadratic).
+        var next = [Int?](repeating: nil, count: text.count)
+        for i in text.indices.dropLast().reversed() where levels[i + 1] == levels[i] { next[i] = faces[i + 1] ?? next[i + 1] }
         var resolved = [Int](repeating: 0, count: text.count)
         for i in text.indices {
             if let f = faces[i] { resolved[i] = f; continue }
             let scalar = Unicode.Scalar(text[i]) ?? " "
             let before = i > 0 && levels[i - 1] == levels[i] ? resolved[i - 1] : nil
-            let after = text.indices[(i + 1)...].first { faces[$0] != nil || levels[$0] != levels[i] }
-                .flatMap { levels[$0] == levels[i] ? faces[$0] : nil }
+            let after = next[i]
             let hidden = scalar.properties.isDefaultIgnorableCodePoint
             if let f = before ?? after, hidden || chain.faces[f].hasGlyph(for: scalar) { resolved[i] = f; continue }
             let r = chain.resolve(scalar)

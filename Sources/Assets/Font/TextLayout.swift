@@ -109,8 +109,8 @@ public struct TextLayout {
             let truncated = i == maxLines - 1 && maxLines < ranges.count
             let range = truncated ? Self.fitting(para, from: entry.range.lowerBound, maxWidth: limit) : para.trimmed(entry.range)
             let (glyphs, width) = truncated ? para.lineWithEllipsis(range) : para.line(range)
-            var lineText = String(String.UnicodeScalarView(para.text[range].compactMap(Unicode.Scalar.init)))
-            if truncated { lineText += chain.resolve("…").glyph != 0 ? "…" : "..." }
+            let kept = Array(para.text[range]) + (truncated ? para.ellipsis : [])
+            let lineText = String(String.UnicodeScalarView(kept.compactMap(Unicode.Scalar.init)))
             built.append(TextLine(glyphs: glyphs, width: width, x: .zero, baseline: baseline, isTruncated: truncated,
                                   text: lineText, isRightToLeft: para.bidi.isRightToLeft))
         }
