@@ -45,6 +45,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 os.environ["PATH"] = os.environ.get("PATH", "/usr/bin:/bin") + ":/usr/sbin:/sbin"
 REPO = os.path.dirname(os.path.dirname(HERE))
 
+# Every probe's line to the host (vmtest.py's control channel on ttyS1): raw, no echo, the answer
+# to a request read back (luks-boot.py's typist uses it too).
+CHANNEL = r"""stty -F /dev/ttyS1 raw -echo 2>/dev/null
+exec 3<>/dev/ttyS1
+ctl() { echo "$1" >&3; read -r answer <&3; echo "probe: $1 -> $answer"; }
+"""
+
 # Both probes wait up to a minute for the splash to be up on a DRM card, keeping what the client
 # last said in $st.
 WAIT_FOR_SPLASH = r"""i=0
@@ -62,10 +69,7 @@ PROBE = r"""#!/bin/sh
 PREREQ="splashhud"
 prereqs() { echo "$PREREQ"; }
 case "$1" in prereqs) prereqs; exit 0 ;; esac
-stty -F /dev/ttyS1 raw -echo 2>/dev/null
-exec 3<>/dev/ttyS1
-ctl() { echo "$1" >&3; read -r answer <&3; echo "probe: $1 -> $answer"; }
-""" + WAIT_FOR_SPLASH + r"""echo "INFO INITRAMFS state $st" >&3
+""" + CHANNEL + WAIT_FOR_SPLASH + r"""echo "INFO INITRAMFS state $st" >&3
 echo "INFO INITRAMFS mounts $(cut -d' ' -f2 /proc/mounts | tr '\n' ' ')" >&3
 echo "INFO INITRAMFS daemon $(cat /run/initramfs/splashhud.pid 2>/dev/null)" >&3
 /usr/bin/splashhud progress 0.5 Initramfs
@@ -74,15 +78,14 @@ echo "INFO INITRAMFS shot-mounts $(cut -d' ' -f2 /proc/mounts | tr '\n' ' ')" >&
 """
 
 DRACUT_PROBE = r"""# The test's probe (not part of SplashHUD): a dracut pre-mount hook, sourced by dracut's init
-# before the root is mounted on $NEWROOT. Shell builtins only (the image has no busybox).
-exec 3<>/dev/ttyS1
-""" + WAIT_FOR_SPLASH + r"""mounts=""
+# before the root is mounted on $NEWROOT (after the unlock). No busybox in the image: builtins and
+# what dracut_boot installs.
+""" + CHANNEL + WAIT_FOR_SPLASH + r"""mounts=""
 while read -r _ m _; do mounts="$mounts $m"; done < /proc/mounts
 echo "INFO INITRAMFS state $st" >&3
 echo "INFO INITRAMFS mounts$mounts" >&3
 /usr/bin/splashhud progress 0.5 Initramfs
-echo "SHOT initramfs settled" >&3
-read -r answer <&3
+ctl "SHOT initramfs settled"
 mounts=""
 while read -r _ m _; do mounts="$mounts $m"; done < /proc/mounts
 echo "INFO INITRAMFS shot-mounts$mounts" >&3

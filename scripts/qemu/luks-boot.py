@@ -33,11 +33,13 @@ cryptsetup-initramfs and our hook, the passphrase typed on a virtio keyboard.
      lines until the first prompt: init's last traced line and the processes, every 2 s.
 
 Prints INFO lines (vmtest's "guest said: INFO ..."): `LUKS prompt N method console|plymouth at
-T`, `LUKS first-key T`, `LUKS typed N layout L`, `LUKS rejected N at T` (a new prompt came after
+T`, `LUKS state N STATE` (`splashhud state` at a plymouth prompt), `LUKS first-key T`, `LUKS typed N layout L`, `LUKS rejected N at T` (a new prompt came after
 attempt N), `LUKS unlocked T`, `LUKS root-mounted T`, `LUKS key-to-mount MS` (uptimes T in
 seconds; MS from the first key to the root mounted, in milliseconds), `LUKS splash-log LINE` (the
 initramfs daemon's log once the root is mounted), and the REALROOT lines of initramfs-boot.py's
-/sbin/init; exits with vmtest's status. Python 3 standard library only.
+/sbin/init; exits with vmtest's status. initramfs-boot.py's dracut-boot uses the same image and
+typist (typist(): the process that asks, the new root and the mapping are parameters), as dracut's
+crypt module asks through the client itself. Python 3 standard library only.
 """
 import argparse
 import hashlib
@@ -73,22 +75,33 @@ def keys_for(text, layout):
     return [LAYOUTS[layout][c] for c in text]
 
 
-PROBE = r"""#!/bin/sh
+def attempt(layout):
+    """One attempt for TYPIST: PASSPHRASE typed at `layout`'s key positions."""
+    return f"{layout}:" + ",".join(keys_for(PASSPHRASE, layout))
+
+
+# The probe as an initramfs-tools script (init-premount, after ours); dracut's is a hook (typist()).
+PROBE_SCRIPT = r"""#!/bin/sh
 # The LUKS test's probe (not part of SplashHUD): types the passphrase at each prompt.
 PREREQ="splashhud"
 prereqs() { echo "$PREREQ"; }
 case "$1" in prereqs) prereqs; exit 0 ;; esac
-(
-stty -F /dev/ttyS1 raw -echo 2>/dev/null
-exec 3<>/dev/ttyS1
-ctl() { echo "$1" >&3; read -r answer <&3; }
-up() { cut -d' ' -f1 /proc/uptime; }
+"""
+
+# The typing, in the background. @ASKER@: the process that asks ("askpass": Debian's; "plymouth
+# ask-for-password": dracut's crypt module runs the client as plymouth itself), @NEWROOT@: where
+# the initramfs mounts the root, @MAPPER@: the mapping's name.
+TYPIST = r"""(
+""" + ib.CHANNEL + r"""up() { cut -d' ' -f1 /proc/uptime; }
 ms() { up | tr -d . ; }   # uptime in centiseconds
-# The first process whose name is $1 (busybox's pidof may not be in the image).
-# Shell builtins only: a fork per process is seconds per scan under emulation beside the splash.
+# The first process whose name is $1 (and whose command line holds $2, if given); busybox's pidof
+# may not be in the image. Builtins but for the grep: a fork per process is seconds per scan under
+# emulation beside the splash.
 pid_of() {
     for d in /proc/[0-9]*; do
-        read -r c < "$d/comm" 2>/dev/null && [ "$c" = "$1" ] && echo "${d#/proc/}" && return 0
+        read -r c < "$d/comm" 2>/dev/null && [ "$c" = "$1" ] || continue
+        [ -z "$2" ] || grep -q -- "$2" "$d/cmdline" 2>/dev/null || continue
+        echo "${d#/proc/}" && return 0
     done
     return 1
 }
@@ -96,7 +109,7 @@ if [ "@TRACE@" = 1 ]; then
     # Until the first prompt, every 2 s: what the initramfs's init does (the kernel's `debug`
     # word makes it trace itself into /run/initramfs/initramfs.debug) and the processes.
     (
-    while ! pid_of askpass >/dev/null; do
+    while ! pid_of @ASKER@ >/dev/null; do
         names=""
         for d in /proc/[0-9]*; do read -r c < "$d/comm" 2>/dev/null && names="$names $c"; done
         echo "INFO LUKS trace $(up) $(cut -d' ' -f1-3 /proc/loadavg) [$(tail -n 1 /run/initramfs/initramfs.debug 2>/dev/null | cut -c1-120)]$names" >&3
@@ -112,7 +125,7 @@ for attempt in @ATTEMPTS@; do
     i=0
     pid=""
     while [ $i -lt 3000 ]; do
-        pid=$(pid_of askpass)
+        pid=$(pid_of @ASKER@)
         [ -n "$pid" ] && [ "$pid" != "$last" ] && break
         pid=""
         sleep 0.1
@@ -126,19 +139,18 @@ for attempt in @ATTEMPTS@; do
     method=console
     if [ "@SPLASH@" = 1 ]; then
         # askpass runs `/bin/plymouth ask-for-password` when `plymouth --ping` answered (a
-        # `plymouth` process alone may be that --ping, or cryptsetup's `plymouth message`).
+        # `plymouth` process alone may be that --ping, or cryptsetup's `plymouth message`);
+        # dracut's asker is that process.
         j=0
         while [ $j -lt 50 ] && [ $method = console ]; do
-            for d in /proc/[0-9]*; do
-                read -r c < "$d/comm" 2>/dev/null && [ "$c" = plymouth ] \
-                    && grep -q ask-for-password "$d/cmdline" 2>/dev/null && method=plymouth
-            done
+            pid_of plymouth ask-for-password >/dev/null && method=plymouth
             [ $method = console ] && sleep 0.1
             j=$((j + 1))
         done
     fi
     sleep 1
     echo "INFO LUKS prompt $n method $method at $seen" >&3
+    [ $method = plymouth ] && echo "INFO LUKS state $n $(/usr/bin/splashhud state 2>&1)" >&3
     # "stable" waits for two equal dumps, "settled" for two a second apart (the splash's prompt
     # is still: nothing turns while it waits for keys).
     ctl "SHOT luks-prompt-$n @SHOTMODE@"
@@ -157,11 +169,11 @@ for attempt in @ATTEMPTS@; do
     while [ $i -lt 600 ] && [ -d /proc/$pid ]; do sleep 0.1; i=$((i + 1)); done
 done
 i=0
-while [ $i -lt 1200 ] && [ ! -e /dev/mapper/cryptroot ]; do sleep 0.1; i=$((i + 1)); done
-[ -e /dev/mapper/cryptroot ] && echo "INFO LUKS unlocked $(up)" >&3
+while [ $i -lt 1200 ] && [ ! -e /dev/mapper/@MAPPER@ ]; do sleep 0.1; i=$((i + 1)); done
+[ -e /dev/mapper/@MAPPER@ ] && echo "INFO LUKS unlocked $(up)" >&3
 i=0
-while [ $i -lt 1200 ] && ! grep -q " /root " /proc/mounts; do sleep 0.05; i=$((i + 1)); done
-if grep -q " /root " /proc/mounts; then
+while [ $i -lt 1200 ] && ! grep -q " @NEWROOT@ " /proc/mounts; do sleep 0.05; i=$((i + 1)); done
+if grep -q " @NEWROOT@ " /proc/mounts; then
     t=$(ms)
     echo "INFO LUKS root-mounted $(up)" >&3
     [ -n "$first" ] && echo "INFO LUKS key-to-mount $(( (t - first) * 10 ))" >&3
@@ -194,6 +206,16 @@ if [ -s "@CONF@/test.kmap" ]; then
 fi
 exit 0
 """
+
+
+def typist(attempts, asker, newroot, mapper, splash, trace=False):
+    """TYPIST for these attempts: a shell fragment that starts it in the background."""
+    text = TYPIST
+    for k, v in (("@ATTEMPTS@", " ".join(attempts)), ("@SPLASH@", "1" if splash else "0"), ("@TRACE@", "1" if trace else "0"),
+                 (" @SHOTMODE@", " settled" if splash else " stable"), ("@ASKER@", asker), ("@NEWROOT@", newroot),
+                 ("@MAPPER@", mapper)):
+        text = text.replace(k, v)
+    return text
 
 
 def tree_digest(root):
@@ -278,13 +300,11 @@ def boot(a):
     os.chmod(hook, 0o755)
     attempts = []
     if a.wrong_first:
-        other = "us" if a.layout != "us" else "de"
-        attempts.append(f"{other}:" + ",".join(keys_for(PASSPHRASE, other)))
-    attempts.append(f"{a.layout}:" + ",".join(keys_for(PASSPHRASE, a.layout)))
+        attempts.append(attempt("us" if a.layout != "us" else "de"))
+    attempts.append(attempt(a.layout))
     probe = os.path.join(confdir, "scripts/init-premount/zz-luks-probe")
     with open(probe, "w") as f:
-        f.write(PROBE.replace("@ATTEMPTS@", " ".join(attempts)).replace("@SPLASH@", "1" if a.splash else "0")
-                .replace("@TRACE@", "1" if a.trace else "0").replace(" @SHOTMODE@", " settled" if a.splash else " stable"))
+        f.write(PROBE_SCRIPT + typist(attempts, "askpass", "/root", "cryptroot", a.splash, a.trace))
     os.chmod(probe, 0o755)
     for i, at in enumerate(attempts, 1):
         layout, keys = at.split(":")
