@@ -53,6 +53,7 @@ if [[ " $* " == *" --tests "* ]]; then
     # scripts into the image; console-setup (with kbd's loadkeys) is what KEYMAP=y runs, and its
     # ckbcomp makes the German keymap. Installing cryptsetup-initramfs sets KEYMAP=y, BUSYBOX=y
     # and FRAMEBUFFER=y for every image mkinitramfs builds (its conf-hooks.d/cryptsetup).
+    # dracut-boot's crypt module takes cryptsetup and dmsetup (cryptsetup's dependency) from here.
     cryptsetup cryptsetup-initramfs console-setup kbd
     # InitramfsScriptsTests lint every initramfs/ script.
     shellcheck

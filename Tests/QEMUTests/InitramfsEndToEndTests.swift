@@ -10,8 +10,12 @@
 //
 // The dracut module (Debian's dracut-core installs beside initramfs-tools): an image without systemd
 // in it (the module's pre-trigger and pre-pivot hooks, the probe as a pre-mount hook) booted the
-// same way; and two images built with `dracut --no-hostonly -m "…splashhud"`, with and without
-// systemd, whose contents lsinitrd lists (the systemd one is not booted).
+// same way, its root LUKSEndToEndTests's LUKS2 disk (cached): dracut's crypt module asks through
+// `plymouth` (the module's link to the client), luks-boot.py's typist types the passphrase on a
+// virtio keyboard and the prompt's screendump is held against the memory display's render; the
+// unlock is the only time it adds to the boot, rather than a boot of its own. And two images built
+// with `dracut --no-hostonly -m "…splashhud"`, with and without systemd, whose contents lsinitrd
+// lists (the systemd one is not booted).
 import Assets
 import Foundation
 import Raster
@@ -86,10 +90,10 @@ struct InitramfsEndToEndTests {
         try checkBoot(lines: lines, output: output, dir: dir, bin: bin, name: "initramfs-tools")
     }
 
-    @Test("dracut's image without systemd: the same boot through the module's pre-trigger and pre-pivot hooks")
+    @Test("dracut's image without systemd: the same boot through the module's pre-trigger and pre-pivot hooks, its LUKS2 root unlocked at the crypt module's prompt on the HUD")
     func dracutBoot() throws {
         try VMSelftestTests.requireQEMUTools()
-        try Self.requireTools(["dracut", "mke2fs", "zstd"])
+        try Self.requireTools(["dracut", "lsinitrd", "mke2fs", "zstd", "cryptsetup"])
         let bin = try Self.binDir()
         let dir = try Self.workDirectory("dracut-vm")
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -99,12 +103,38 @@ struct InitramfsEndToEndTests {
         let lines = output.split(whereSeparator: \.isNewline).map(String.init)
         print(lines.filter { !$0.hasPrefix("[") }.joined(separator: "\n"))
         try #require(status == 0, "the boot failed (\(status)):\n\(output)")
-        try checkBoot(lines: lines, output: output, dir: dir, bin: bin, name: "dracut")
+        // The root is luks-boot.py's LUKS2 image, opened as dracut names it (rd.luks.uuid=).
+        try checkBoot(lines: lines, output: output, dir: dir, bin: bin, name: "dracut",
+                      root: "/dev/mapper/luks-5a1a5b0d-1dd5-4c2e-9a3c-6c75c0ffee01 ext4")
+        try checkDracutUnlock(lines: lines, output: output, dir: dir)
+    }
+
+    /// The crypt module's cryptroot-ask asked through `plymouth` (the module's link to the client):
+    /// the prompt on the HUD, the passphrase typed on the virtio keyboard (US keymap) opened the root.
+    func checkDracutUnlock(lines: [String], output: String, dir: String) throws {
+        func info(_ prefix: String) -> String? {
+            lines.first { $0.contains("guest said: INFO \(prefix) ") }.map { String($0[$0.range(of: "INFO \(prefix) ")!.upperBound...]) }
+        }
+        #expect(lines.contains("IMAGE usr/bin/plymouth -> splashhudd"), "no plymouth link to the client:\n\(output)")
+        #expect(lines.contains("IMAGE usr/sbin/cryptroot-ask"), "the crypt module is not in the image:\n\(output)")
+        // `plymouth ask-for-password --prompt "Password (/dev/vda)" --number-of-tries=5 --command=…`.
+        #expect(info("LUKS prompt 1")?.hasPrefix("method plymouth") == true, "the crypt module must ask through plymouth:\n\(output)")
+        #expect(info("LUKS state 1")?.contains("mode prompt status \"Password (/dev/vda)\"") == true, "\(output)")
+        #expect(info("LUKS typed 1") == "layout us" && info("LUKS unlocked") != nil && info("LUKS root-mounted") != nil, "\(output)")
+        #expect(info("LUKS key-to-mount").flatMap { Int($0) }.map { $0 > 0 } == true, "\(output)")
+        // The first three keys are three bullets, bit for bit the memory display's render of the prompt.
+        let prompt = try ScreenDump(contentsOf: "\(dir)/shots/luks-prompt-1.ppm"), typed = try ScreenDump(contentsOf: "\(dir)/shots/luks-typed-1.ppm")
+        let expected = try PromptRender.memoryDisplay(width: typed.width, height: typed.height, prompt: "Password (/dev/vda)",
+                                                      typed: "abc", font: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+        let off = PromptRender.differing(expected, typed)
+        if off != 0 { save(typed.pixmap, "dracut-luks-typed") }
+        #expect(off == 0, "dracut: the typed prompt differs from the memory display's render in \(off) pixels")
+        #expect(PromptRender.differing(expected, prompt) > 0, "dracut: typing did not change the prompt")
     }
 
     /// What both boots must show: the HUD before the root is mounted, kept over switch_root, taken
     /// over by splashhud.service's command line, and the console back after splashhud-quit.service's.
-    func checkBoot(lines: [String], output: String, dir: String, bin: String, name: String) throws {
+    func checkBoot(lines: [String], output: String, dir: String, bin: String, name: String, root: String = "/dev/vda ext4") throws {
         func info(_ prefix: String) -> String? {
             lines.first { $0.contains("guest said: INFO \(prefix) ") }.map { String($0[$0.range(of: "INFO \(prefix) ")!.upperBound...]) }
         }
@@ -117,7 +147,7 @@ struct InitramfsEndToEndTests {
         }
         // The real root: the initramfs's daemon is gone, its HUD handed over through the unit's
         // EnvironmentFile (read once), the quit unit ends the new daemon cleanly.
-        #expect(info("REALROOT pid") == "1" && info("REALROOT root") == "/dev/vda ext4", "\(name): the real root's init must run:\n\(output)")
+        #expect(info("REALROOT pid") == "1" && info("REALROOT root") == root, "\(name): the real root's init must run:\n\(output)")
         #expect(info("REALROOT initramfs-daemon") == "none", "\(name):\n\(output)")
         #expect(info("REALROOT handover") == "SPLASHHUD_HANDOVER=\"--script /run/initramfs/splashhud-resume.hud\"", "\(name):\n\(output)")
         #expect(info("REALROOT state")?.hasPrefix("visible yes mode ring progress 0.5 status \"Initramfs\"") == true, "\(name):\n\(output)")

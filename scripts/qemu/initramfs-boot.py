@@ -29,9 +29,14 @@ the staged 90splashhud; prints DRACUT-<variant> lines listing what lsinitrd show
 bin/plymouth: neither image has the plymouth module, so the module links it to the client).
 
 `dracut-boot`: a dracut image without systemd in it (bash base udev-rules rootfs-block
-kernel-modules splashhud; the splash starts in the module's pre-trigger hook and is handed over in
-its pre-pivot hook), with the same probe as a pre-mount hook, booted on the same root as `boot`.
-Python 3 standard library only.
+kernel-modules crypt splashhud; the splash starts in the module's pre-trigger hook and is handed
+over in its pre-pivot hook), with the same probe as a pre-mount hook, booted on the same root as
+`boot` encrypted: luks-boot.py's cached LUKS2 image, `rd.luks.uuid=` naming it. The crypt module's
+cryptroot-ask runs `plymouth ask-for-password --command="cryptsetup luksOpen -T1 …"` (our module's
+link to the client; no plymouth module); luks-boot.py's typist, a pre-trigger hook after ours,
+types the passphrase on a virtio keyboard once (luks-boot's splash boot tries a wrong one first).
+Prints IMAGE lines (the plymouth link, cryptsetup, cryptroot-ask), luks-boot's LUKS lines, then
+`boot`'s. Python 3 standard library only.
 """
 import argparse
 import os
@@ -226,11 +231,11 @@ def root_filesystem(st, work):
     return image
 
 
-def boot_vm(a, image, disk):
-    """vmtest.py boot: the initramfs `image` on virtio-gpu, the root file system `disk` as /dev/vda."""
+def boot_vm(a, image, disk, root="/dev/vda", words=(), keyboard=False):
+    """vmtest.py boot: the initramfs `image` on virtio-gpu, the disk `disk` as /dev/vda."""
     cmd = [sys.executable, os.path.join(HERE, "vmtest.py"), "boot", "--display", "virtio", "--initrd", image,
            "--drive", disk, "--shots-dir", a.shots_dir, "--timeout", str(a.timeout), "--verbose",
-           "--cmdline", "root=/dev/vda rw plymouth.enable=0"]
+           "--cmdline", " ".join([f"root={root}", "rw", "plymouth.enable=0", *words])] + (["--input"] if keyboard else [])
     sys.stdout.flush()
     return subprocess.call(cmd)
 
@@ -322,23 +327,40 @@ def dracut(a):
 
 
 def dracut_boot(a):
-    """A dracut image without systemd (the module's pre-trigger and pre-pivot hooks) booted like `boot`."""
+    """A dracut image without systemd (the module's pre-trigger and pre-pivot hooks) booted like
+    `boot`, its root luks-boot.py's LUKS2 image: the crypt module asks through `plymouth`."""
+    import importlib.util  # luks-boot.py loads this file: loaded here, not at the top
+    spec = importlib.util.spec_from_file_location("luks_boot", os.path.join(HERE, "luks-boot.py"))
+    luks = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(luks)
     work = os.path.abspath(a.work)
     os.makedirs(work, exist_ok=True)
     version = kernel_version()
     st, env = stage(a.bin_dir, work)
     env = dict(env, dracutbasedir=dracut_base(st, work))
-    probe = os.path.join(work, "splashhud-probe.sh")
+    probe, typist = os.path.join(work, "splashhud-probe.sh"), os.path.join(work, "luks-probe.sh")
     with open(probe, "w") as f:
         f.write(DRACUT_PROBE)
+    mapper = f"luks-{luks.UUID}"  # dracut's name for rd.luks.uuid's mapping
+    with open(typist, "w") as f:  # a pre-trigger hook after ours: the typist waits in the background
+        f.write("# The LUKS test's probe (not part of SplashHUD).\n"
+                + luks.typist([luks.attempt("us")], "plymouth ask-for-password", "/sysroot", mapper, splash=True))
     image = os.path.join(work, "dracut-boot.img")
     _, took = run(["dracut", "--force", "--no-hostonly", "--compress", "zstd -1 -T0", "--no-early-microcode", "--quiet",
-                   "-m", "bash base udev-rules rootfs-block kernel-modules splashhud",
-                   "--add-drivers", "virtio_pci virtio_blk ext4 virtio-gpu",
+                   "-m", "bash base udev-rules rootfs-block kernel-modules crypt splashhud",
+                   "--add-drivers", "virtio_pci virtio_blk ext4 virtio-gpu virtio_input evdev",
+                   "--install", "stty cut tr grep tail",  # the probes' tools (no busybox in the image)
+                   "--include", typist, "/usr/lib/dracut/hooks/pre-trigger/90-luks-probe.sh",
                    "--include", probe, "/usr/lib/dracut/hooks/pre-mount/99-splashhud-probe.sh",
                    "--kver", version, image], env=env)
     log(f"dracut {image}: {os.path.getsize(image) >> 20} MB, {took:.1f} s")
-    return boot_vm(a, image, root_filesystem(st, work))
+    listing = subprocess.run(["lsinitrd", image], capture_output=True, text=True, errors="replace").stdout
+    for line in listing.splitlines():
+        words = line.split(" -> ")[0].split()
+        if line.startswith(("-", "l")) and words and words[-1] in ("usr/bin/plymouth", "usr/sbin/cryptsetup", "usr/sbin/cryptroot-ask"):
+            print(f"IMAGE {words[-1]}" + (f" -> {line.split(' -> ')[1].strip()}" if " -> " in line else ""))
+    return boot_vm(a, image, luks.luks_image(st, work), root=f"/dev/mapper/{mapper}", words=[f"rd.luks.uuid={luks.UUID}"],
+                   keyboard=True)
 
 
 def main():
