@@ -11,7 +11,7 @@ cryptsetup-initramfs and our hook, the passphrase typed on a virtio keyboard.
      German layouts (z/y swapped, @ on AltGr+q there). The host encrypts it offline
      (`cryptsetup reencrypt --encrypt`: the kernel's crypto API, no device-mapper needed); the
      image is cached in .build/qemu by its inputs (every file of the tree, the passphrase, the
-     format options) and copied for each boot.
+     format options, the mke2fs options) and copied for each boot.
   2. mkinitramfs -d CONF with our hook and scripts (scripts/install.sh --initramfs, as
      initramfs-boot.py stages them), cryptsetup-initramfs's hooks, console-setup's keymap hook
      (KEYMAP=y) and a test hook of ours, 00luks-test, which runs before ours: it writes
@@ -241,7 +241,7 @@ def luks_image(st, work):
     root = os.path.join(work, "root")
     cryptsetup = shutil.which("cryptsetup") or "/sbin/cryptsetup"
     version = subprocess.run([cryptsetup, "--version"], capture_output=True, text=True).stdout.strip()
-    key = hashlib.sha256(json.dumps([tree_digest(root), PASSPHRASE, FORMAT, version]).encode()).hexdigest()[:16]
+    key = hashlib.sha256(json.dumps([tree_digest(root), ib.MKE2FS_OPTIONS, PASSPHRASE, FORMAT, version]).encode()).hexdigest()[:16]
     cached = os.path.join(CACHE_DIR, f"luks-root-{key}.img")
     image = os.path.join(work, "luks-root.img")
     if not os.path.exists(cached):
