@@ -201,8 +201,7 @@ def copy_libraries(binaries, root):
 
 # Inode tables and journal written now, not by the kernel's ext4lazyinit after the mount: on
 # luks-boot's encrypted copy, dm-crypt cannot pass zeroing down as WRITE_ZEROES, so the guest's
-# emulated CPU encrypts those zeros in the real root (a soft lockup's trace showed kcryptd's
-# write conversion there).
+# emulated CPU would encrypt those zeros in the real root while the test runs.
 MKE2FS_OPTIONS = ["-E", "lazy_itable_init=0,lazy_journal_init=0"]
 
 
@@ -385,7 +384,7 @@ def main():
     db.add_argument("--bin-dir", required=True)
     db.add_argument("--work", required=True)
     db.add_argument("--shots-dir", required=True)
-    db.add_argument("--timeout", type=float, default=300.0)  # the unlock and the encrypted root: luks-boot's
+    db.add_argument("--timeout", type=float, default=300.0)  # the unlock, as luks-boot's
     a = ap.parse_args()
     return {"boot": boot, "dracut": dracut, "dracut-boot": dracut_boot}[a.cmd](a)
 
