@@ -4,9 +4,9 @@
 // Plymouth), boots it on virtio-gpu with a virtio keyboard, and a probe in the initramfs types the
 // passphrase at each prompt through QMP key events (the physical keys of a layout), with
 // screendumps of the prompt and of the first keys typed. Two boots: Debian's console prompt with
-// the splash off (60 s), and the splash's prompt with a German keymap and a wrong passphrase first
-// (4 to 5 minutes under TCG with a debug-free release daemon beside the emulated CPU's cryptsetup),
-// each plus 10 s to build the image.
+// the splash off (about 40 s in the VM), and the splash's prompt with a German keymap and a wrong
+// passphrase first (about 110 s; it was 4 to 5 minutes before vmtest.py's boots had a small TCG
+// translation cache: see its --tb-size), each plus 10 s to build the image.
 //
 // The passphrase, "zauber@Y1", has keys that differ between the US and German layouts (z/y swapped,
 // @ on AltGr+q), so the German boot shows the image's keymap is the one the prompt reads through.
