@@ -2,9 +2,10 @@
 // an fbdev-only machine (vesafb, no DRM): two boots of about 25-30 s. The guest runs busybox sh
 // with the real binaries: the daemon opens the screen through HUDRuntime and binds its control
 // socket and psplash's FIFO; the boot script writes psplash-write's exact bytes (`PROGRESS 50` with
-// its NUL) into the FIFO and sets the text through the client (`splashhud status Booting`). The
-// screendump of the static HUD must equal, bit for bit, the daemon's own `snapshot` (sent back over
-// the socket) and what the same commands give on the host's memory display. Then psplash's `QUIT`:
+// its NUL) into the FIFO and sets the text through the client (`splashhud status Booting`; on
+// virtio-gpu an Arabic status with a Latin word in it). The screendump of the static HUD must
+// equal, bit for bit, the daemon's own `snapshot` (sent back over the socket) and what the same
+// commands give on the host's memory display. Then psplash's `QUIT`:
 // the daemon exits 0 after the fade-out with the console restored, and a later client call fails
 // at once with 69 because nobody answers any more.
 import Assets
@@ -14,9 +15,11 @@ import Testing
 
 @Suite("splashhudd and the client under QEMU", .serialized)
 struct ServiceEndToEndTests {
-    static let guestScript = """
+    /// The guest's script, its status in it (a file carries any UTF-8 the kernel's command line may not).
+    static func guestScript(status: String) -> String { """
         #!/bin/sh
-        S="$1"; D="$2"
+        S="$1"; D="$2"; STATUS='\(status)'
+
         # One descriptor for the whole run: reopening ttyS1 per request could lose a quick answer
         # (DEVICE_ADD's) that arrives while no one has the tty open.
         exec 3<>/dev/ttyS1
@@ -27,7 +30,7 @@ struct ServiceEndToEndTests {
         up
         printf 'PROGRESS 50\\0' > /run/psplash_fifo; echo "RESULT psplash $?"
         # 5 s for the answers: beside the other suites' guests a debug daemon's frame can take 0.9 s.
-        "$S" status Booting --timeout 5000; echo "RESULT send $?"
+        "$S" status "$STATUS" --timeout 5000; echo "RESULT send $?"
         sleep 6   # a debug build under TCG: startup, fade-in and the frames after it
         "$S" state --timeout 5000; echo "RESULT state $?"
         "$S" snapshot /tmp/snap.png --timeout 20000; echo "RESULT snapshot $?"
@@ -49,13 +52,14 @@ struct ServiceEndToEndTests {
         # removed), leaves its last frame and the VT in graphics mode, and dies of the signal.
         "$D" --psplash-fifo --retain --log-level info & pid=$!
         up
-        "$S" send --timeout 5000 'PROGRESS 50' 'MSG Booting'
+        "$S" send --timeout 5000 'PROGRESS 50' "MSG $STATUS"
         sleep 6
         kill -TERM $pid; wait $pid; echo "RESULT term $?"
         [ -e /run/psplash_fifo ] || [ -e /run/splashhud/control ] && echo "RESULT files left" || echo "RESULT files removed"
         ctl "SHOT term stable"
 
         """
+    }
 
     /// Pixels whose RGB differs between two pictures of the same size (alpha is the dump's, not ours).
     static func differing(_ a: Pixmap, _ b: Pixmap) -> Int {
@@ -67,27 +71,35 @@ struct ServiceEndToEndTests {
         return count
     }
 
-    /// The display, the line the daemon logs when it opened it, and the screen size.
-    static let machines: [(display: String, opened: String, size: String)] = [
+    /// The display, the line the daemon logs when it opened it, the screen size and the status.
+    static let machines: [(display: String, opened: String, size: String, status: String)] = [
         // virtio-gpu, not bochs: QEMU's bochs clears video memory on every mode change, so the
-        // kernel's fallback picture (restored when the daemon exits) comes back black there.
-        ("virtio", "display: drm, outputs card0-Virtual-1 1280x800", "1280x800"),
-        ("vesafb32", "display: fbdev, outputs /dev/fb0 1024x768", "1024x768"),
+        // kernel's fallback picture (restored when the daemon exits) comes back black there. Its
+        // status is Arabic with a Latin word inside ("starting Booting"): shaped, joined and
+        // ordered right to left by the default chain's Noto Sans Arabic, bit for bit the host's.
+        ("virtio", "display: drm, outputs card0-Virtual-1 1280x800", "1280x800", "جارٍ التشغيل Booting"),
+        ("vesafb32", "display: fbdev, outputs /dev/fb0 1024x768", "1024x768", "Booting"),
     ]
+    static let arabicFace = "/usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf"
 
     @Test("the daemon fed by psplash bytes and the client: bit-exact HUD and snapshot, QUIT restores", arguments: [0, 1])
     func daemonAndClient(machine: Int) throws {
-        let (display, opened, size) = Self.machines[machine]
+        let (display, opened, size, text) = Self.machines[machine]
         try VMSelftestTests.requireQEMUTools()
         let splashhud = try GuestProgram.path(product: "splashhud")
         let daemon = try GuestProgram.path(product: "splashhudd")
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("splashhud-service-vm-\(UInt32.random(in: 0...UInt32.max))").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try Self.guestScript.write(toFile: "\(dir)/guest.sh", atomically: true, encoding: .utf8)
+        try Self.guestScript(status: text).write(toFile: "\(dir)/guest.sh", atomically: true, encoding: .utf8)
 
-        // The program is busybox (static); both binaries and every library they need go in as files.
-        let files = try guestFiles([splashhud, daemon])
+        // The program is busybox (static); both binaries and every library they need go in as files
+        // (the guest image has DejaVu and Droid; the Arabic face goes in at the path the chain names).
+        let arabic = text.unicodeScalars.contains { $0.value >= 0x600 && $0.value < 0x700 }
+        if arabic {
+            try #require(FileManager.default.fileExists(atPath: Self.arabicFace), "\(Self.arabicFace) missing: run scripts/setup.sh --tests (fonts-noto-core)")
+        }
+        let files = try guestFiles([splashhud, daemon]) + (arabic ? [Self.arabicFace] : [])
         let plug = display == "virtio"
         let run = try VMRun(display: display, program: "/bin/busybox", shotsDir: "\(dir)/shots", timeout: 300, verbose: true,
                             files: files + ["\(dir)/guest.sh:/svc-test.sh"], modules: plug ? ["bochs"] : [],
@@ -99,7 +111,7 @@ struct ServiceEndToEndTests {
         for step in ["psplash", "send", "state", "snapshot", "quit", "daemon"] {
             #expect(output.contains("RESULT \(step) 0"), "\(step) must succeed:\n\(output)")
         }
-        #expect(output.contains("visible yes mode ring progress 0.5 status \"Booting\""), "psplash's progress and the client's text:\n\(output)")
+        #expect(output.contains("visible yes mode ring progress 0.5 status \"\(text)\""), "psplash's progress and the client's text:\n\(output)")
         #expect(output.contains("RESULT late 69"), "a client call with no daemon must fail at once with 69:\n\(output)")
         #expect(output.contains(opened), "the daemon must open the screen (\(opened)):\n\(output)")
         #expect(output.contains("ended: QUIT (after the fade-out)"))
@@ -109,7 +121,7 @@ struct ServiceEndToEndTests {
         if display == "virtio" { #expect(output.contains("retained: the HUD also left in /dev/fb0"), "\(output)") }
 
         // The same commands on the host's memory display, at the same size and format.
-        try "@0 PROGRESS 50\n@0 MSG Booting\n".write(toFile: "\(dir)/s.hud", atomically: true, encoding: .utf8)
+        try "@0 PROGRESS 50\n@0 MSG \(text)\n".write(toFile: "\(dir)/s.hud", atomically: true, encoding: .utf8)
         func hostFrame(size: String) throws -> Pixmap {
             let (hostStatus, hostLog) = try runProcess(daemon, ["--display", "memory:\(size)", "--socket", "none",
                                                                    "--script", "\(dir)/s.hud", "--duration", "1.5", "--retain",
