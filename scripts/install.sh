@@ -133,7 +133,7 @@ unit splashhud-ask-password.service
 
 if ((initramfs)); then
     install -d "$destdir$prefix/lib/splashhud" "$destdir/etc/splashhud"
-    install -m 0755 initramfs/splashhud-initrd "$destdir$prefix/lib/splashhud/"
+    install -m 0755 initramfs/splashhud-initrd initramfs/splashhud-fonts "$destdir$prefix/lib/splashhud/"
     if [[ ! -e $destdir/etc/splashhud/initrd.conf ]]; then
         sed "s|^SPLASHHUD_PREFIX=\"\"|SPLASHHUD_PREFIX=\"$prefix\"|" initramfs/initrd.conf > "$destdir/etc/splashhud/initrd.conf"
     fi

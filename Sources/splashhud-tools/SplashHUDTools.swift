@@ -11,6 +11,6 @@ struct SplashHUDTools: ParsableCommand {
         abstract: "SplashHUD's tools: the demo, headless renders of scripts and the display probe.",
         discussion: "`splashhud demo|render|probe …` runs these; the other verbs of `splashhud` talk to a running splashhudd.",
         version: ControlProtocol.softwareVersion,
-        subcommands: [Demo.self, Render.self, Probe.self],
+        subcommands: [Demo.self, Render.self, Probe.self, Faces.self],
         defaultSubcommand: Demo.self)
 }

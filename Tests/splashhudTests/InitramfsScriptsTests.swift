@@ -15,7 +15,7 @@ struct InitramfsScriptsTests {
 
     /// Every script, with the shell that runs it.
     static let scripts: [(path: String, shell: String)] = [
-        ("splashhud-initrd", "sh"), ("initramfs-tools/hooks/splashhud", "sh"),
+        ("splashhud-initrd", "sh"), ("splashhud-fonts", "sh"), ("initramfs-tools/hooks/splashhud", "sh"),
         ("initramfs-tools/scripts/init-premount/splashhud", "sh"), ("initramfs-tools/scripts/init-bottom/splashhud", "sh"),
         ("initramfs-tools/scripts/panic/splashhud", "sh"), ("dracut/90splashhud/module-setup.sh", "bash"),
         ("dracut/90splashhud/splashhud-pretrigger.sh", "sh"), ("dracut/90splashhud/splashhud-newroot.sh", "sh"),

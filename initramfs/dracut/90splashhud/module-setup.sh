@@ -2,7 +2,7 @@
 # shellcheck disable=SC2154 # dracut sets dracutsysrootdir, moddir, systemdsystemunitdir, udevdir
 # dracut module: the SplashHUD splash in the initramfs (Fedora-like systems; any dracut). The
 # daemon with its libraries (dracut-install follows ldd) and the client as a link to it (and as
-# /usr/bin/plymouth without the plymouth module), DejaVu Sans, the board profiles,
+# /usr/bin/plymouth without the plymouth module), the fonts, the board profiles,
 # /etc/splashhud/initrd.conf and the helper /usr/lib/splashhud/splashhud-initrd.
 #
 # With systemd in the initramfs: the udev rule and splashhud.service as the real root has them,
@@ -80,8 +80,21 @@ install() {
         return 1
     }
     inst_script "$helper" /usr/lib/splashhud/splashhud-initrd
-    inst_simple /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf \
-        || dwarning "splashhud: DejaVu Sans (fonts-dejavu-core) missing: the splash will show no text"
+    # The fonts, as the initramfs-tools hook puts them in (splashhud-fonts, beside the helper).
+    [[ -e $dracutsysrootdir/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]] \
+        || dwarning "splashhud: DejaVu Sans (fonts-dejavu-core) missing: the splash will show no Latin text"
+    local work source target
+    work=$(mktemp -d)
+    (
+        SPLASHHUD_PROFILE="" SPLASHHUD_STATUS="" SPLASHHUD_FONTS=""
+        # shellcheck source=/dev/null
+        [[ -r $dracutsysrootdir$conf ]] && . "$dracutsysrootdir$conf"
+        export SPLASHHUD_PROFILE SPLASHHUD_STATUS SPLASHHUD_FONTS
+        sh "$dracutsysrootdir${helper%/*}/splashhud-fonts" "$dracutsysrootdir$prefix" "$work"
+    ) | while read -r source target; do
+        inst_simple "$source" "$target"
+    done
+    rm -rf "$work"
     for f in "$dracutsysrootdir$prefix"/share/splashhud/boards/* "$dracutsysrootdir"/etc/splashhud/boards/*; do
         [[ -f $f ]] || continue
         f="${f#"$dracutsysrootdir"}"
