@@ -105,6 +105,9 @@ public final class PlymouthServer {
         logger.info("answering Plymouth's protocol at \(address): \(host.limits.summary)")
     }
 
+    /// Clients of `uid` connected now.
+    public func connectionCount(uid: UInt32) -> Int { host.count(uid: uid) }
+
     public func close() {
         guard !closed else { return }
         closed = true
