@@ -496,6 +496,7 @@ public final class HUDRuntime {
         console = nil
         pendingConsole = nil
         consoleSignals = nil
+        peerLog.flush()
         logger.info("quit (\(retain ? "retaining the last frame" : "restoring the screen"))")
     }
 

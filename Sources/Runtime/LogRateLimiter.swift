@@ -12,7 +12,8 @@
 // summaries and one shared summary (101 lines per 10 s), whatever peers do: sources are named by
 // uid or path rather than by connection, so reconnecting buys no fresh allowance, and the total
 // holds even against many uids at once. Lines below the logger's level are neither written nor
-// counted. Every line is accounted for: written, or counted in a summary.
+// counted. Every line is accounted for: written, or counted in a summary (`flush` sums up the
+// window still open when the runtime quits). No timer is armed while nothing is logged.
 import Logging
 
 public final class LogRateLimiter {
@@ -47,6 +48,9 @@ public final class LogRateLimiter {
     private var others = 0
     private var othersLevel: Logger.Level = .trace
     private var windowOpen = false
+    /// Counts windows, so a timer left from one closed early (`flush`) closes no later one.
+    private var windowNumber = 0
+    private var windowStart: Int64 = 0
 
     /// Writes to `logger`; `clock` is the runtime's (CLOCK_MONOTONIC ns); `schedule` arms a
     /// one-shot timer (the loop's `schedule(at:)`).
@@ -61,7 +65,13 @@ public final class LogRateLimiter {
         guard level >= logger.logLevel else { return }
         if !windowOpen {
             windowOpen = true
-            schedule(clock() + window) { [weak self] in self?.closeWindow() }
+            windowNumber += 1
+            let number = windowNumber
+            windowStart = clock()
+            schedule(windowStart + window) { [weak self] in
+                guard let self, windowNumber == number else { return }
+                flush()
+            }
         }
         let key = what + "\u{0}" + origin
         if let i = index[key] {
@@ -91,14 +101,19 @@ public final class LogRateLimiter {
         logger.log(level: level, "\(message)")
     }
 
-    /// The timer: summaries of what was held back, then a fresh window at the next line.
-    private func closeWindow() {
-        let span = Self.duration(window)
+    /// Closes the window now: summaries of what was held back, then a fresh window at the next
+    /// line. The window's timer does this; the runtime does it when it quits, so that no count
+    /// is lost with the process.
+    public func flush() {
+        guard windowOpen else { return }
+        // What the window lasted: `window` from its timer (give or take a busy turn), less when
+        // it is closed early.
+        let span = Self.duration(clock() - windowStart)
         for s in sources where s.held > 0 {
             logger.log(level: s.level, "… and \(Self.grouped(s.held)) more \(s.what) from \(s.origin) in the last \(span)")
         }
         if others > 0 {
-            logger.log(level: othersLevel, "… and \(Self.grouped(others)) more lines from other sources in the last \(span) (\(total) lines in full per \(span) at most)")
+            logger.log(level: othersLevel, "… and \(Self.grouped(others)) more lines from other sources in the last \(span) (\(total) lines in full per \(Self.duration(window)) at most)")
         }
         sources.removeAll(keepingCapacity: true)
         index.removeAll(keepingCapacity: true)

@@ -91,6 +91,24 @@ import Testing
         #expect(rig.limiter.written + rig.limiter.summarized == 5 * 200_000)
     }
 
+    /// The runtime quits with a window open: its counts are written, over the time it lasted,
+    /// and its timer, when it comes, closes no later window.
+    @Test func flushSumsUpTheOpenWindowAndItsTimerClosesNoOther() {
+        let rig = Rig()
+        for _ in 0..<8 { rig.limiter.log(.warning, "idle closes", from: "uid 9 on Plymouth's socket", "closed") }
+        rig.now += 2_500_000_000
+        rig.limiter.flush()
+        #expect(rig.texts.last == "… and 3 more idle closes from uid 9 on Plymouth's socket in the last 2.5 s")
+        rig.limiter.flush()
+        #expect(rig.texts.count == 6, "nothing more to sum up")
+        // A new window opens with its own timer; the first one's, firing now, leaves it alone.
+        for _ in 0..<7 { rig.limiter.log(.warning, "idle closes", from: "uid 9 on Plymouth's socket", "closed") }
+        rig.advance(to: rig.now + 7_500_000_000)
+        #expect(rig.texts.count == 11, "\(rig.texts)")
+        rig.advance(to: rig.now + 2_500_000_000)
+        #expect(rig.texts.last == "… and 2 more idle closes from uid 9 on Plymouth's socket in the last 10 s")
+    }
+
     @Test func linesBelowTheLevelAreNeitherWrittenNorCounted() {
         let rig = Rig()
         var logger = rig.log.logger
