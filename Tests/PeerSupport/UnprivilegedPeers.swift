@@ -27,10 +27,12 @@ public final class UnprivilegedPeers {
     /// The last report printed, nil before the first (which comes once all COUNT were tried).
     public private(set) var latest: Report?
 
-    /// Starts COUNT peers at `address` for `seconds`; each sends `send` once connected.
-    public init(address: String, count: Int, seconds: Double, reconnect: Bool = false, send: [UInt8] = []) throws {
+    /// Starts COUNT peers of `uid` (group 65534) at `address` for `seconds`; each sends `send`
+    /// once connected.
+    public init(address: String, count: Int, seconds: Double, reconnect: Bool = false, send: [UInt8] = [],
+                uid: UInt32 = 65534) throws {
         process.executableURL = URL(fileURLWithPath: Self.setpriv)
-        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", Self.python, "-c", Self.script,
+        process.arguments = ["--reuid=\(uid)", "--regid=65534", "--clear-groups", Self.python, "-c", Self.script,
                              address, "\(count)", "\(seconds)", reconnect ? "1" : "0", send.map { String(format: "%02x", $0) }.joined()]
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

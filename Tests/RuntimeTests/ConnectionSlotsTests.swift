@@ -156,17 +156,24 @@ struct ConnectionSlotsTests {
         }
         #expect(answered == 40)
         #expect(rig.server.connectionCount(uid: 0) == 40 && rig.server.connectionCount(uid: Self.nobody) == 8)
-        // The pool the group shares: ten slots in all, whatever each uid's share.
-        crowd.stop()
-        try rig.run(for: 3) { rig.server.connectionCount(uid: Self.nobody) == 0 }
-        rig.server.limits.perUID = 100
-        rig.server.limits.unprivileged = 10
-        let second = try UnprivilegedPeers(address: rig.path, count: 20, seconds: 10)
-        defer { second.stop() }
-        _ = try started(rig, second)
-        try rig.run(for: 0.3) { second.poll()?.closed == 10 }
-        #expect(rig.server.connectionCount(uid: Self.nobody) == 10)
-        #expect(rig.log.contains("refused: 10 connections of other users are open already"))
-        #expect(rig.server.connectionCount(uid: 0) == 40, "root's pool is its own")
+        // Eight more users of the group, ten connections each, beside the first one's eight: the
+        // pool they share is full at 64, whatever each one's share; root's pool is its own.
+        let uids: [UInt32] = [Self.nobody] + (60001...60008).map { $0 }
+        let crowds = try uids.dropFirst().map { try UnprivilegedPeers(address: rig.path, count: 10, seconds: 10, uid: $0) }
+        defer { for c in crowds { c.stop() } }
+        for c in crowds { _ = try started(rig, c) }
+        try rig.run(for: 3) { uids.reduce(0) { $0 + rig.server.connectionCount(uid: $1) } == 64 && crowds.allSatisfy { $0.poll()?.alive ?? 0 <= 8 } }
+        let held = uids.map { rig.server.connectionCount(uid: $0) }
+        #expect(held.reduce(0, +) == 64 && held.allSatisfy { $0 <= 8 }, "\(held)")
+        #expect(rig.log.contains("refused: 64 connections of other users are open already"))
+        let more = try (0..<20).map { _ in try rig.connect() }
+        for c in more { c.send("ping\n") }
+        var late = 0
+        try rig.run(for: 5) {
+            late += more.reduce(0) { $0 + $1.readLines().filter { $0 == "ok pong" }.count }
+            return late == 20
+        }
+        #expect(late == 20, "root still gets its slots with the others' pool full")
+        #expect(rig.server.connectionCount(uid: 0) == 60, "root's pool is its own")
     }
 }
