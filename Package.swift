@@ -148,6 +148,8 @@ let package = Package(
         .testTarget(name: "FuzzTargetsTests", dependencies: ["SplashFuzzTargets"]),
 
         .target(name: "GoldenSupport", dependencies: ["Raster", "Assets"], path: "Tests/GoldenSupport"),
+        // Peers of another user (setpriv + python3) for the connection-slot tests.
+        .target(name: "PeerSupport", path: "Tests/PeerSupport"),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem", .product(name: "SystemPackage", package: "swift-system")]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "GoldenSupport"], exclude: ["Golden"]),
@@ -178,8 +180,8 @@ let package = Package(
                 "Display", "HUDProtocol", "HUD", "Raster", "Assets", "GoldenSupport",
             ],
             path: "Tests/QEMUTests"),
-        .testTarget(name: "RuntimeTests", dependencies: ["HUDClient", "LinuxSystem", "Board", "HUDProtocol", "Runtime", "Input", "HUD", "Display", "Raster", "Assets", "GoldenSupport"]),
-        .testTarget(name: "splashhudTests", dependencies: ["GoldenSupport", "Board", "HUDProtocol", "HUDClient", "ClientCommand", "splashhud", "splashhudd", "splashhud-tools", "CommandLineOptions", "splashhud-example", "SplashHUDKit", "HUD", "Assets", "Raster", "Display", "Runtime", "LinuxSystem",
+        .testTarget(name: "RuntimeTests", dependencies: ["PeerSupport", "HUDClient", "LinuxSystem", "Board", "HUDProtocol", "Runtime", "Input", "HUD", "Display", "Raster", "Assets", "GoldenSupport"]),
+        .testTarget(name: "splashhudTests", dependencies: ["GoldenSupport", "PeerSupport", "Board", "HUDProtocol", "HUDClient", "ClientCommand", "splashhud", "splashhudd", "splashhud-tools", "CommandLineOptions", "splashhud-example", "SplashHUDKit", "HUD", "Assets", "Raster", "Display", "Runtime", "LinuxSystem",
                                                        .product(name: "ArgumentParser", package: "swift-argument-parser")]),
     ],
     swiftLanguageModes: [.v6]

@@ -43,6 +43,8 @@ public final class HUDRuntime {
     /// Requests from any thread, applied in order at the loop's next turn.
     public let inbox: MessageQueue<Submission>
     public let logger: Logger
+    /// Where lines that peers cause are logged, at a bounded rate (LogRateLimiter.swift).
+    public let peerLog: LogRateLimiter
     /// The VT in graphics mode, when one was taken.
     public private(set) var console: Console?
     /// The VT opened while there was no output yet (waiting for the display's driver), taken
@@ -67,6 +69,8 @@ public final class HUDRuntime {
     /// 62 k instructions for this one before the first frame, five times a struct's.)
     private struct LocalRequest {
         var request: Request
+        /// Who sent it, for the log ("uid 0 on the control socket"); nil: this process.
+        var origin: String?
         var completion: ((RequestOutcome) -> Void)?
     }
     /// Input from a loop's device, in order with `local`: it goes before the request queued at
@@ -76,6 +80,8 @@ public final class HUDRuntime {
         var message: InputMessage
     }
     private var local: [LocalRequest] = []
+    /// The origin of the request being applied, for the refusal's log line.
+    private var applying: String?
     private var localInput: [LocalInput] = []
     /// `whenReady`'s steps not run yet, and whether the default fonts were opened after them.
     private var readySteps: [() -> Void] = []
@@ -137,6 +143,8 @@ public final class HUDRuntime {
             do { chosenPoller = try EpollPoller() } catch { throw .loop("\(error)") }
         }
         loop = EventLoop(poller: chosenPoller, clock: clock)
+        let timers = loop
+        peerLog = LogRateLimiter(logger: logger, clock: clock, schedule: { timers.schedule(at: $0, $1) })
         prompts = PromptDesk(loop: loop, logger: logger)
         inbox = loop.makeQueue(of: Submission.self)
         let log = logger
@@ -186,9 +194,11 @@ public final class HUDRuntime {
 
     /// Queues `request` from the loop's own thread (a socket or FIFO handler) for this turn's
     /// requests, in order with everything else queued; `completion` runs on the loop's thread.
-    public func enqueue(_ request: Request, completion: ((RequestOutcome) -> Void)? = nil) {
+    /// `origin` names the sender in the log when the HUD refuses it ("uid 1000 on the control
+    /// socket", "the FIFO /run/splashhud.fifo"): refusals are logged at a bounded rate per origin.
+    public func enqueue(_ request: Request, from origin: String? = nil, completion: ((RequestOutcome) -> Void)? = nil) {
         if local.isEmpty { waker.wake() }  // when called outside a turn's callbacks
-        local.append(LocalRequest(request: request, completion: completion))
+        local.append(LocalRequest(request: request, origin: origin, completion: completion))
     }
 
     /// Queues a message from an input device (InputHub, on the loop's thread) for this turn, in
@@ -219,7 +229,9 @@ public final class HUDRuntime {
                 coalescedRequests += 1
                 entry.completion?(.applied)
             } else {
+                applying = entry.origin
                 let outcome = apply(entry.request)
+                applying = nil
                 entry.completion?(outcome)
             }
         }
@@ -352,7 +364,7 @@ public final class HUDRuntime {
     public func submit(_ line: String) -> Result<Void, CommandError> {
         let command: HUDCommand?
         do { command = try CommandParser.parse(line) } catch {
-            logger.error("command refused: \(error) in \"\(line)\"")
+            logRefusal("\(error) in \"\(line)\"")
             return .failure(error)
         }
         if let command { submit(command) }
@@ -370,12 +382,17 @@ public final class HUDRuntime {
         scene.advance(to: clock())
         var command = command
         if let refusal = controller.refusal(of: command) ?? confine(&command) ?? unusableFile(in: command) {
-            logger.error("command refused: \(refusal)")
+            logRefusal(refusal)
             return refusal
         }
         scene.apply(command, at: clock())
         frames.markDirty()
         return nil
+    }
+
+    /// A refused command's line, at the rate `peerLog` allows its sender.
+    private func logRefusal(_ why: String) {
+        peerLog.log(.error, "refused requests", from: applying ?? "this process", "command refused: \(why)")
     }
 
     /// With `assetDirectories`, the file `command` names resolved (symlinks, `.` and `..`) and kept
@@ -479,6 +496,7 @@ public final class HUDRuntime {
         console = nil
         pendingConsole = nil
         consoleSignals = nil
+        peerLog.flush()
         logger.info("quit (\(retain ? "retaining the last frame" : "restoring the screen"))")
     }
 

@@ -70,14 +70,14 @@ public final class SplashSession {
         if catchSignals { try runtime.catchTerminationSignals() }
         for fifoPath in fifoPaths {
             let fifo: CommandFIFO
-            do { fifo = try CommandFIFO(path: fifoPath, mode: fifoMode) { [unowned self] in self.input($0) } } catch {
+            do { fifo = try CommandFIFO(path: fifoPath, mode: fifoMode) { [unowned self] in self.input($0, from: fifoPath) } } catch {
                 closeFIFOs()
                 throw error
             }
             fifos.append(fifo)
             do {
                 try runtime.watch(fifo.descriptor.rawValue) { [unowned self, unowned fifo] _ in
-                    do { try fifo.drain() } catch { self.logger.error("\(error)") }
+                    do { try fifo.drain() } catch { self.runtime.peerLog.log(.error, "read errors", from: "the FIFO \(fifo.path)", "\(error)") }
                 }
             } catch {
                 closeFIFOs()
@@ -174,20 +174,23 @@ public final class SplashSession {
         }
     }
 
-    /// A line from the FIFO (or why one was dropped): refused at once when it does not parse, else
-    /// queued like a request from any other transport.
-    func input(_ result: Result<String, CommandFIFOError>) {
+    /// A line from the FIFO at `path` (or why one was dropped): refused at once when it does not
+    /// parse, else queued like a request from any other transport. A FIFO has no peer to tell
+    /// apart (whoever may write it writes as one), so its lines are logged at a bounded rate per
+    /// FIFO (`peerLog`).
+    func input(_ result: Result<String, CommandFIFOError>, from path: String = "") {
+        let origin = "the FIFO \(path)"
         switch result {
         case .failure(let e):
             refusedLines += 1
-            logger.error("FIFO: \(e)")
+            runtime.peerLog.log(.error, "bad words", from: origin, "FIFO \(path): \(e)")
         case .success(let line):
-            logger.debug("FIFO: \(line)")
+            runtime.peerLog.log(.debug, "lines", from: origin, "FIFO \(path): \(line)")
             do {
-                if let request = try CommandParser.parseRequest(line) { runtime.enqueue(request) }
+                if let request = try CommandParser.parseRequest(line) { runtime.enqueue(request, from: origin) }
             } catch {
                 refusedLines += 1
-                logger.error("command refused: \(error) in \"\(line)\"")
+                runtime.peerLog.log(.error, "bad words", from: origin, "command refused: \(error) in \"\(line)\"")
             }
         }
     }

@@ -20,13 +20,14 @@ final class ControlRig {
     let log = LogLines()
     var path: String { "\(dir)/control" }
 
-    init(width: Int32 = 200, height: Int32 = 120) throws {
+    /// `group`: the socket's group (a name or number), for clients of another user.
+    init(width: Int32 = 200, height: Int32 = 120, group: String? = nil) throws {
         dir = NSTemporaryDirectory() + "splashhud-control-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         display = MemoryDisplay(width: width, height: height)
         runtime = try HUDRuntime(display: display, resources: Fixtures.resources, console: .off, logger: log.logger)
         runtime.frames.pacing = .timer
-        server = try ControlServer(socket: try ControlSocket.bind(path: "\(dir)/control"), runtime: runtime)
+        server = try ControlServer(socket: try ControlSocket.bind(path: "\(dir)/control", group: group), runtime: runtime)
     }
 
     deinit { server.close() }
@@ -93,10 +94,13 @@ final class RawClient {
     func readLines() -> [String] {
         readAvailable()
         var out: [String] = []
-        while let nl = buffer.firstIndex(of: 0x0A) {
-            out.append(String(decoding: buffer[..<nl], as: UTF8.self))
-            buffer.removeFirst(nl + 1)
+        var start = 0
+        // One removal at the end: one per line made a flood's replies quadratic.
+        while let nl = buffer[start...].firstIndex(of: 0x0A) {
+            out.append(String(decoding: buffer[start..<nl], as: UTF8.self))
+            start = nl + 1
         }
+        buffer.removeFirst(start)
         return out
     }
 

@@ -5,6 +5,7 @@ import Glibc
 #endif
 import HUDProtocol
 import LinuxSystem
+import PeerSupport
 import Runtime
 import Testing
 
@@ -109,5 +110,72 @@ struct PlymouthServerTests {
             return rig.log.contains("bytes of replies unread: disconnected")
         }
         #expect(rig.log.contains("bytes of replies unread: disconnected"))
+    }
+}
+
+/// Slots and idle clients on Plymouth's socket (an abstract name anyone can connect to).
+extension PlymouthServerTests {
+    @Test func idleClientsGoWhileAKeystrokeWatchAndThePauseBracketStay() throws {
+        let rig = try ControlRig()
+        let (server, name) = try serve(rig)
+        defer { server.close() }
+        server.limits.idleNanoseconds = 400_000_000
+        let silent = try RawClient(path: name), pinged = try RawClient(path: name)
+        let watcher = try RawClient(path: name), bracket = try RawClient(path: name)
+        pinged.sendBytes(Array("P\0".utf8))
+        #expect(try replies(rig, pinged, count: 1) == [0x06])
+        bracket.sendBytes(Array("A\0".utf8))
+        #expect(try replies(rig, bracket, count: 1) == [0x06])
+        watcher.sendBytes(Array("K\0".utf8))
+        try rig.run(for: 2) { _ = silent.readLines(); _ = pinged.readLines(); return silent.closedByPeer && pinged.closedByPeer }
+        #expect(silent.closedByPeer && pinged.closedByPeer)
+        _ = watcher.readLines(); _ = bracket.readLines()
+        #expect(!watcher.closedByPeer && !bracket.closedByPeer, "waiting on a key and inside pause-progress: not idle")
+        #expect(rig.log.contains("no complete request for 400 ms: closed"))
+        // unpause-progress ends the bracket; the idle time then runs from it.
+        bracket.sendBytes(Array("a\0".utf8))
+        #expect(try replies(rig, bracket, count: 1) == [0x06])
+        try rig.run(for: 2) { _ = bracket.readLines(); return bracket.closedByPeer }
+        #expect(bracket.closedByPeer)
+        _ = watcher.readLines()
+        #expect(!watcher.closedByPeer)
+    }
+
+    /// A peer that is neither root nor our user gets plymouthd's NAK and is closed, so it holds no
+    /// slot; one that sends nothing goes after the short idle time. A crowd of them holds 8 slots
+    /// at most, and root is answered meanwhile.
+    @Test(.enabled(if: UnprivilegedPeers.available, "needs root, setpriv and /usr/bin/python3"))
+    func anotherUsersPeersAreAnsweredNAKAndClosed() throws {
+        let rig = try ControlRig()
+        let (server, name) = try serve(rig)
+        defer { server.close() }
+        var limits = server.limits
+        limits.untrustedIdleNanoseconds = 300_000_000
+        server.limits = limits
+        let askers = try UnprivilegedPeers(address: name, count: 1000, seconds: 20, send: Array("P\0".utf8))
+        defer { askers.stop() }
+        var most = 0
+        try rig.run(for: 30) {
+            most = max(most, server.connectionCount(uid: 65534))
+            return askers.poll().map { $0.closed + $0.failed == 1000 } ?? false
+        }
+        // Each was closed: at once when no slot was free (its request then fails to go out), or
+        // after its NAK.
+        let asked = try #require(askers.latest)
+        #expect(asked.alive == 0 && asked.closed + asked.failed == 1000, "\(asked)")
+        #expect(asked.received > 0 && asked.received <= asked.closed, "a NAK for each one that got a slot: \(asked)")
+        #expect(most <= 8, "\(most) slots held at once")
+        #expect(rig.log.contains("not root: ping refused; closing"))
+        let root = try RawClient(path: name)
+        root.sendBytes(Array("P\0".utf8))
+        #expect(try replies(rig, root, count: 1) == [0x06])
+        // Silent ones: 8 held for the short idle time, the rest refused at once.
+        let silent = try UnprivilegedPeers(address: name, count: 20, seconds: 20)
+        defer { silent.stop() }
+        let start = MonotonicClock.nanoseconds()
+        try rig.run(for: 5) { silent.poll()?.closed == 20 }
+        #expect(silent.latest?.closed == 20)
+        #expect(MonotonicClock.nanoseconds() - start < 3_000_000_000)
+        #expect(rig.log.contains("no complete request for 300 ms: closed"))
     }
 }

@@ -129,6 +129,27 @@ struct PromptTests {
         #expect(try rig.run { !rig.runtime.prompts.isActive })
     }
 
+    /// Askers wait on us, however long the user takes: never closed as idle, the one shown nor
+    /// the one queued behind it, on either socket.
+    @Test func askersAreNeverIdle() throws {
+        defer { server.close() }
+        rig.server.limits.idleNanoseconds = 300_000_000
+        server.limits.idleNanoseconds = 300_000_000
+        let plymouth = try RawClient(path: name), control = try rig.connect(), idle = try rig.connect()
+        plymouth.sendBytes(Array("*\u{02}\u{05}sda1\0".utf8))
+        try waitForPrompt("sda1")
+        control.send("ask-password \"PIN\"\n")
+        try rig.run(for: 1.2) { _ = idle.readLines(); return false }
+        #expect(idle.closedByPeer, "a client that asks nothing is closed")
+        _ = control.readLines()
+        #expect(!control.closedByPeer && rig.runtime.prompts.count == 2)
+        tty.type("one\r")
+        #expect(try replies(plymouth, count: 8) == [0x02, 3, 0, 0, 0] + Array("one".utf8))
+        try waitForPrompt("PIN")
+        tty.type("42\r")
+        #expect(try rig.lines(control, count: 1) == ["ok \"42\""])
+    }
+
     /// Keys typed while a prompt is up are no one else's: key watches and MB's button see none.
     @Test func keyWatchesNeverSeeAPassphrase() throws {
         defer { server.close() }

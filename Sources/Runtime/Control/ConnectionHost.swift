@@ -1,8 +1,14 @@
-// What the control socket and Plymouth's socket share: a listening socket on the runtime's loop,
-// its clients accepted (up to a limit, each named with its peer's credentials for the log, refused
-// when the owner says so), read with a per-turn budget, and their output sent as the socket takes
-// it, never blocking. A client whose unread output passes the owner's bound is dropped with a log
-// line; one that has finished sending is closed once it has everything.
+// What the control socket (and its abstract fallback) and Plymouth's socket share: a listening
+// socket on the runtime's loop, its clients accepted into slots (ConnectionLimits: a pool for root
+// and the daemon's user, a pool for everyone else with a share per uid), each named with its
+// peer's credentials for the log, refused when the owner says so; read with a per-turn budget;
+// their output sent as the socket takes it, never blocking. A client whose unread output passes
+// the owner's bound is dropped with a log line; one that has finished sending, or that the owner
+// is finishing, is closed once it has everything. A client that sends no complete request and is
+// sent nothing for the idle time, while not waiting on the daemon (the owner's `waiting`), is
+// closed: one timer on the loop, armed for the earliest such deadline only, so a daemon whose
+// clients all wait (or that has none) is never woken for them. Every line a client can cause is
+// logged through the runtime's `peerLog`, limited per uid on this socket.
 import LinuxSystem
 import Logging
 import SystemPackage
@@ -12,17 +18,21 @@ final class ConnectionHost {
     let listener: FileDescriptor
     /// "control client", "plymouth client": the start of every client's name in the log.
     let kind: String
-    var connectionLimit = 64
+    /// "the control socket", "Plymouth's socket": where, in the log's summaries.
+    let place: String
+    var limits = ConnectionLimits()
     /// Bytes read from one client in one turn, so one cannot starve the others or the frames.
     var readBudget = 65536
     /// Why `peer` may not connect, nil when it may.
     var refusal: (UnixSocket.Credentials?) -> String? = { _ in nil }
-    /// Sets a new client up (its trust, its decoder) before its first bytes.
+    /// Sets a new client up (its decoder) before its first bytes.
     var accepted: (ControlConnection, UnixSocket.Credentials?) -> Void = { _, _ in }
-    /// Bytes a client sent.
+    /// Bytes a client sent. The owner calls `heard` for each complete request in them.
     var received: (ControlConnection, ArraySlice<UInt8>) -> Void = { _, _ in }
     /// Whether to read from a client now (false: its requests wait in its socket).
     var wantsInput: (ControlConnection) -> Bool = { !$0.peerFinished }
+    /// Whether a client waits on the daemon (subscribed, a `wait`, a prompt): never idle.
+    var waiting: (ControlConnection) -> Bool = { _ in false }
     /// Why a client's unread output is too much, nil when it is not.
     var overflow: (ControlConnection) -> String? = { _ in nil }
     /// A client is gone (its state can be forgotten).
@@ -31,13 +41,19 @@ final class ConnectionHost {
     var arrivalLevel: Logger.Level = .info
 
     private(set) var connections: [Int32: ControlConnection] = [:]
+    /// Slots taken in each pool, and per uid in the unprivileged one.
+    private var privilegedCount = 0
+    private var unprivilegedCount = 0
+    private var perUID: [UInt32: Int] = [:]
+    private var idleTimer: LoopTimer?
+    private var idleTimerDeadline = Int64.max
     private var nextID = 1
     private var closed = false
-    private var logger: Logger { runtime.logger }
+    private var peerLog: LogRateLimiter { runtime.peerLog }
 
     /// Watches `listener` on `runtime`'s loop.
-    init(runtime: HUDRuntime, listener: FileDescriptor, kind: String) throws {
-        self.runtime = runtime; self.listener = listener; self.kind = kind
+    init(runtime: HUDRuntime, listener: FileDescriptor, kind: String, place: String) throws {
+        self.runtime = runtime; self.listener = listener; self.kind = kind; self.place = place
         try runtime.loop.watch(listener.rawValue, interest: .read) { [unowned self] _ in acceptAll() }
     }
 
@@ -47,6 +63,8 @@ final class ConnectionHost {
         guard !closed else { return }
         closed = true
         runtime.unwatch(listener.rawValue)
+        if let idleTimer { runtime.loop.cancel(idleTimer) }
+        idleTimer = nil
         for c in connections.values {
             last(c)
             _ = try? c.flush()
@@ -54,40 +72,90 @@ final class ConnectionHost {
         }
     }
 
+    /// Connections open now for `uid`.
+    func count(uid: UInt32) -> Int { connections.values.count { $0.peer?.uid == uid } }
+
+    /// Root and the daemon's own user: their own pool, and the right to use everything.
+    static func isPrivileged(_ peer: UnixSocket.Credentials?) -> Bool {
+        peer.map { $0.uid == 0 || $0.uid == Files.effectiveUserID } ?? false
+    }
+
+    // MARK: Accepting
+
     private func acceptAll() {
         while !closed {
             let fd: FileDescriptor?
             do { fd = try UnixSocket.accept(listener, subject: kind) } catch {
-                logger.error("\(error)")
+                peerLog.log(.error, "accept errors", from: place, "\(error)")
                 return
             }
             guard let fd else { return }
             let peer = try? UnixSocket.peerCredentials(fd, subject: kind)
             let name = "\(kind) \(nextID) (\(peer.map { "pid \($0.pid) uid \($0.uid) gid \($0.gid)" } ?? "unknown peer"))"
+            let origin = peer.map { "uid \($0.uid) on \(place)" } ?? "unknown peers on \(place)"
             nextID += 1
-            if let why = refusal(peer) ?? (connections.count < connectionLimit ? nil : "\(connectionLimit) clients are connected already") {
-                logger.warning("\(name) refused: \(why)")
+            let privileged = Self.isPrivileged(peer)
+            if let why = refusal(peer) ?? noSlot(for: peer, privileged: privileged) {
+                peerLog.log(.warning, "refused connections", from: origin, "\(name) refused: \(why)")
                 Files.close(fd)
                 continue
             }
-            let c = ControlConnection(descriptor: fd, name: name)
-            c.trusted = peer.map { $0.uid == 0 || $0.uid == Files.effectiveUserID } ?? false
+            let c = ControlConnection(descriptor: fd, name: name, peer: peer, origin: origin)
+            // Set once, here: it also says which pool the slot is given back to.
+            c.trusted = privileged
+            c.lastActive = runtime.clockNow
             accepted(c, peer)
             do {
                 try runtime.loop.watch(fd.rawValue, interest: .read) { [unowned self, unowned c] r in handle(c, r) }
             } catch {
-                logger.error("\(name): \(error)")
-                Files.close(fd)
+                peerLog.log(.error, "disconnections", from: origin, "\(name): \(error)")
+                c.close()
+                dropped(c)
                 continue
             }
             connections[fd.rawValue] = c
-            logger.log(level: arrivalLevel, "\(name) connected")
+            take(slotOf: c)
+            peerLog.log(arrivalLevel, "connections", from: origin, "\(name) connected")
+            armIdleTimer(at: c.lastActive + idleLimit(c))
         }
     }
 
+    /// Why `peer` gets no slot, nil when one is free for it.
+    private func noSlot(for peer: UnixSocket.Credentials?, privileged: Bool) -> String? {
+        if privileged {
+            guard privilegedCount < limits.privileged else {
+                return "\(limits.privileged) connections of root and uid \(Files.effectiveUserID) are open already"
+            }
+            return nil
+        }
+        let uid = peer?.uid ?? .max
+        if perUID[uid, default: 0] >= limits.perUID { return "uid \(uid) has \(limits.perUID) connections open already" }
+        if unprivilegedCount >= limits.unprivileged { return "\(limits.unprivileged) connections of other users are open already" }
+        return nil
+    }
+
+    private func take(slotOf c: ControlConnection) {
+        if c.trusted { privilegedCount += 1; return }
+        unprivilegedCount += 1
+        perUID[c.peer?.uid ?? .max, default: 0] += 1
+    }
+
+    private func release(slotOf c: ControlConnection) {
+        if c.trusted { privilegedCount -= 1; return }
+        unprivilegedCount -= 1
+        let uid = c.peer?.uid ?? .max
+        let left = perUID[uid, default: 1] - 1
+        perUID[uid] = left > 0 ? left : nil
+    }
+
+    // MARK: Reading and sending
+
+    /// Reading from `c` now: neither finishing nor held back by its owner.
+    private func reading(_ c: ControlConnection) -> Bool { !c.finishing && wantsInput(c) }
+
     private func handle(_ c: ControlConnection, _ r: LoopReadiness) {
         // Not watched for reading, so this is EPOLLHUP (closed both ways) or an error: it is gone.
-        if !wantsInput(c) && (r.hangup || r.error) { return drop(c, reason: nil) }
+        if !reading(c) && (r.hangup || r.error) { return drop(c, reason: nil) }
         if r.readable || r.hangup || r.error { read(c) }
         guard !c.closed else { return }
         if r.writable || c.pendingOutput > 0 { send(c) }
@@ -96,7 +164,7 @@ final class ConnectionHost {
     private func read(_ c: ControlConnection) {
         var chunk = [UInt8](repeating: 0, count: 4096)
         var total = 0
-        while total < readBudget && !c.closed && wantsInput(c) {
+        while total < readBudget && !c.closed && reading(c) {
             let n: Int?
             do { n = try chunk.withUnsafeMutableBytes { try Files.read(c.descriptor, into: $0, subject: c.name) } } catch {
                 return drop(c, reason: "\(error)")
@@ -115,20 +183,85 @@ final class ConnectionHost {
     /// the bound; closes a finished client once it has everything.
     func send(_ c: ControlConnection) {
         guard !c.closed else { return }
+        // Being answered is activity too: a `wait` answered after an hour gets the whole idle time.
+        if c.pendingOutput > 0 { heard(c) }
         do { _ = try c.flush() } catch { return drop(c, reason: "\(error)") }
         if let why = overflow(c) { return drop(c, reason: why) }
-        if c.peerFinished && c.isIdle { return drop(c, reason: nil) }
-        var interest: LoopInterest = wantsInput(c) ? .read : []
+        if (c.peerFinished || c.finishing) && c.isIdle { return drop(c, reason: nil) }
+        var interest: LoopInterest = reading(c) ? .read : []
         if c.pendingOutput > 0 { interest.insert(.write) }
         do { try runtime.loop.setInterest(c.descriptor.rawValue, interest) } catch { drop(c, reason: "\(error)") }
     }
 
     func drop(_ c: ControlConnection, reason: String?) {
         guard !c.closed else { return }
-        if let reason { logger.warning("\(c.name): \(reason)") } else { logger.debug("\(c.name) closed") }
+        if let reason {
+            peerLog.log(.warning, "disconnections", from: c.origin, "\(c.name): \(reason)")
+        } else {
+            peerLog.log(.debug, "closes", from: c.origin, "\(c.name) closed")
+        }
+        forget(c)
+    }
+
+    private func forget(_ c: ControlConnection) {
         runtime.unwatch(c.descriptor.rawValue)
         connections[c.descriptor.rawValue] = nil
+        release(slotOf: c)
         c.close()
         dropped(c)
+    }
+
+    // MARK: Idle clients
+
+    /// `c` sent a complete request (or is being answered): its idle time starts again.
+    func heard(_ c: ControlConnection) {
+        c.lastActive = runtime.clockNow
+        armIdleTimer(at: c.lastActive + idleLimit(c))
+    }
+
+    private func idleLimit(_ c: ControlConnection) -> Int64 {
+        c.trusted ? limits.idleNanoseconds : limits.untrustedIdleNanoseconds ?? limits.idleNanoseconds
+    }
+
+    /// Makes sure the timer fires at `deadline` or before; a later deadline needs nothing (the
+    /// sweep finds the next one).
+    private func armIdleTimer(at deadline: Int64) {
+        guard !closed, deadline < idleTimerDeadline else { return }
+        if let idleTimer { runtime.loop.cancel(idleTimer) }
+        idleTimerDeadline = deadline
+        idleTimer = runtime.loop.schedule(at: deadline) { [weak self] in self?.closeIdle() }
+    }
+
+    /// Closes the clients idle for their whole limit and arms the timer for the next one. Those
+    /// waiting on the daemon get no deadline: what ends their wait (an answer, a request) is
+    /// activity, which arms the timer again.
+    private func closeIdle() {
+        idleTimer = nil
+        idleTimerDeadline = .max
+        let now = runtime.clockNow
+        var next = Int64.max
+        for c in Array(connections.values) where !c.closed && !waiting(c) {
+            let limit = idleLimit(c)
+            let deadline = c.lastActive + limit
+            guard deadline <= now else {
+                next = min(next, deadline)
+                continue
+            }
+            peerLog.log(.info, "idle closes", from: c.origin,
+                        "\(c.name): no complete request for \(LogRateLimiter.duration(limit)): closed")
+            forget(c)
+        }
+        if next < .max { armIdleTimer(at: next) }
+    }
+}
+
+extension ConnectionLimits {
+    /// For the start-up line: "64 connections for root and uid 0, 64 for others (8 per uid); idle
+    /// ones closed after 30 s".
+    var summary: String {
+        let idle = LogRateLimiter.duration(idleNanoseconds)
+        let guests = untrustedIdleNanoseconds.map { ", \(LogRateLimiter.duration($0)) for those it refuses" } ?? ""
+        return "\(privileged) connections for root and uid \(Files.effectiveUserID), \(unprivileged) for others (\(perUID) per uid); "
+            + "idle ones closed after \(idle)\(guests)"
     }
 }

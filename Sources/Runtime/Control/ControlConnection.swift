@@ -19,6 +19,11 @@ final class ControlConnection {
     let descriptor: FileDescriptor
     /// For log lines: "connection 4 (pid 812 uid 0)".
     let name: String
+    /// Who is at the other end (SO_PEERCRED); nil when the kernel would not say.
+    let peer: UnixSocket.Credentials?
+    /// The source its log lines are limited as: its uid on its socket ("uid 1000 on the control
+    /// socket"), so that reconnecting buys no fresh allowance.
+    let origin: String
     var lines = CommandFIFOLineBuffer(limit: ControlProtocol.maxLineBytes)
     /// Streams events after `subscribe`.
     var subscribed = false
@@ -29,6 +34,11 @@ final class ControlConnection {
     /// Root or the daemon's own user (SO_PEERCRED), set on accept: may send Plymouth's requests
     /// and the control socket's privileged ones.
     var trusted = false
+    /// When it last sent a complete request or was sent something (the loop's clock, ns): its
+    /// idle time counts from here.
+    var lastActive: Int64 = 0
+    /// Answer what is queued, read nothing more, then close (a Plymouth peer that may not use it).
+    var finishing = false
     private(set) var closed = false
 
     private var slots: [Payload?] = []
@@ -42,8 +52,8 @@ final class ControlConnection {
     /// bound (one snapshot at a time may be larger than it).
     private(set) var snapshotBytes = 0
 
-    init(descriptor: FileDescriptor, name: String) {
-        self.descriptor = descriptor; self.name = name
+    init(descriptor: FileDescriptor, name: String, peer: UnixSocket.Credentials?, origin: String) {
+        self.descriptor = descriptor; self.name = name; self.peer = peer; self.origin = origin
     }
 
     /// Replies owed (requests not answered yet, and answered ones behind them).

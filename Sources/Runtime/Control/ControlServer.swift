@@ -4,7 +4,9 @@
 // requests were applied and its frame drawn, so they see what the requests before them did (a
 // snapshot waits for the frame that draws them).
 // Events go to subscribers as the runtime hands them out. Nothing here blocks: sockets are
-// non-blocking, output waits in each connection (bounded) until the socket takes it.
+// non-blocking, output waits in each connection (bounded) until the socket takes it. Slots and
+// idle clients are ConnectionHost's; a client with replies owed (a `wait`, an `ask-password`) or
+// subscribed waits on us and is never idle.
 import Assets
 import HUDProtocol
 import LinuxSystem
@@ -19,10 +21,11 @@ public final class ControlServer {
     /// Replies a client may be owed (requests behind a pending `wait`, a pipeline not yet applied)
     /// before we stop reading from it until they are answered: its requests wait in its socket.
     public var owedLimit = 4096
-    /// Clients connected at once; more are refused (closed at once, logged).
-    public var connectionLimit: Int {
-        get { host.connectionLimit }
-        set { host.connectionLimit = newValue }
+    /// Clients connected at once, per pool and per uid, and how long one may sit idle; more are
+    /// refused (closed at once, logged at a bounded rate). Applies from the next connection.
+    public var limits: ConnectionLimits {
+        get { host.limits }
+        set { host.limits = newValue }
     }
     /// Bytes read from one client in one turn, so one cannot starve the others or the frames.
     public var readBudget: Int {
@@ -42,18 +45,21 @@ public final class ControlServer {
     /// Serves `socket` on `runtime`'s loop until `close`.
     public init(socket: ControlSocket, runtime: HUDRuntime) throws {
         self.socket = socket; self.runtime = runtime
-        host = try ConnectionHost(runtime: runtime, listener: socket.descriptor, kind: "control client")
+        host = try ConnectionHost(runtime: runtime, listener: socket.descriptor, kind: "control client",
+                                  place: socket.isAbstract ? "the control socket \(socket.address)" : "the control socket")
         host.refusal = { [socket] peer in
             guard let peer, !socket.admits(peer) else { return nil }
             return "not root, not our user, not in the socket's group"
         }
         host.received = { [unowned self] c, bytes in
             for line in c.lines.feed(bytes) {
+                host.heard(c)
                 take(line, from: c)
                 if c.closed { return }
             }
         }
         host.wantsInput = { [unowned self] c in !c.peerFinished && c.owedReplies < owedLimit }
+        host.waiting = { c in c.subscribed || c.owedReplies > 0 }
         host.overflow = { [unowned self] c in
             guard c.boundedOutput > outputLimit else { return nil }
             disconnectedForOutput += 1
@@ -65,11 +71,14 @@ public final class ControlServer {
         }
         runtime.addEventListener { [unowned self] events in broadcast(events) }
         runtime.loop.addTurnEndStep { [unowned self] in answerDeferred() }
-        logger.info("control socket at \(socket.address)\(socket.tookOverStale ? " (took over a stale socket)" : "")")
+        logger.info("control socket at \(socket.address)\(socket.tookOverStale ? " (took over a stale socket)" : ""): \(host.limits.summary)")
     }
 
     /// Clients connected now.
     public var connectionCount: Int { host.connections.count }
+
+    /// Clients of `uid` connected now.
+    public func connectionCount(uid: UInt32) -> Int { host.count(uid: uid) }
 
     /// Stops accepting, answers what is owed with `error ending`, sends what the sockets take
     /// now, closes every client and removes the socket's path.
@@ -105,7 +114,7 @@ public final class ControlServer {
         }
         switch request {
         case .request(let r):
-            runtime.enqueue(r) { [weak self, weak c] outcome in
+            runtime.enqueue(r, from: c.origin) { [weak self, weak c] outcome in
                 guard let self, let c else { return }
                 switch outcome {
                 case .applied: c.fill(slot, .ok(nil))

@@ -9,6 +9,11 @@
 // ignore-keystroke ends it unanswered. A client that hangs up takes its prompts off the screen. A
 // connection's output is bounded and a malformed request closes it with a log line; nothing here
 // ever blocks a sender.
+// The socket has no file mode (abstract), so anyone can connect: slots and idle clients are
+// ConnectionHost's. A peer that is neither root nor our user gets its NAK and is closed, so it
+// holds no slot; one that sends nothing is closed after `untrustedIdle` (2 s). A client waiting on
+// us (a prompt, a keystroke watch, between pause-progress and unpause-progress, dracut's bracket
+// around its prompt) is never idle.
 import HUDProtocol
 import LinuxSystem
 import Logging
@@ -22,10 +27,13 @@ public final class PlymouthServer {
     public var bootEstimate: BootEstimate?
     /// Unread replies a client may leave before it is disconnected.
     public var outputLimit = 65536
-    public var connectionLimit: Int {
-        get { host.connectionLimit }
-        set { host.connectionLimit = newValue }
+    /// Slots and idle times (ConnectionLimits); applies from the next connection.
+    public var limits: ConnectionLimits {
+        get { host.limits }
+        set { host.limits = newValue }
     }
+    /// How long a peer that may not use the socket may stay connected without a request.
+    public static let untrustedIdle: Int64 = 2_000_000_000
     private let listener: FileDescriptor
     private let host: ConnectionHost
     /// Each client's request decoder (a request may arrive in pieces).
@@ -33,6 +41,8 @@ public final class PlymouthServer {
     private var message: String?
     /// watch-keystroke requests waiting for their key, with the keys they take (empty: any).
     private var keyWatches: [(connection: ControlConnection, keys: String)] = []
+    /// Clients between pause-progress and unpause-progress.
+    private var pausing: Set<ObjectIdentifier> = []
     private var closed = false
     private var logger: Logger { runtime.logger }
 
@@ -48,11 +58,12 @@ public final class PlymouthServer {
     /// Serves `listener` (from `bind`) on `runtime`'s loop until `close`.
     public init(runtime: HUDRuntime, listener: FileDescriptor, address: String = PlymouthWire.socketName) throws {
         self.runtime = runtime; self.address = address; self.listener = listener
-        do { host = try ConnectionHost(runtime: runtime, listener: listener, kind: "plymouth client") } catch {
+        do { host = try ConnectionHost(runtime: runtime, listener: listener, kind: "plymouth client", place: "Plymouth's socket") } catch {
             Files.close(listener)
             throw error
         }
         host.arrivalLevel = .debug
+        host.limits.untrustedIdleNanoseconds = Self.untrustedIdle
         // plymouthd answers only root; our own user may drive a daemon it started (tests, kiosks):
         // that is the connection's `trusted`.
         host.accepted = { [unowned self] c, _ in
@@ -64,17 +75,24 @@ public final class PlymouthServer {
             decoders[ObjectIdentifier(c)] = decoder
             for request in requests {
                 switch request {
-                case .success(let r): answer(r, from: c)
+                case .success(let r):
+                    host.heard(c)
+                    answer(r, from: c)
                 case .failure(let e): return host.drop(c, reason: "\(e); closing the connection")
                 }
-                if c.closed { return }
+                if c.closed || c.finishing { return }
             }
+        }
+        host.waiting = { [unowned self] c in
+            let id = ObjectIdentifier(c)
+            return pausing.contains(id) || runtime.prompts.isWaiting(for: id) || keyWatches.contains { $0.connection === c }
         }
         host.overflow = { [unowned self] c in
             c.pendingOutput > outputLimit ? "\(c.pendingOutput) bytes of replies unread: disconnected" : nil
         }
         host.dropped = { [unowned self] c in
             decoders[ObjectIdentifier(c)] = nil
+            pausing.remove(ObjectIdentifier(c))
             runtime.prompts.withdraw(owner: ObjectIdentifier(c))
             for (i, w) in keyWatches.enumerated().reversed() where w.connection === c {
                 keyWatches.remove(at: i)
@@ -84,8 +102,11 @@ public final class PlymouthServer {
         runtime.addEventListener { [unowned self] events in
             for e in events where e.kind == .key { keyPressed(e.detail("text")) }
         }
-        logger.info("answering Plymouth's protocol at \(address)")
+        logger.info("answering Plymouth's protocol at \(address): \(host.limits.summary)")
     }
+
+    /// Clients of `uid` connected now.
+    public func connectionCount(uid: UInt32) -> Int { host.count(uid: uid) }
 
     public func close() {
         guard !closed else { return }
@@ -102,41 +123,44 @@ public final class PlymouthServer {
     /// One request: queued for the HUD like any transport's, answered at once.
     private func answer(_ request: PlymouthRequest, from c: ControlConnection) {
         guard c.trusted else {
-            logger.warning("\(c.name): not root: \(request) refused")
+            // plymouthd's answer; then the connection goes, so that it holds no slot.
+            runtime.peerLog.log(.warning, "refused requests", from: c.origin, "\(c.name): not root: \(request) refused; closing")
+            c.finishing = true
             return reply(c, PlymouthWire.nakByte)
         }
-        logger.debug("\(c.name): \(request)")
+        runtime.peerLog.log(.debug, "requests", from: c.origin, "\(c.name): \(request)")
         switch request {
         case .ping, .systemInitialized, .newRoot, .error:
             if case .error = request { logger.notice("plymouth: the boot reported an error") }
         case .showSplash:
-            runtime.enqueue(.hud(.show(status: message)))
+            runtime.enqueue(.hud(.show(status: message)), from: c.origin)
         case .hideSplash:
-            runtime.enqueue(.hud(.dismiss(delay: .zero)))
+            runtime.enqueue(.hud(.dismiss(delay: .zero)), from: c.origin)
         case .displayMessage(let text):
             message = text
-            runtime.enqueue(.hud(.status(text)))
+            runtime.enqueue(.hud(.status(text)), from: c.origin)
         case .hideMessage(let text):
             if message == text || text.isEmpty {
                 message = nil
-                runtime.enqueue(.hud(.status("")))
+                runtime.enqueue(.hud(.status("")), from: c.origin)
             }
         case .systemUpdate(let percent):
-            runtime.enqueue(.progressKeepingStatus(Fixed16_16(Double(percent) / 100)))
+            runtime.enqueue(.progressKeepingStatus(Fixed16_16(Double(percent) / 100)), from: c.origin)
         case .changeMode(let mode):
             guard let look = Self.looks[mode] else {
-                logger.warning("plymouth: unknown mode '\(mode)'")
+                runtime.peerLog.log(.warning, "refused requests", from: c.origin, "plymouth: unknown mode '\(mode)'")
                 return reply(c, PlymouthWire.nakByte)
             }
             // The board profile's [modes] text wins over SplashHUD's own.
             let title = runtime.profile?.modeTitles[mode == "boot" ? "boot-up" : mode].map { $0.isEmpty ? nil : $0 } ?? look.title
             message = title
-            runtime.enqueue(look.progress ? .hud(.progress(fraction: .zero, status: title)) : .hud(.show(status: title)))
+            runtime.enqueue(look.progress ? .hud(.progress(fraction: .zero, status: title)) : .hud(.show(status: title)), from: c.origin)
         case .update(let status):
             // systemd's unit names: for the boot estimate, not the HUD's text.
             bootEstimate?.note(status)
         case .pauseProgress, .unpauseProgress:
             bootEstimate?.paused = request == .pauseProgress
+            if request == .pauseProgress { pausing.insert(ObjectIdentifier(c)) } else { pausing.remove(ObjectIdentifier(c)) }
         case .deactivate:
             runtime.deactivate()
         case .reactivate:
@@ -144,7 +168,7 @@ public final class PlymouthServer {
         case .quit(let retain):
             // ACK first: the daemon ends with this request, and the client waits for its answer.
             reply(c, PlymouthWire.ackByte)
-            runtime.enqueue(.quit(retain: retain))
+            runtime.enqueue(.quit(retain: retain), from: c.origin)
             return
         case .watchKeystroke(let keys):
             // Answered when a key in `keys` is pressed (keyAnswered), not now.
@@ -169,7 +193,7 @@ public final class PlymouthServer {
             frame.removeAll()
             return send(c)
         case .unknown(let byte):
-            logger.warning("plymouth: unknown command 0x\(String(byte, radix: 16)); NAK")
+            runtime.peerLog.log(.warning, "refused requests", from: c.origin, "plymouth: unknown command 0x\(String(byte, radix: 16)); NAK")
             return reply(c, PlymouthWire.nakByte)
         }
         reply(c, PlymouthWire.ackByte)
@@ -192,7 +216,7 @@ public final class PlymouthServer {
                 c.send(raw: PlymouthWire.answer(PlymouthWire.cancelled))
                 self.send(c)
             case .unavailable(let why):
-                self.logger.warning("plymouth: \(c.name): cannot ask \"\(prompt)\": \(why); NO_ANSWER")
+                self.runtime.peerLog.log(.warning, "unanswerable prompts", from: c.origin, "plymouth: \(c.name): cannot ask \"\(prompt)\": \(why); NO_ANSWER")
                 self.reply(c, PlymouthWire.noAnswerByte)
             }
         }

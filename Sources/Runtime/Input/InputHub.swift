@@ -7,7 +7,8 @@
 //
 // Devices are read, never grabbed, unless the profile says `grab = on`: an application behind the
 // HUD keeps its input. A device that fails (unplugged: ENODEV) is closed and forgotten; a later
-// uevent brings it back.
+// uevent brings it back. What a device does is logged at a bounded rate per device node
+// (`peerLog`): one that fails, or comes and goes, over and over cannot fill the journal.
 import Board
 import Display
 import HUDProtocol
@@ -47,6 +48,7 @@ public final class InputHub {
     public let configuration: InputConfiguration
     private unowned let runtime: HUDRuntime
     private var logger: Logger { runtime.logger }
+    private var peerLog: LogRateLimiter { runtime.peerLog }
     private var devices: [String: (device: EvdevDevice, decoder: InputDecoder)] = [:]
     /// Our own uevent monitor, when the display has none to share.
     private var monitor: UEventMonitor?
@@ -95,27 +97,27 @@ public final class InputHub {
         guard devices[path] == nil else { return }
         let device: EvdevDevice
         do { device = try EvdevDevice(path: path) } catch {
-            if explicit { logger.error("input \(path): \(error); going on without it") } else { logger.debug("input \(path): \(error)") }
+            peerLog.log(explicit ? .error : .debug, "input-device errors", from: path, "input \(path): \(error)\(explicit ? "; going on without it" : "")")
             return
         }
         guard device.capabilities.isUseful else {
-            logger.debug("input \(path) (\(device.name)): neither a pointer nor a keyboard; not used")
+            peerLog.log(.debug, "input devices", from: path, "input \(path) (\(device.name)): neither a pointer nor a keyboard; not used")
             return
         }
         if configuration.grab {
-            do { try device.grab(true) } catch { logger.warning("input \(path): cannot grab: \(error); reading it shared") }
+            do { try device.grab(true) } catch { peerLog.log(.warning, "input-device errors", from: path, "input \(path): cannot grab: \(error); reading it shared") }
         }
         do {
             try runtime.watch(device.descriptor.rawValue) { [unowned self] _ in readable(path) }
         } catch {
-            logger.error("input \(path): cannot watch: \(error)")
+            peerLog.log(.error, "input-device errors", from: path, "input \(path): cannot watch: \(error)")
             return
         }
         var decoder = InputDecoder(capabilities: device.capabilities)
         let output = self.output(for: device)
         if let output { decoder.relativeSpan = (Double(output.mode.width), Double(output.mode.height)) }
         devices[path] = (device, decoder)
-        logger.info("input \(path): \(device.name), \(Self.describe(device.capabilities))\(output.map { " on \($0.name)" } ?? "")\(device.isGrabbed ? ", grabbed" : "")")
+        peerLog.log(.info, "input devices", from: path, "input \(path): \(device.name), \(Self.describe(device.capabilities))\(output.map { " on \($0.name)" } ?? "")\(device.isGrabbed ? ", grabbed" : "")")
     }
 
     private func drop(_ path: String, reason: String?) {
@@ -123,7 +125,7 @@ public final class InputHub {
         runtime.unwatch(device.descriptor.rawValue)
         if device.isGrabbed { try? device.grab(false) }
         device.close()
-        if let reason { logger.info("input \(path) (\(device.name)): \(reason)") }
+        if let reason { peerLog.log(.info, "input devices", from: path, "input \(path) (\(device.name)): \(reason)") }
     }
 
     private static func describe(_ c: DeviceCapabilities) -> String {
@@ -195,7 +197,7 @@ public final class InputHub {
             let m = try UEventMonitor()
             try runtime.watch(m.descriptor) { [unowned self] _ in
                 guard let monitor else { return }
-                do { uevents(try monitor.drain()) } catch { logger.error("input hotplug: \(error)") }
+                do { uevents(try monitor.drain()) } catch { peerLog.log(.error, "input-device errors", from: "the uevent monitor", "input hotplug: \(error)") }
             }
             monitor = m
         } catch {

@@ -71,6 +71,9 @@ public final class PromptDesk {
         if pending.count == 1 { showHead() }
     }
 
+    /// Whether `owner` has a prompt waiting or shown (it waits on us: never closed as idle).
+    public func isWaiting(for owner: Owner) -> Bool { pending.contains { $0.owner == owner } }
+
     /// MULTIPLE_ANSWERS of the passphrases typed lately, nil when there are none.
     public func cachedAnswer() -> SecretBytes? { cache.answerFrame() }
 
