@@ -13,7 +13,7 @@
 // ConnectionHost's. A peer that is neither root nor our user gets its NAK and is closed, so it
 // holds no slot; one that sends nothing is closed after `untrustedIdle` (2 s). A client waiting on
 // us (a prompt, a keystroke watch, between pause-progress and unpause-progress, dracut's bracket
-// around its prompt) is never idle.
+// around its prompt, root's `plymouth --wait`, which sends nothing) is never idle.
 import HUDProtocol
 import LinuxSystem
 import Logging
@@ -43,6 +43,9 @@ public final class PlymouthServer {
     private var keyWatches: [(connection: ControlConnection, keys: String)] = []
     /// Clients between pause-progress and unpause-progress.
     private var pausing: Set<ObjectIdentifier> = []
+    /// Clients that have sent a request. `plymouth --wait` sends none: it waits for the daemon to
+    /// quit, so a trusted client that never spoke is waiting, not idle.
+    private var spoken: Set<ObjectIdentifier> = []
     private var closed = false
     private var logger: Logger { runtime.logger }
 
@@ -76,6 +79,7 @@ public final class PlymouthServer {
             for request in requests {
                 switch request {
                 case .success(let r):
+                    spoken.insert(ObjectIdentifier(c))
                     host.heard(c)
                     answer(r, from: c)
                 case .failure(let e): return host.drop(c, reason: "\(e); closing the connection")
@@ -85,7 +89,7 @@ public final class PlymouthServer {
         }
         host.waiting = { [unowned self] c in
             let id = ObjectIdentifier(c)
-            return pausing.contains(id) || runtime.prompts.isWaiting(for: id) || keyWatches.contains { $0.connection === c }
+            return (c.trusted && !spoken.contains(id)) || pausing.contains(id) || runtime.prompts.isWaiting(for: id) || keyWatches.contains { $0.connection === c }
         }
         host.overflow = { [unowned self] c in
             c.pendingOutput > outputLimit ? "\(c.pendingOutput) bytes of replies unread: disconnected" : nil
@@ -93,6 +97,7 @@ public final class PlymouthServer {
         host.dropped = { [unowned self] c in
             decoders[ObjectIdentifier(c)] = nil
             pausing.remove(ObjectIdentifier(c))
+            spoken.remove(ObjectIdentifier(c))
             runtime.prompts.withdraw(owner: ObjectIdentifier(c))
             for (i, w) in keyWatches.enumerated().reversed() where w.connection === c {
                 keyWatches.remove(at: i)
