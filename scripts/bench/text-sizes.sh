@@ -63,9 +63,11 @@ if ((daemon)); then
         label="$([[ $side == before ]] && echo "before text ($(git rev-parse --short "$before"))" || echo "with text ($(git rev-parse --short HEAD))")"
         printf '  %-34s %12s %12s %12s %12s %12s %10s\n' "$label" "$(n "$(stat -c %s "$bin")")" "$(n "$(stat -c %s "$work/$side")")" \
             "$(n "$text")" "$(n "$data")" "$(n "$bss")" "$(n "$(z9 "$work/$side")")"
-        eval "${side}_stripped=$(stat -c %s "$work/$side") ${side}_z9=$(z9 "$work/$side") ${side}_z19=$(z19 "$work/$side")"
+        eval "${side}_file=$(stat -c %s "$bin") ${side}_stripped=$(stat -c %s "$work/$side") ${side}_text=$text ${side}_data=$data"
+        eval "${side}_bss=$bss ${side}_z9=$(z9 "$work/$side") ${side}_z19=$(z19 "$work/$side")"
     done
-    printf '  %-34s %12s %12s %12s %12s %12s %10s\n\n' difference "" "+$(n $((after_stripped - before_stripped)))" "" "" "" "+$(n $((after_z9 - before_z9)))"
+    d() { local a="after_$1" b="before_$1"; printf '%+d' $((${!a} - ${!b})); }
+    printf '  %-34s %12s %12s %12s %12s %12s %10s\n\n' difference "$(d file)" "$(d stripped)" "$(d text)" "$(d data)" "$(d bss)" "$(d z9)"
 fi
 
 # The statuses, each in the face the default chain draws it with.
