@@ -6,14 +6,14 @@
 # its LAYOUTS timed layouts. Prints the median, p10 and p90 of those per-run medians, the ratio of
 # the medians and the median of each round's ratio (issue 24's target: at most 0.5).
 #
-#   scripts/bench/text-layout.sh [--rounds 15] [--layouts 400] [--no-build]
+#   scripts/bench/text-layout.sh [--rounds 40] [--layouts 300] [--no-build]
 #                                [--font FILE] [--text-file FILE] [--size PX] [--width PX]
 #
 # Needs libpango1.0-dev and fonts-noto-core (scripts/setup.sh --tests). Builds the release bench
 # with install.sh's release flags in .build-bench, and the C program there too.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-rounds=15 layouts=400 build=1 size=15 width=200
+rounds=40 layouts=300 build=1 size=15 width=200
 font=/usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf
 text=Benchmarks/text-layout/arabic-200.txt
 while (($#)); do
