@@ -3,20 +3,24 @@
 # against the same with a Latin one (issue 24's target: no more than 5 % slower). Each run is
 # started by execstamp (scripts/qemu/execstamp.c), which sets SPLASHHUD_EXEC_NS, so the daemon's
 # start-up line (StartupTimeline) gives exec → main and main → first frame; their sum is the
-# figure. The two statuses run in turn, RUNS times each, the order swapped every round.
+# figure. The two statuses run in turn, RUNS times each, the order swapped every round. Beside
+# the times, which a shared machine's load makes noisy: each run's CPU, and with valgrind, the
+# instructions from exec to the first frame (callgrind, dumped when the start-up line is made;
+# CALLGRIND runs each, 0 for none), which load does not change.
 #
-#   scripts/bench/first-frame-text.sh [--runs 60] [--no-build] [--size 1280x800]
+#   scripts/bench/first-frame-text.sh [--runs 60] [--callgrind 3] [--no-build] [--size 1280x800]
 #
 # Needs the default chain's faces (fonts-dejavu-core, fonts-noto-core: scripts/setup.sh --tests).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-runs=60 build=1 size=1280x800
+runs=60 callgrind=3 build=1 size=1280x800
 while (($#)); do
     case $1 in
         --runs) runs=$2; shift 2 ;;
+        --callgrind) callgrind=$2; shift 2 ;;
         --size) size=$2; shift 2 ;;
         --no-build) build=0; shift ;;
-        *) echo "usage: $0 [--runs N] [--no-build] [--size WxH]" >&2; exit 64 ;;
+        *) echo "usage: $0 [--runs N] [--callgrind N] [--no-build] [--size WxH]" >&2; exit 64 ;;
     esac
 done
 
@@ -73,3 +77,25 @@ awk '
                r, pct(q, n[1], .5), pct(q, n[1], .1), pct(q, n[1], .9)
         printf "  CPU %.3f (medians); target <= 1.05: %s\n", med[1, 2] / med[0, 2], r <= 1.05 ? "met" : "NOT met"
     }' "$work/results"
+
+command -v valgrind > /dev/null || callgrind=0
+((callgrind > 0)) || exit 0
+# Valgrind 3.19 cannot read Swift 6's DWARF 5: a copy without debug information, symbols kept.
+strip --strip-debug -o "$work/splashhudd" "$daemon"
+for ((r = 1; r <= callgrind; r++)); do
+    for name in latin hebrew; do
+        rm -f "$work/cg"*
+        nice -n 19 valgrind --tool=callgrind --callgrind-out-file="$work/cg" --dump-before='$s7Runtime15StartupTimelineC7summarySSyF' \
+            "$work/splashhudd" --display "memory:$size" --socket none --console off --script "$work/$name.hud" --duration 0.05 > /dev/null 2>&1
+        [[ -f $work/cg.1 ]] || { echo "first-frame-text.sh: callgrind made no dump at the start-up line" >&2; exit 1; }
+        echo "$name $(sed -nE 's/^summary: ([0-9]+)/\1/p' "$work/cg.1")" >> "$work/instructions"
+    done
+done
+awk -v runs="$callgrind" '
+    { v[$1] = v[$1] " " $2 }
+    END {
+        for (name in v) { n = split(v[name], a, " "); for (i = 1; i < n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+                          m[name] = a[int((n + 1) / 2)] }
+        printf "\n  Instructions, exec → first frame (callgrind, median of %d): Latin %.2f M, Hebrew %.2f M; Hebrew/Latin %.3f\n",
+               runs, m["latin"] / 1e6, m["hebrew"] / 1e6, m["hebrew"] / m["latin"]
+    }' "$work/instructions"
