@@ -85,6 +85,7 @@ strip --strip-debug -o "$work/splashhudd" "$daemon"
 for ((r = 1; r <= callgrind; r++)); do
     for name in latin hebrew; do
         rm -f "$work/cg"*
+        # shellcheck disable=SC2016 # a Swift symbol, not a shell expansion
         nice -n 19 valgrind --tool=callgrind --callgrind-out-file="$work/cg" --dump-before='$s7Runtime15StartupTimelineC7summarySSyF' \
             "$work/splashhudd" --display "memory:$size" --socket none --console off --script "$work/$name.hud" --duration 0.05 > /dev/null 2>&1
         [[ -f $work/cg.1 ]] || { echo "first-frame-text.sh: callgrind made no dump at the start-up line" >&2; exit 1; }

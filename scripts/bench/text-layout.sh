@@ -37,6 +37,7 @@ scratch=.build-bench
 release=(-c release -Xswiftc -enforce-exclusivity=unchecked --scratch-path "$scratch")
 if ((build)); then
     nice -n 19 swift build "${release[@]}" --product splashhud-bench >&2
+    # shellcheck disable=SC2046 # pkg-config's flags are words
     nice -n 19 cc -O2 -Wall -o "$scratch/pango-layout" Benchmarks/text-layout/pango-layout.c \
         $(pkg-config --cflags --libs pangoft2 fontconfig)
 fi

@@ -29,6 +29,7 @@ trap 'rm -rf "$work"' EXIT
 z9() { zstd -q -9 -c "$1" | wc -c; }
 z19() { zstd -q -19 -c "$1" | wc -c; }
 n() { printf "%'d" "$1"; }
+declare -A v  # the daemons' sizes: v[before|after,column]
 
 # static_daemon DIR: builds DIR's daemon fully static, as install.sh --static-stdlib does, and prints its path.
 static_daemon() {
@@ -52,22 +53,23 @@ if ((daemon)); then
     fi
     # The same package versions on both sides.
     [[ -f Package.resolved ]] && cp Package.resolved "$old/"
-    after_bin="$(static_daemon "$PWD")"
-    before_bin="$(static_daemon "$old")"
+    declare -A bin=([after]="$(static_daemon "$PWD")" [before]="$(static_daemon "$old")")
     echo "Static daemon (release, -static-executable, --no-export-dynamic, $(swift --version 2>&1 | head -1 | sed 's/ (.*//')), bytes"
-    printf '  %-34s %12s %12s %12s %12s %12s %10s\n' "" file stripped text data bss "zstd -9"
+    columns=(file stripped text data bss z9)
+    printf '  %-34s %12s %12s %12s %12s %12s %12s\n' "" file stripped text data bss "zstd -9"
     for side in before after; do
-        bin="${side}_bin"; bin="${!bin}"
-        strip -o "$work/$side" "$bin"
-        read -r text data bss _ < <(size "$bin" | tail -1)
+        strip -o "$work/$side" "${bin[$side]}"
+        read -r v[$side,text] v[$side,data] v[$side,bss] _ < <(size "${bin[$side]}" | tail -1)
+        v[$side,file]=$(stat -c %s "${bin[$side]}") v[$side,stripped]=$(stat -c %s "$work/$side")
+        v[$side,z9]=$(z9 "$work/$side") v[$side,z19]=$(z19 "$work/$side")
         label="$([[ $side == before ]] && echo "before text ($(git rev-parse --short "$before"))" || echo "with text ($(git rev-parse --short HEAD))")"
-        printf '  %-34s %12s %12s %12s %12s %12s %10s\n' "$label" "$(n "$(stat -c %s "$bin")")" "$(n "$(stat -c %s "$work/$side")")" \
-            "$(n "$text")" "$(n "$data")" "$(n "$bss")" "$(n "$(z9 "$work/$side")")"
-        eval "${side}_file=$(stat -c %s "$bin") ${side}_stripped=$(stat -c %s "$work/$side") ${side}_text=$text ${side}_data=$data"
-        eval "${side}_bss=$bss ${side}_z9=$(z9 "$work/$side") ${side}_z19=$(z19 "$work/$side")"
+        printf '  %-34s' "$label"
+        for c in "${columns[@]}"; do printf ' %12s' "$(n "${v[$side,$c]}")"; done
+        echo
     done
-    d() { local a="after_$1" b="before_$1"; printf '%+d' $((${!a} - ${!b})); }
-    printf '  %-34s %12s %12s %12s %12s %12s %10s\n\n' difference "$(d file)" "$(d stripped)" "$(d text)" "$(d data)" "$(d bss)" "$(d z9)"
+    printf '  %-34s' difference
+    for c in "${columns[@]}"; do printf ' %12s' "$(printf '%+d' $((v[after,$c] - v[before,$c])))"; done
+    printf '\n\n'
 fi
 
 # The statuses, each in the face the default chain draws it with.
@@ -91,7 +93,7 @@ for entry in "Arabic|$noto/NotoSansArabic-Regular.ttf" "Devanagari|$noto/NotoSan
 done
 printf '  %-52s %10s %10s %10s\n' "SplashHUD: the three faces" "" "$(n $ours9)" "$(n $ours19)"
 if ((daemon)); then
-    printf '  %-52s %10s %10s %10s\n' "  + the daemon's text code (stripped, above)" "" "+$(n $((after_z9 - before_z9)))" "+$(n $((after_z19 - before_z19)))"
+    printf '  %-52s %10s %10s %10s\n' "  + the daemon's text code (stripped, above)" "" "+$(n $((v[after,z9] - v[before,z9])))" "+$(n $((v[after,z19] - v[before,z19])))"
 fi
 
 # Plymouth's Pango stack: label.so and its libraries, less those Plymouth's core (plymouthd, the
@@ -110,7 +112,7 @@ while read -r f; do
 done < "$work/pango" > "$work/pango-rows"
 printf '  %-52s %10s %10s %10s\n' "Plymouth's Pango label: label.so and $(($(wc -l < "$work/pango") - 1)) libraries" "" "$(n $pango9)" "$(n $pango19)"
 cat "$work/pango-rows"
-awk -v a="$ours9" -v b="$pango9" -v c="${after_z9:-0}" -v d="${before_z9:-0}" -v daemon="$daemon" 'BEGIN {
+awk -v a="$ours9" -v b="$pango9" -v c="${v[after,z9]:-0}" -v d="${v[before,z9]:-0}" -v daemon="$daemon" 'BEGIN {
     printf "\n  SplashHUD/Pango (zstd -9): the faces %.3f", a / b
     if (daemon) printf "; the faces and the daemon'"'"'s text code %.3f", (a + c - d) / b
     printf "; target <= 0.1: %s\n", (daemon ? a + c - d : a) / b <= 0.1 ? "met" : "NOT met"
