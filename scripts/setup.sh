@@ -28,6 +28,9 @@ PACKAGES=(
 if [[ " $* " == *" --tests "* ]]; then
   PACKAGES+=(
     libcairo2-dev       # the benchmark's comparison engine (built with the tests)
+    # Text against Pango (scripts/bench/text-layout.sh builds Benchmarks/text-layout/pango-layout.c)
+    # and against Plymouth's Pango label plugin, whose libraries scripts/bench/text-sizes.sh weighs.
+    libpango1.0-dev plymouth-label
     fonts-urw-base35    # Nimbus Sans (CFF outlines), for the font tests
     # Text in every script: the per-script Noto faces and a CJK face with Hangul, and the
     # references the text tests compare with (Pango's pango-view, hb-shape, fribidi).

@@ -1,5 +1,6 @@
 // splashhud-bench: SplashHUD's rasterizer vs cairo vs memset/memcpy on the reference HUD frame
 // (shared/bench/hud-scene.md). Engines are interleaved frame by frame and each is timed alone.
+// `text-layout` times paragraph layout instead (TextLayoutBench, against Pango in text-layout.sh).
 import ArgumentParser
 import Assets
 import CCairoScene
@@ -11,7 +12,8 @@ import Raster
 struct SplashHUDBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "splashhud-bench",
-        abstract: "Time SplashHUD, cairo, memset and memcpy on the reference HUD frame.")
+        abstract: "Time SplashHUD, cairo, memset and memcpy on the reference HUD frame.",
+        subcommands: [TextLayoutBench.self])
 
     @Option(help: "Comma-separated variants: full1080, full4k, damage1080.")
     var variants: String = "full1080,full4k,damage1080"
