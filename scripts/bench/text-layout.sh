@@ -11,7 +11,7 @@
 #   scripts/bench/text-layout.sh [--rounds 40] [--layouts 300] [--no-build] [--no-callgrind]
 #                                [--font FILE] [--text-file FILE] [--size PX] [--width PX]
 #
-# Needs libpango1.0-dev and fonts-noto-core (scripts/setup.sh --tests). Builds the release bench
+# Needs libpango1.0-dev and fonts-noto-core (scripts/setup.sh --tests --bench). Builds the release bench
 # with install.sh's release flags in .build-bench, and the C program there too.
 set -euo pipefail
 cd "$(dirname "$0")/../.."

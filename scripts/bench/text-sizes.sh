@@ -12,7 +12,7 @@
 #   scripts/bench/text-sizes.sh [--before COMMIT] [--no-daemon] [--no-build]
 #
 # Needs fonts-noto-core, fonts-noto-cjk, libharfbuzz-bin (hb-subset), zstd, plymouth and
-# plymouth-label (scripts/setup.sh --tests) and, for the daemon, what the static build needs.
+# plymouth-label (scripts/setup.sh --tests --bench) and, for the daemon, what the static build needs.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 before=9af663e daemon=1 build=1
