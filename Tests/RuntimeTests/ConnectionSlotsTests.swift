@@ -31,6 +31,20 @@ struct ConnectionSlotsTests {
         return try #require(crowd.latest)
     }
 
+    /// Opens `connections` more connections of this (root's) process, pings on each and runs the
+    /// loop until all are answered or 5 s pass: the clients (open while the caller keeps them)
+    /// and the pongs received.
+    func pings(_ rig: ControlRig, connections: Int) throws -> (clients: [RawClient], answered: Int) {
+        let clients = try (0..<connections).map { _ in try rig.connect() }
+        for c in clients { c.send("ping\n") }
+        var answered = 0
+        try rig.run(for: 5) {
+            answered += clients.reduce(0) { $0 + $1.readLines().filter { $0 == "ok pong" }.count }
+            return answered == connections
+        }
+        return (clients, answered)
+    }
+
     final class Pings: @unchecked Sendable {
         let lock = NSLock()
         var done = false
@@ -147,14 +161,8 @@ struct ConnectionSlotsTests {
         #expect(crowd.latest?.closed == 12 && crowd.latest?.alive == 8, "\(report) then \(String(describing: crowd.latest))")
         #expect(rig.log.contains("refused: uid 65534 has 8 connections open already"))
         // Root: 40 connections, more than the group member's share, every one answered.
-        let root = try (0..<40).map { _ in try rig.connect() }
-        for c in root { c.send("ping\n") }
-        var answered = 0
-        try rig.run(for: 5) {
-            answered += root.reduce(0) { $0 + $1.readLines().filter { $0 == "ok pong" }.count }
-            return answered == 40
-        }
-        #expect(answered == 40)
+        let root = try pings(rig, connections: 40)
+        #expect(root.answered == 40)
         #expect(rig.server.connectionCount(uid: 0) == 40 && rig.server.connectionCount(uid: Self.nobody) == 8)
         // Eight more users of the group, ten connections each, beside the first one's eight: the
         // pool they share is full at 64, whatever each one's share; root's pool is its own.
@@ -166,14 +174,9 @@ struct ConnectionSlotsTests {
         let held = uids.map { rig.server.connectionCount(uid: $0) }
         #expect(held.reduce(0, +) == 64 && held.allSatisfy { $0 <= 8 }, "\(held)")
         #expect(rig.log.contains("refused: 64 connections of other users are open already"))
-        let more = try (0..<20).map { _ in try rig.connect() }
-        for c in more { c.send("ping\n") }
-        var late = 0
-        try rig.run(for: 5) {
-            late += more.reduce(0) { $0 + $1.readLines().filter { $0 == "ok pong" }.count }
-            return late == 20
-        }
-        #expect(late == 20, "root still gets its slots with the others' pool full")
+        let more = try pings(rig, connections: 20)
+        #expect(more.answered == 20, "root still gets its slots with the others' pool full")
         #expect(rig.server.connectionCount(uid: 0) == 60, "root's pool is its own")
+        withExtendedLifetime((root.clients, more.clients)) {}  // open until here: counted above
     }
 }

@@ -33,6 +33,21 @@ struct LogBoundTests {
         Int((MonotonicClock.nanoseconds() - start) / window) + 2
     }
 
+    /// After `total` lines of `what` from `origin` since `start` (the log then `logged` lines
+    /// long): once the last window has closed, each is written in full (`isFull`) or counted in
+    /// a summary, at most 5 in full per window, and no window writes more than its bound.
+    static func expectBounded(_ rig: ControlRig, logged: Int, since start: Int64, total: Int, _ what: String, from origin: String,
+                              isFull: ((level: Logger.Level, text: String)) -> Bool) throws {
+        let windows = Self.windows(since: start)
+        try rig.run(for: 1.2)  // the last window closes: its summary comes without another line
+        let new = rig.log.lines[logged...]
+        let full = new.filter(isFull).count
+        let summed = Self.summed(new, what, from: origin)
+        #expect(full + summed == total, "\(full) in full + \(summed) summed up")
+        #expect(full <= 5 * windows, "\(full) in full over \(windows) windows")
+        #expect(new.count <= Self.perWindow * windows, "\(new.count) lines over \(windows) windows")
+    }
+
     @Test func aHundredThousandRefusedLinesOnTheSocketLeaveABoundedLog() throws {
         let rig = try ControlRig()
         rig.runtime.peerLog.window = Self.window
@@ -57,14 +72,9 @@ struct LogBoundTests {
             return refused + other.count == total
         }
         #expect(refused == total && other.isEmpty, "\(refused) refused, others: \(other.prefix(3)), closed \(c.closedByPeer)")
-        let windows = Self.windows(since: start)
-        try rig.run(for: 1.2)  // the last window closes: its summary comes without another line
-        let new = rig.log.lines[logged...]
-        let full = new.filter { $0.text.hasPrefix("command refused: image /nonexistent/flood.png") }.count
-        let summed = Self.summed(new, "refused requests", from: "uid \(geteuid()) on the control socket")
-        #expect(full + summed == total, "\(full) in full + \(summed) summed up")
-        #expect(full <= 5 * windows, "\(full) in full over \(windows) windows")
-        #expect(new.count <= Self.perWindow * windows, "\(new.count) lines over \(windows) windows")
+        try Self.expectBounded(rig, logged: logged, since: start, total: total, "refused requests", from: "uid \(geteuid()) on the control socket") {
+            $0.text.hasPrefix("command refused: image /nonexistent/flood.png")
+        }
     }
 
     @Test func aHundredThousandBadWordsThroughTheFIFOLeaveABoundedLog() throws {
@@ -91,14 +101,9 @@ struct LogBoundTests {
             return session.refusedLines == total
         }
         #expect(session.refusedLines == total)
-        let windows = Self.windows(since: start)
-        try rig.run(for: 1.2)
-        let new = rig.log.lines[logged...]
-        let full = new.filter { $0.level == .error && !$0.text.hasPrefix("…") }.count
-        let summed = Self.summed(new, "bad words", from: "the FIFO \(path)")
-        #expect(full + summed == total, "\(full) in full + \(summed) summed up")
-        #expect(full <= 5 * windows, "\(full) in full over \(windows) windows")
-        #expect(new.count <= Self.perWindow * windows, "\(new.count) lines over \(windows) windows")
+        try Self.expectBounded(rig, logged: logged, since: start, total: total, "bad words", from: "the FIFO \(path)") {
+            $0.level == .error && !$0.text.hasPrefix("…")
+        }
     }
 
     /// Each connection would bring its own "connected", refusal and "closed" lines; sources are
