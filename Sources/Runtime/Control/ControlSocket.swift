@@ -127,7 +127,7 @@ public struct ControlSocket {
     /// Whether a peer may use an abstract socket (a path socket's mode already decided).
     public func admits(_ peer: UnixSocket.Credentials) -> Bool {
         guard isAbstract else { return true }
-        return peer.uid == 0 || peer.uid == Files.effectiveUserID || (group != nil && peer.gid == group)
+        return ConnectionHost.isPrivileged(peer) || (group != nil && peer.gid == group)
     }
 
     /// Closes the listener and removes its path (not a path another daemon bound since).
