@@ -53,16 +53,28 @@ struct BidiParagraph {
     /// separator whitespace back to the paragraph's level), and the visual position of each
     /// character (`visual[i]` for the character at `range.lowerBound + i`).
     func lineOrder(_ range: Range<Int>) -> (levels: [UInt8], visual: [Int]) {
-        var levels = self.levels.map { FriBidiLevel(bitPattern: $0) }
-        var map = (0..<types.count).map { FriBidiStrIndex($0) }
-        let base = baseLevel == 1 ? FRIBIDI_PAR_RTL : FRIBIDI_PAR_LTR
-        // Flags 0: marks stay after their base in logical order; HarfBuzz places them.
-        let ok = range.isEmpty || fribidi_reorder_line(0, types, FriBidiStrIndex(range.count), FriBidiStrIndex(range.lowerBound),
-                                                       base, &levels, nil, &map) != 0
-        var visual = [Int](repeating: 0, count: range.count)
-        for (position, logical) in map[range].enumerated() {
-            visual[ok ? Int(logical) - range.lowerBound : position] = position
+        guard !range.isEmpty else { return ([], []) }
+        // The line alone: FriBidi reads and writes only its characters (offset 0 into them).
+        var levels = Array(self.levels[range])
+        var map = [FriBidiStrIndex](unsafeUninitializedCapacity: range.count) { buffer, count in
+            for i in 0..<range.count { buffer[i] = FriBidiStrIndex(i) }
+            count = range.count
         }
-        return (levels[range].map { UInt8(bitPattern: $0) }, visual)
+        let base = baseLevel == 1 ? FRIBIDI_PAR_RTL : FRIBIDI_PAR_LTR
+        // Flags 0: marks stay after their base in logical order; HarfBuzz places them. FriBidi's
+        // levels are signed chars: the same bytes as ours.
+        let ok = types.withUnsafeBufferPointer { t in
+            levels.withUnsafeMutableBufferPointer { l in
+                l.withMemoryRebound(to: FriBidiLevel.self) { l in
+                    fribidi_reorder_line(0, t.baseAddress! + range.lowerBound, FriBidiStrIndex(range.count), 0, base,
+                                         l.baseAddress, nil, &map) != 0
+                }
+            }
+        }
+        var visual = [Int](repeating: 0, count: range.count)
+        for (position, logical) in map.enumerated() {
+            visual[ok ? Int(logical) : position] = position
+        }
+        return (levels, visual)
     }
 }

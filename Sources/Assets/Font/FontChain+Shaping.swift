@@ -26,6 +26,16 @@ struct ShapeKey: Hashable {
     var face: Int
     var rightToLeft: Bool
     var script: UInt32
+
+    /// The characters hashed as bytes, in one call each (a paragraph's run is hundreds long).
+    func hash(into hasher: inout Hasher) {
+        func combine(_ part: [UInt32]) {
+            hasher.combine(part.count)
+            part.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
+        combine(text); combine(before); combine(after)
+        hasher.combine(face); hasher.combine(rightToLeft); hasher.combine(script)
+    }
 }
 
 /// A bounded cache of shaped runs: the least recently used half goes when it is full.

@@ -18,7 +18,10 @@ public final class FontChain {
     /// The scripts (HarfBuzz's values) each face is meant for; nil: every script.
     let scripts: [Set<UInt32>?]
 
-    private var resolved: [UInt32: (face: Int, glyph: UInt32)] = [:]
+    /// `character(_:)`'s memo, direct-mapped by a hash of the code point: a collision only
+    /// replaces an answer that is worked out the same way when asked again, and a lookup costs
+    /// no hashing of a dictionary's (a layout asks for every character of its text).
+    private var characters = [(value: UInt32, character: Character)?](repeating: nil, count: 256)
     /// Shaped runs (FontChain+Shaping).
     var shapes = ShapeCache()
     /// Characters no face has, not yet reported, and every one ever noted (each is reported once).
@@ -104,8 +107,30 @@ public final class FontChain {
     /// character and is meant for its script (every face is, for characters of no script of
     /// their own: spaces, digits, punctuation, marks), else the first that has it. Memoized.
     public func resolve(_ scalar: Unicode.Scalar) -> (faceIndex: Int, glyph: UInt32) {
-        if let r = resolved[scalar.value] { return (r.face, r.glyph) }
-        let script = Script.of(scalar.value)
+        let c = character(scalar.value)
+        return (c.face, c.glyph)
+    }
+
+    /// What laying out a character needs to know of it, memoized: the Unicode properties cost
+    /// more than the chain's lookup, and a status repeats its characters.
+    struct Character {
+        var value: UInt32
+        var face: Int
+        var glyph: UInt32
+        /// HarfBuzz's script value.
+        var script: UInt32
+        /// A space separator (Zs): it takes its neighbours' face.
+        var isSpace: Bool
+        /// Default_Ignorable_Code_Point (joiners, bidi marks, variation selectors): HarfBuzz hides it.
+        var isHidden: Bool
+    }
+
+    /// `value`'s face, glyph, script and properties (U+FFFD's properties for a non-scalar).
+    func character(_ value: UInt32) -> Character {
+        let slot = Int(truncatingIfNeeded: (value &* 0x9E37_79B1) >> 24)  // Fibonacci hashing: the top 8 bits
+        if let memo = characters[slot], memo.value == value { return memo.character }
+        let scalar = Unicode.Scalar(value) ?? "\u{FFFD}"
+        let script = Script.of(value)
         var found: (face: Int, glyph: UInt32)? = nil, fallback = (face: 0, glyph: UInt32(0))
         for (i, face) in faces.enumerated() {
             let g = face.glyphIndex(for: scalar)
@@ -113,9 +138,17 @@ public final class FontChain {
             if fallback.glyph == 0 { fallback = (i, g) }
             if Script.isWeak(script) || scripts[i].map({ $0.contains(script) }) ?? true { found = (i, g); break }
         }
-        let r = found ?? fallback
-        resolved[scalar.value] = r
-        return (r.face, r.glyph)
+        let r = found ?? fallback, category = GeneralCategory.of(value)
+        let c = Character(value: value, face: r.face, glyph: r.glyph, script: script, isSpace: GeneralCategory.isSpace(category),
+                          isHidden: GeneralCategory.isDefaultIgnorable(scalar, category, script: script))
+        characters[slot] = (value, c)
+        return c
+    }
+
+    /// Whether face `face` has a glyph for the character `c` was worked out for (its own face
+    /// has, without asking FreeType).
+    func has(_ c: Character, in face: Int) -> Bool {
+        (c.glyph != 0 && c.face == face) || faces[face].hasGlyph(for: Unicode.Scalar(c.value) ?? "\u{FFFD}")
     }
 
     /// Records that no face has `scalar` (it is drawn as a box).

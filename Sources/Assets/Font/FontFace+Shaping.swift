@@ -19,6 +19,9 @@ struct ShapedGlyph: Hashable, Sendable {
     var xOffset: Int32
     /// Up, as OpenType has it.
     var yOffset: Int32
+    /// HarfBuzz's HB_GLYPH_FLAG_UNSAFE_TO_BREAK: cutting the text where this glyph's cluster
+    /// starts and shaping each side again may give other glyphs.
+    var unsafeToBreak = false
 }
 
 extension FontFace {
@@ -56,7 +59,8 @@ extension FontFace {
         return (0..<Int(count)).map { i in
             ShapedGlyph(glyph: infos[i].codepoint, cluster: Int32(bitPattern: infos[i].cluster),
                         xAdvance: clamp(positions[i].x_advance), xOffset: clamp(positions[i].x_offset),
-                        yOffset: clamp(positions[i].y_offset))
+                        yOffset: clamp(positions[i].y_offset),
+                        unsafeToBreak: hb_glyph_info_get_glyph_flags(infos + i).rawValue & HB_GLYPH_FLAG_UNSAFE_TO_BREAK.rawValue != 0)
         }
     }
 }
@@ -67,6 +71,7 @@ enum Script {
     static let inherited = UInt32(HB_SCRIPT_INHERITED.rawValue)
     static let unknown = UInt32(HB_SCRIPT_UNKNOWN.rawValue)
     static let thai = UInt32(HB_SCRIPT_THAI.rawValue)
+    static let hangul = UInt32(HB_SCRIPT_HANGUL.rawValue)
 
     static func of(_ scalar: UInt32) -> UInt32 {
         UInt32(hb_unicode_script(hb_unicode_funcs_get_default(), scalar).rawValue)
@@ -74,4 +79,30 @@ enum Script {
 
     /// Whether the script takes its neighbours' (spaces, digits, punctuation, combining marks).
     static func isWeak(_ script: UInt32) -> Bool { script == common || script == inherited || script == unknown }
+}
+
+/// Unicode's general category from HarfBuzz's tables, a tenth of the cost of Swift's lookup.
+enum GeneralCategory {
+    static func of(_ scalar: UInt32) -> hb_unicode_general_category_t {
+        hb_unicode_general_category(hb_unicode_funcs_get_default(), scalar)
+    }
+
+    /// A space separator (Zs).
+    static func isSpace(_ category: hb_unicode_general_category_t) -> Bool {
+        category == HB_UNICODE_GENERAL_CATEGORY_SPACE_SEPARATOR
+    }
+
+    /// Default_Ignorable_Code_Point, asked of Swift only where it has members: formats (Cf),
+    /// nonspacing marks (Mn), unassigned (Cn), and Hangul's fillers among letters (Lo).
+    /// `script` is the character's own (Script.of).
+    static func isDefaultIgnorable(_ scalar: Unicode.Scalar, _ category: hb_unicode_general_category_t, script: UInt32) -> Bool {
+        switch category {
+        case HB_UNICODE_GENERAL_CATEGORY_FORMAT, HB_UNICODE_GENERAL_CATEGORY_NON_SPACING_MARK,
+             HB_UNICODE_GENERAL_CATEGORY_UNASSIGNED:
+            return scalar.properties.isDefaultIgnorableCodePoint
+        case HB_UNICODE_GENERAL_CATEGORY_OTHER_LETTER:
+            return script == Script.hangul && scalar.properties.isDefaultIgnorableCodePoint
+        default: return false
+        }
+    }
 }

@@ -39,9 +39,12 @@ public struct TextLine: Hashable, Sendable {
     /// Whether this line ends in an ellipsis standing for text that did not fit.
     public var isTruncated: Bool
     /// The line's characters in logical order (with "…" when truncated).
-    public var text: String
+    public var text: String { TextLayout.string(characters, ellipsis) }
     /// Whether its paragraph runs right to left.
     public var isRightToLeft: Bool
+    /// `text`'s characters, its ellipsis apart: made into a String only when asked for.
+    let characters: ArraySlice<UInt32>
+    let ellipsis: [UInt32]
 }
 
 /// Text laid out in lines. Coordinates are pixels from the layout's top-left corner.
@@ -109,14 +112,13 @@ public struct TextLayout {
             let truncated = i == maxLines - 1 && maxLines < ranges.count
             let range = truncated ? Self.fitting(para, from: entry.range.lowerBound, maxWidth: limit) : para.trimmed(entry.range)
             let (glyphs, width) = truncated ? para.lineWithEllipsis(range) : para.line(range)
-            let kept = Array(para.text[range]) + (truncated ? para.ellipsis : [])
-            let lineText = String(String.UnicodeScalarView(kept.compactMap(Unicode.Scalar.init)))
             built.append(TextLine(glyphs: glyphs, width: width, x: .zero, baseline: baseline, isTruncated: truncated,
-                                  text: lineText, isRightToLeft: para.bidi.isRightToLeft))
+                                  isRightToLeft: para.bidi.isRightToLeft, characters: para.text[range],
+                                  ellipsis: truncated ? para.ellipsis : []))
         }
         if built.isEmpty {  // empty text: one empty line (a line's height)
-            built = [TextLine(glyphs: [], width: .zero, x: .zero, baseline: ascent, isTruncated: false, text: "",
-                              isRightToLeft: direction == .rightToLeft)]
+            built = [TextLine(glyphs: [], width: .zero, x: .zero, baseline: ascent, isTruncated: false,
+                              isRightToLeft: direction == .rightToLeft, characters: [], ellipsis: [])]
         }
         let width = built.map(\.width).max() ?? .zero
         for i in built.indices {
@@ -156,13 +158,29 @@ public struct TextLayout {
 
     // MARK: - Building lines
 
+    /// The characters `head` then `tail` as a String, encoded straight into its UTF-8.
+    static func string(_ head: ArraySlice<UInt32>, _ tail: [UInt32]) -> String {
+        String(unsafeUninitializedCapacity: 4 * (head.count + tail.count)) { buffer in
+            var n = 0
+            func put(_ values: some Sequence<UInt32>) {
+                for v in values {
+                    if let scalar = Unicode.Scalar(v) { UTF8.encode(scalar) { buffer[n] = $0; n += 1 } }
+                }
+            }
+            put(head); put(tail)
+            return n
+        }
+    }
+
     /// The text's paragraphs (between hard breaks; CR LF is one), controls left out, each with the
     /// index of its first character in the text's Unicode scalars.
     static func paragraphs(_ text: String) -> [(text: [UInt32], offset: Int)] {
+        let all = text.unicodeScalars.map(\.value)
+        if !all.contains(where: { LineBreaks.isHardBreak($0) || LineBreaks.isControl($0) }) { return [(all, 0)] }
         var out: [(text: [UInt32], offset: Int)] = [], current: [UInt32] = [], start = 0
+        current.reserveCapacity(all.count)
         var previous: UInt32 = 0, index = 0
-        for s in text.unicodeScalars {
-            let v = s.value
+        for v in all {
             defer { previous = v; index += 1 }
             if LineBreaks.isHardBreak(v) {
                 if v == 0x0A && previous == 0x0D { start = index + 1; continue }  // CR LF is one break
@@ -178,7 +196,7 @@ public struct TextLayout {
     /// Greedy wrapping of one paragraph: each line takes as many clusters as fit, breaking at the
     /// last opportunity before the overflow, or before the overflowing cluster when there is none.
     /// Spaces may hang past the edge; the spaces at a break start no line.
-    private static func wrap(_ para: ShapedParagraph, maxWidth: Int64) -> [Range<Int>] {
+    static func wrap(_ para: ShapedParagraph, maxWidth: Int64) -> [Range<Int>] {
         let n = para.text.count
         var out: [Range<Int>] = [], start = 0
         repeat {
