@@ -190,29 +190,32 @@ struct ShapedParagraph {
     /// else of the next one, and a combining mark stays with its base's face when that has it. A
     /// character no face has stays in the face before it, drawn as that face's missing glyph (a box).
     static func resolveFaces(_ text: [UInt32], _ characters: [FontChain.Character], levels: [UInt8], chain: FontChain) -> [Int] {
-        var faces = [Int?](repeating: nil, count: text.count)
-        for (i, c) in characters.enumerated() {
+        let n = text.count, none = -1
+        // Each character's own face, `none` for spaces and hidden characters.
+        var own = [Int](repeating: none, count: n)
+        for i in 0..<n {
+            let c = characters[i]
             if c.isSpace || c.isHidden { continue }
-            let scalar = Unicode.Scalar(text[i]) ?? "\u{FFFD}"
-            let previous = i > 0 && levels[i - 1] == levels[i] ? faces[i - 1] : nil
-            if let p = previous, c.script == Script.inherited, chain.has(c, in: p) { faces[i] = p; continue }
-            if c.glyph == 0 { chain.noteMissing(scalar) }
-            faces[i] = c.glyph != 0 ? c.face : (previous ?? 0)
+            let previous = i > 0 && levels[i - 1] == levels[i] ? own[i - 1] : none
+            if previous != none && c.script == Script.inherited && chain.has(c, in: previous) { own[i] = previous; continue }
+            if c.glyph == 0 { chain.noteMissing(Unicode.Scalar(c.value) ?? "\u{FFFD}") }
+            own[i] = c.glyph != 0 ? c.face : max(previous, 0)
         }
         // Spaces and hidden characters: the face before, else the face after, at their level. The
         // face after each character is found in one pass from the end (a long run of spaces would
         // make a search per space quadratic).
-        var next = [Int?](repeating: nil, count: text.count)
-        for i in text.indices.dropLast().reversed() where levels[i + 1] == levels[i] { next[i] = faces[i + 1] ?? next[i + 1] }
-        var resolved = [Int](repeating: 0, count: text.count)
-        for i in text.indices {
-            if let f = faces[i] { resolved[i] = f; continue }
-            let scalar = Unicode.Scalar(text[i]) ?? " ", c = characters[i]
-            let before = i > 0 && levels[i - 1] == levels[i] ? resolved[i - 1] : nil
-            let after = next[i]
-            if let f = before ?? after, c.isHidden || chain.has(c, in: f) { resolved[i] = f; continue }
-            resolved[i] = c.glyph != 0 ? c.face : (before ?? after ?? 0)
-            if c.glyph == 0 && !c.isHidden { chain.noteMissing(scalar) }
+        var after = [Int](repeating: none, count: n)
+        for i in stride(from: n - 2, through: 0, by: -1) where levels[i + 1] == levels[i] {
+            after[i] = own[i + 1] != none ? own[i + 1] : after[i + 1]
+        }
+        var resolved = own
+        for i in 0..<n where own[i] == none {
+            let c = characters[i]
+            let before = i > 0 && levels[i - 1] == levels[i] ? resolved[i - 1] : none
+            let near = before != none ? before : after[i]
+            if near != none && (c.isHidden || chain.has(c, in: near)) { resolved[i] = near; continue }
+            resolved[i] = c.glyph != 0 ? c.face : max(near, 0)
+            if c.glyph == 0 && !c.isHidden { chain.noteMissing(Unicode.Scalar(c.value) ?? " ") }
         }
         return resolved
     }

@@ -175,12 +175,11 @@ public struct TextLayout {
     /// The text's paragraphs (between hard breaks; CR LF is one), controls left out, each with the
     /// index of its first character in the text's Unicode scalars.
     static func paragraphs(_ text: String) -> [(text: [UInt32], offset: Int)] {
-        let all = text.unicodeScalars.map(\.value)
-        if !all.contains(where: { LineBreaks.isHardBreak($0) || LineBreaks.isControl($0) }) { return [(all, 0)] }
         var out: [(text: [UInt32], offset: Int)] = [], current: [UInt32] = [], start = 0
-        current.reserveCapacity(all.count)
+        current.reserveCapacity(text.utf8.count)
         var previous: UInt32 = 0, index = 0
-        for v in all {
+        for s in text.unicodeScalars {
+            let v = s.value
             defer { previous = v; index += 1 }
             if LineBreaks.isHardBreak(v) {
                 if v == 0x0A && previous == 0x0D { start = index + 1; continue }  // CR LF is one break
