@@ -48,6 +48,7 @@ public final class MemoryScreen {
     /// The screen turned back by the output's rotation: the frame as the HUD drew it, after format
     /// conversion. Equal to the presented frame for opaque frames in 8888 formats.
     public func shownUnrotated() -> Pixmap {
+        if output.rotation == .r0 { return shown() }
         let out = Pixmap(width: output.frameWidth, height: output.frameHeight)
         for y in 0..<out.height {
             let row = out.view.row(y)

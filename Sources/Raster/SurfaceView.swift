@@ -56,9 +56,19 @@ public struct SurfaceView: @unchecked Sendable {
     /// The whole surface decoded into a new premultiplied ARGB32 pixmap (for goldens and screenshots).
     public func toPixmap() -> Pixmap {
         let out = Pixmap(width: width, height: height)
-        for y in 0..<height {
-            let row = out.view.row(y)
-            for x in 0..<width { row[Int(x)] = readPixel(x: x, y: y).argb }
+        for y in 0..<Int(height) {
+            let row = out.view.row(Int32(y))
+            switch format {
+            case .argb8888, .xrgb8888:
+                // ARGB32 already, as little-endian words: one load a pixel (X formats made opaque).
+                let source = UnsafeRawPointer(pixelAddress(x: 0, y: Int32(y)))
+                let opaque: UInt32 = format == .xrgb8888 ? 0xFF00_0000 : 0
+                for x in 0..<Int(width) {
+                    row[x] = UInt32(littleEndian: source.loadUnaligned(fromByteOffset: 4 * x, as: UInt32.self)) | opaque
+                }
+            default:
+                for x in 0..<Int(width) { row[x] = readPixel(x: Int32(x), y: Int32(y)).argb }
+            }
         }
         return out
     }

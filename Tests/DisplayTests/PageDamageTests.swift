@@ -1,5 +1,6 @@
 // Double-buffer bookkeeping: each page is brought up to date from the shadow frame alone.
 
+import GoldenSupport
 import Raster
 import Testing
 
@@ -65,7 +66,7 @@ struct FBPagesTests {
                 copiedPixels += convertingBlit(from: frame.view, rect: r, to: surfaces[page], rotation: .r0).area
             }
             pages.drawn(page: page, damage: damage)
-            let wrong = zip(pageMemory[page].pixels, frame.pixels).filter { $0 != $1 }.count
+            let wrong = pixelDifferences(pageMemory[page].pixels, frame.pixels).count
             #expect(wrong == 0, "step \(step): \(wrong) stale pixels on the shown page")
         }
         #expect(copiedPixels < 40 * Int64(w * h) / 2)  // far less than full copies

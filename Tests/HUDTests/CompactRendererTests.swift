@@ -2,6 +2,7 @@
 // one, pixel for pixel and rect for rect; what it keeps in memory; and indicator steps copied from
 // the tile cache against freshly drawn ones.
 import Assets
+import GoldenSupport
 import HUDProtocol
 import Raster
 import Testing
@@ -34,7 +35,7 @@ struct CompactRendererTests {
             let dc = compact.render(at: t), dp = plain.render(at: t)
             #expect(dc == dp, "frame \(frame): damage")
             let a = compact.renderer.frame.pixels, b = plain.renderer.frame.pixels
-            let differing = zip(a, b).filter { $0 != $1 }.count
+            let differing = pixelDifferences(a, b).count
             #expect(differing == 0, "frame \(frame): \(differing) pixels differ")
             if differing != 0 { return }
         }
@@ -106,7 +107,7 @@ struct CompactRendererTests {
                 let fresh = try player(text, compact: false, steps: steps)
                 fresh.render(at: t)
                 let a = cached.renderer.frame.pixels, b = fresh.renderer.frame.pixels
-                let differing = zip(a, b).filter { $0 != $1 }.count
+                let differing = pixelDifferences(a, b).count
                 #expect(differing == 0, "step \(k): \(differing) pixels differ (compact \(compact), whole bytes \(wholeBytes))")
                 if differing != 0 { return }
             }
@@ -189,7 +190,7 @@ struct CompactRendererTests {
             cached.render(at: t)
             let fresh = try player(text, compact: false, steps: 20)
             fresh.render(at: t)
-            let differing = zip(cached.renderer.frame.pixels, fresh.renderer.frame.pixels).filter { $0 != $1 }.count
+            let differing = pixelDifferences(cached.renderer.frame.pixels, fresh.renderer.frame.pixels).count
             #expect(differing == 0, "step \(k) of 20: \(differing) pixels differ")
             if differing != 0 { return }
         }

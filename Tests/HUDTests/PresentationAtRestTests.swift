@@ -5,6 +5,7 @@
 // zoom, fire timers, change text and press MB's button; and a renderer that trusts the generations
 // (drawing only the indicator while at rest) draws the same frames and damage as one that
 // compares everything.
+import GoldenSupport
 import HUDProtocol
 import Raster
 import Testing
@@ -89,7 +90,7 @@ struct PresentationAtRestTests {
             let trusted = player.render(at: t)
             let checked = checking.render(player.controller.presentation())
             #expect(trusted == checked, "frame \(frame): damage")
-            let differing = zip(player.renderer.frame.pixels, checking.frame.pixels).filter { $0 != $1 }.count
+            let differing = pixelDifferences(player.renderer.frame.pixels, checking.frame.pixels).count
             #expect(differing == 0, "frame \(frame): \(differing) pixels differ")
             if differing != 0 { return }
         }

@@ -1,4 +1,5 @@
 import Assets
+import GoldenSupport
 import HUD
 import HUDProtocol
 import Raster
@@ -27,7 +28,7 @@ struct SceneRendererTests {
             let fresh = ScriptPlayer(script: commands, renderer: HUDSceneRenderer(width: 240, height: 160, background: .color(Color(rgb: 0x204060)), resources: resources))
             fresh.render(at: t)
             let a = incremental.renderer.frame.pixels, b = fresh.renderer.frame.pixels
-            let differing = zip(a, b).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
+            let differing = pixelDifferences(a, b)
             let count = differing.count, first = differing.first.map { "(\($0 % 240), \($0 / 240))" } ?? "-"
             #expect(count == 0, "frame \(frame): \(count) pixels differ, first at \(first)")
             if count != 0 { return }

@@ -4,6 +4,7 @@
 // capture, and a reference renderer: the HUD drawn from scratch at one instant for one frame size.
 #if canImport(Glibc)
 import Glibc
+import GoldenSupport
 #endif
 import Display
 import HUD
@@ -94,9 +95,7 @@ enum Fixtures {
     /// Pixels that differ between two same-size pixmaps.
     static func differences(_ a: Pixmap, _ b: Pixmap) -> Int {
         precondition(a.width == b.width && a.height == b.height, "\(a.width)x\(a.height) vs \(b.width)x\(b.height)")
-        var n = 0
-        for y in 0..<a.height { for x in 0..<a.width where a.view[x, y] != b.view[x, y] { n += 1 } }
-        return n
+        return differingPixels(a, b)
     }
 
     /// The bounding box of pixels that differ from `background`.
