@@ -93,8 +93,10 @@ final class Bridge {
                 if event.descriptor == signals.rawValue {
                     if try !SignalPipe.read(signals, timeoutMilliseconds: 0).isEmpty { return shutdown() }
                 } else if event.descriptor == registered?.fd {
-                    if event.readable || event.hangup || event.error { client.read() }
-                    if event.writable { client.write() }
+                    do {
+                        if event.readable || event.hangup || event.error { try client.read() }
+                        if event.writable { try client.write() }
+                    } catch { failed(error) }
                 }
             }
             step()
@@ -120,6 +122,17 @@ final class Bridge {
         register()
     }
 
+    /// A read or write failed. Once connected, libmosquitto reports the loss itself; before the
+    /// CONNACK (a TLS handshake refused) only here, so the attempt ends here.
+    private func failed(_ error: MQTTError) {
+        guard case .connecting = phase else { return }
+        forgetSocket()
+        let delay = backoff.next()
+        let detail = client.takeLastError().map { " (\($0))" } ?? ""
+        Self.log("cannot connect to \(configuration.broker.url): \(error)\(detail); next try in \(format3(delay.seconds)) s")
+        phase = .idle(next: clock.now + delay)
+    }
+
     private func timeout() -> Int32 {
         var until = nextMisc
         if case .idle(let next) = phase { until = min(until, next) }
@@ -133,7 +146,8 @@ final class Bridge {
             phase = .connecting(since: now)
         } catch {
             let delay = backoff.next()
-            Self.log("cannot connect to \(configuration.broker.url): \(error); next try in \(format3(delay.seconds)) s")
+            let detail = client.takeLastError().map { " (\($0))" } ?? ""
+            Self.log("cannot connect to \(configuration.broker.url): \(error)\(detail); next try in \(format3(delay.seconds)) s")
             phase = .idle(next: now + delay)
         }
     }
@@ -316,7 +330,7 @@ final class Bridge {
         let deadline = clock.now + .seconds(1)
         while client.wantsWrite, let fd = client.socket, clock.now < deadline {
             _ = try? Poll.wait(FileDescriptor(rawValue: fd), for: .write, timeoutMilliseconds: 100, subject: "broker")
-            client.write()
+            do { try client.write() } catch { return }
         }
     }
 }

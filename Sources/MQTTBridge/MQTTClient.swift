@@ -75,7 +75,11 @@ final class MQTTClient {
     /// Whether a connect was ever attempted (the first is the blocking one that stores properties).
     private var attempted = false
 
-    private final class EventBox { var events: [MQTTEvent] = [] }
+    private final class EventBox {
+        var events: [MQTTEvent] = []
+        /// libmosquitto's last error-level log line (OpenSSL's reason for a failed handshake).
+        var lastError: String?
+    }
 
     init(_ settings: Settings) throws(MQTTError) {
         _ = MQTTClient.libraryInitialised
@@ -106,6 +110,10 @@ final class MQTTClient {
         }
         mosquitto_disconnect_v5_callback_set(h) { _, user, rc, _ in
             Unmanaged<EventBox>.fromOpaque(user!).takeUnretainedValue().events.append(.disconnected(reasonCode: rc))
+        }
+        mosquitto_log_callback_set(h) { _, user, level, text in
+            guard level == MOSQ_LOG_ERR, let text else { return }
+            Unmanaged<EventBox>.fromOpaque(user!).takeUnretainedValue().lastError = String(cString: text)
         }
         mosquitto_message_v5_callback_set(h) { _, user, message, props in
             guard let m = message?.pointee else { return }
@@ -161,9 +169,16 @@ final class MQTTClient {
 
     var wantsWrite: Bool { mosquitto_want_write(handle) }
 
-    /// `mosquitto_loop_read`/`write`/`misc`: a lost connection comes back as `.disconnected`.
-    func read() { _ = mosquitto_loop_read(handle, 1) }
-    func write() { _ = mosquitto_loop_write(handle, 1) }
+    /// `mosquitto_loop_read`/`write`/`misc`: a lost connection comes back as `.disconnected`;
+    /// one that failed before its CONNACK (a refused TLS handshake) only as the error thrown.
+    func read() throws(MQTTError) { try check("mosquitto_loop_read", mosquitto_loop_read(handle, 1)) }
+    func write() throws(MQTTError) { try check("mosquitto_loop_write", mosquitto_loop_write(handle, 1)) }
+
+    /// libmosquitto's last error message, once.
+    func takeLastError() -> String? {
+        defer { box.lastError = nil }
+        return box.lastError
+    }
     func misc() { _ = mosquitto_loop_misc(handle) }
 
     // MARK: Messages

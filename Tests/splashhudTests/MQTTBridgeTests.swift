@@ -59,7 +59,7 @@ struct MQTTBridgeTests {
 
     /// The daemon's state through its own socket.
     static func state(_ d: Daemon) throws -> HUDState? {
-        HUDState(line: try ControlClient(socket: d.socket).request("state") ?? "")
+        HUDState(line: try ControlClient(socket: d.socket, timeoutMilliseconds: 5000).request("state") ?? "")
     }
 
     /// Waits until `condition` holds.
@@ -141,10 +141,10 @@ struct MQTTBridgeTests {
 
         // Snapshots: k1's fits and is the daemon's own PNG (taken once the HUD is hidden, so both
         // are of the same picture).
-        _ = try ControlClient(socket: d1.socket).request("dismiss 0")
+        _ = try ControlClient(socket: d1.socket, timeoutMilliseconds: 5000).request("dismiss 0")
         #expect(try Self.eventually { try Self.state(d1)?.visible == false })
         #expect(events.waitFor(seconds: 5) { $0.last.map { $0.contains("did-disappear") } == true }, "\(events.lines)")
-        let own = try ControlClient(socket: d1.socket).snapshot().png
+        let own = try ControlClient(socket: d1.socket, timeoutMilliseconds: 5000).snapshot().png
         let (s1, png1) = try SplashBinary.runBytes("/usr/bin/mosquitto_rr", broker.auth + ["-V", "mqttv5", "-t", "splashhud/k1/snapshot/get", "-e", "ops/shot1", "-n", "-N", "-W", "5"])
         #expect(s1 == 0 && png1 == own, "\(png1.count) bytes against the daemon's \(own.count)")
         // A 3.1.1 request names no response topic: the PNG goes to P/DEVICE/snapshot.
@@ -167,9 +167,9 @@ struct MQTTBridgeTests {
         let b = try BridgeProcess(broker, daemon: d, device: "big")
         defer { b.end() }
         #expect(b.waitForLog("online at"), "\(b.log)")
-        _ = try ControlClient(socket: d.socket).request("progress 0.5 \"Installing 3 of 7 packages\"")
+        _ = try ControlClient(socket: d.socket, timeoutMilliseconds: 5000).request("progress 0.5 \"Installing 3 of 7 packages\"")
         // Once faded in, the 640x480 picture's PNG is over the broker's 6000 bytes.
-        #expect(try Self.eventually { try ControlClient(socket: d.socket).snapshot().png.count > broker.maxPacketSize })
+        #expect(try Self.eventually { try ControlClient(socket: d.socket, timeoutMilliseconds: 5000).snapshot().png.count > broker.maxPacketSize })
         let props = try LiveSubscriber(broker, topics: ["ops/big"], format: "%P|%l")
         let (s, png) = try SplashBinary.runBytes("/usr/bin/mosquitto_rr", broker.auth + ["-V", "mqttv5", "-t", "splashhud/big/snapshot/get", "-e", "ops/big", "-n", "-N", "-W", "5"])
         #expect(s == 0 && png.count < broker.maxPacketSize && !png.isEmpty, "\(png.count) \(b.log)")
@@ -179,6 +179,76 @@ struct MQTTBridgeTests {
         #expect(line.contains("output:memory") && line.contains("original-size:640x480")
                 && line.contains("size:\(image.width)x\(image.height)") && line.contains("scale:1/\(640 / image.width)"), "\(line)")
         #expect(image.width < 640 && 640 % image.width == 0 && image.height * 640 == 480 * image.width)
+    }
+
+    @Test func lastWillCleanExitExpiryAndRestartsOfBrokerAndDaemon() throws {
+        let broker = try MosquittoBroker()
+        var d = try Self.startDaemon()
+        defer { d.end() }
+        var b = try BridgeProcess(broker, daemon: d, device: "k3")
+        #expect(b.waitForLog("online at"), "\(b.log)")
+        let status = try LiveSubscriber(broker, topics: ["splashhud/k3/status"], format: "%p")
+        #expect(status.waitFor(seconds: 5) { $0 == ["online"] }, "\(status.lines)")
+
+        // SIGKILL: the broker publishes the retained last will.
+        b.end(signal: SIGKILL)
+        #expect(status.waitFor(seconds: 10) { $0.last == "offline" }, "\(status.lines)")
+
+        // Commands published while the kiosk is away wait in its session, unless expired: the
+        // stale "show" (1 s) is never applied, the fresh progress (60 s) is.
+        let daemonEvents = try ControlClient(socket: d.socket, timeoutMilliseconds: 5000)
+        _ = try daemonEvents.request("subscribe")
+        try broker.publish(["-V", "mqttv5", "-q", "1", "-t", "splashhud/k3/cmd", "-m", "show \"Stale\"", "-D", "publish", "message-expiry-interval", "1"])
+        try broker.publish(["-V", "mqttv5", "-q", "1", "-t", "splashhud/k3/cmd", "-m", "progress 0.3 \"Fresh\"", "-D", "publish", "message-expiry-interval", "60"])
+        Thread.sleep(forTimeInterval: 1.6)
+        b = try BridgeProcess(broker, daemon: d, device: "k3")
+        #expect(try Self.eventually { try Self.state(d)?.status == "Fresh" }, "\(b.log)")
+        var statuses: [String?] = []
+        while let e = try daemonEvents.nextEvent(timeoutMilliseconds: 300) { statuses.append(e.status) }
+        #expect(!statuses.isEmpty && !statuses.contains("Stale"), "\(statuses)")
+        #expect(status.waitFor(seconds: 5) { $0.last == "online" }, "\(status.lines)")
+
+        // A broker restart (retained messages gone: persistence is off): the bridge reconnects
+        // and publishes its status and state again.
+        broker.stop()
+        try broker.start()
+        #expect(b.waitForLog("online at", count: 2, seconds: 15), "\(b.log)")
+        let state = try broker.subscribe(["-t", "splashhud/k3/state", "-t", "splashhud/k3/status", "-v"], count: 2)
+        #expect(state.contains("splashhud/k3/status online") && state.contains("\"status\":\"Fresh\""), "\(state)")
+
+        // The daemon restarted: absent meanwhile, then its new state.
+        let states = try LiveSubscriber(broker, topics: ["splashhud/k3/state"], format: "%p")
+        let dir = d.dir
+        d.end()
+        #expect(states.waitFor(seconds: 5) { $0.contains { $0.contains("\"mode\":\"absent\"") } }, "\(states.lines)")
+        d = try Daemon(extra: ["--display", "memory:200x120", "--duration", "300"], dir: dir)
+        _ = try ControlClient(socket: d.socket, timeoutMilliseconds: 5000).request("show \"Back\"")
+        #expect(states.waitFor(seconds: 10) { $0.last?.contains("\"status\":\"Back\"") == true }, "\(states.lines)")
+
+        // A clean exit (SIGTERM) says offline itself, retained.
+        b.end(signal: SIGTERM)
+        #expect(b.process.terminationStatus == 0, "\(b.log)")
+        #expect(try broker.subscribe(["-t", "splashhud/k3/status"], count: 1) == "offline\n")
+    }
+
+    @Test func tlsWithClientCertificatesAndAWrongCARefused() throws {
+        let broker = try MosquittoBroker()
+        let d = try Self.startDaemon()
+        defer { d.end() }
+        let url = "mqtts://localhost:\(broker.tlsPort)"
+        let good = try BridgeProcess(broker, daemon: d, device: "tls1", extra: [
+            "--ca-file", "\(broker.dir)/ca.crt", "--cert-file", "\(broker.dir)/client.crt", "--key-file", "\(broker.dir)/client.key"], url: url)
+        defer { good.end() }
+        #expect(good.waitForLog("online at \(url)"), "\(good.log)")
+        let (s, reply) = try SplashBinary.run("/usr/bin/mosquitto_rr", broker.auth + ["-V", "mqttv5", "-t", "splashhud/tls1/cmd", "-e", "ops/tls", "-m", "ping", "-W", "5"], timeout: 10)
+        #expect(s == 0 && reply == "ok pong\n", "\(reply)")
+        // A CA that did not sign the broker's certificate: never online, and it says why.
+        let wrong = try BridgeProcess(broker, daemon: d, device: "tls2", extra: [
+            "--ca-file", "\(broker.dir)/other-ca.crt", "--cert-file", "\(broker.dir)/client.crt", "--key-file", "\(broker.dir)/client.key"], url: url)
+        defer { wrong.end() }
+        #expect(wrong.waitForLog("cannot connect", seconds: 10), "\(wrong.log)")
+        #expect(!wrong.log.contains("online at"), "\(wrong.log)")
+        #expect(try broker.subscribe(["-t", "splashhud/tls2/status"], count: 1, seconds: 1).isEmpty)
     }
 }
 

@@ -95,12 +95,12 @@ final class MosquittoBroker: @unchecked Sendable {
         let script = """
             set -e
             cd '\(dir)'
-            openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=test-ca -keyout ca.key -out ca.crt
-            openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=other-ca -keyout other-ca.key -out other-ca.crt
-            openssl req -newkey rsa:2048 -nodes -subj /CN=localhost -keyout server.key -out server.csr
+            openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj /CN=test-ca -keyout ca.key -out ca.crt
+            openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj /CN=other-ca -keyout other-ca.key -out other-ca.crt
+            openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj /CN=localhost -keyout server.key -out server.csr
             printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\\n' > san.ext
             openssl x509 -req -in server.csr -CA ca.crt -CAkey ca.key -CAcreateserial -days 2 -extfile san.ext -out server.crt
-            openssl req -newkey rsa:2048 -nodes -subj /CN=kiosk -keyout client.key -out client.csr
+            openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj /CN=kiosk -keyout client.key -out client.csr
             openssl x509 -req -in client.csr -CA ca.crt -CAkey ca.key -CAcreateserial -days 2 -out client.crt
             """
         let (s, o) = try SplashBinary.run("/bin/sh", ["-c", script], timeout: 60)
