@@ -79,4 +79,17 @@ struct MQTTBridgeUnitTests {
         let h = SnapshotFitter.halve(rgba, width: 3, height: 1)
         #expect(h.width == 2 && h.height == 1 && h.rgba == [50, 50, 50, 255, 200, 0, 0, 255])
     }
+
+    /// udev/splashhud-mqtt.service: after the network (and the splash), its command line one the
+    /// bridge accepts.
+    @Test func systemdUnit() throws {
+        let e = try ServiceUnitTests.entries("splashhud-mqtt.service")
+        func values(_ key: String) -> [String] { e.filter { $0.key == key }.flatMap { $0.value.split(separator: " ").map(String.init) } }
+        #expect(values("After").contains("network-online.target") && values("Wants") == ["network-online.target"])
+        #expect(values("After").contains("splashhud.service") && values("WantedBy") == ["multi-user.target"])
+        let argv = ServiceUnitTests.words(e.first { $0.key == "ExecStart" }?.value ?? "")
+        #expect(argv.first == "/usr/bin/splashhud-mqtt")
+        let o = try OptionParser.parse(Array(argv.dropFirst()), spec: BridgeOptions.spec)
+        #expect(o.value("config") == ConfigFile.defaultPath)
+    }
 }
