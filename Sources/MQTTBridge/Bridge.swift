@@ -173,7 +173,7 @@ final class Bridge {
             }
         case .disconnected(let rc):
             forgetSocket()
-            guard phase != .idle(next: now) else { return }
+            if case .idle = phase { return }  // already waiting for the next attempt
             let delay = backoff.next()
             if phase == .connected { Self.log("lost \(configuration.broker.url) (reason \(rc)); reconnecting in \(format3(delay.seconds)) s") }
             phase = .idle(next: now + delay)

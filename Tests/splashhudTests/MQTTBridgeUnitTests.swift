@@ -92,4 +92,11 @@ struct MQTTBridgeUnitTests {
         let o = try OptionParser.parse(Array(argv.dropFirst()), spec: BridgeOptions.spec)
         #expect(o.value("config") == ConfigFile.defaultPath)
     }
+
+    /// The daemon stays MQTT-free (it runs before any network); only the bridge links libmosquitto.
+    @Test func onlyTheBridgeLinksLibmosquitto() throws {
+        let daemon = try SplashBinary.run("/usr/bin/ldd", [try SplashBinary.path("splashhudd")]).1
+        let bridge = try SplashBinary.run("/usr/bin/ldd", [try SplashBinary.path("splashhud-mqtt")]).1
+        #expect(!daemon.contains("libmosquitto") && bridge.contains("libmosquitto"), "\(daemon)\n\(bridge)")
+    }
 }

@@ -8,6 +8,7 @@
 #
 #   scripts/bench/mqtt-latency.sh [N (default 20)] [COUNT (default 500)]
 #
+# The bridges take --rate 10000: the default bound (20 a second) would answer most pings `busy`.
 # Uses the release build (swift build -c release --product splashhudd / splashhud-mqtt), built if
 # missing; BIN=DIR takes the binaries from DIR. Needs mosquitto, mosquitto-clients, libmosquitto-dev, gcc.
 set -euo pipefail
@@ -45,7 +46,7 @@ done
 for i in $(seq 1 "$n"); do
     for _ in $(seq 100); do [[ -S $work/control-$i ]] && break; sleep 0.05; done
     "$bin/splashhud-mqtt" --broker "mqtt://127.0.0.1:$port" --device "k$i" --group fleet --socket "$work/control-$i" \
-        --username bench --password-file "$work/password" --config /dev/null >"$work/bridge-$i.log" 2>&1 & pids+=("$!")
+        --username bench --password-file "$work/password" --config /dev/null --rate 10000 >"$work/bridge-$i.log" 2>&1 & pids+=("$!")
     [[ $i == 1 ]] && bridge=$!
 done
 for i in $(seq 1 "$n"); do
