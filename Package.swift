@@ -18,6 +18,8 @@ let package = Package(
         .executable(name: "splashhud", targets: ["splashhud"]),
         .executable(name: "splashhudd", targets: ["splashhudd"]),
         .executable(name: "splashhud-tools", targets: ["splashhud-tools"]),
+        // The fleet bridge: a daemon's control socket carried to an MQTT broker (never at boot).
+        .executable(name: "splashhud-mqtt", targets: ["splashhud-mqtt"]),
         .executable(name: "splashhud-bench", targets: ["splashhud-bench"]),
         .executable(name: "splashhud-fuzz", targets: ["splashhud-fuzz"]),
     ],
@@ -37,6 +39,8 @@ let package = Package(
         .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
         .systemLibrary(name: "CUnibreak", pkgConfig: "libunibreak", providers: [.apt(["libunibreak-dev"])]),
         .systemLibrary(name: "CThai", pkgConfig: "libthai", providers: [.apt(["libthai-dev"])]),
+        // MQTT for the fleet bridge alone (the daemon never links it: it runs before any network).
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // libpng behind setjmp: its errors are longjmps, which must not cross Swift frames.
         .target(name: "CPNGCodec", dependencies: ["CPNG", "CZlib"]),
         // Only what Swift cannot import: ioctl request numbers built by function-like macros.
@@ -117,6 +121,16 @@ let package = Package(
             dependencies: ["HUDClient", "HUDProtocol", "Runtime", "Board", "Display", "LinuxSystem", .product(name: "Logging", package: "swift-log")]),
         // An example program using the Swift API (the README's), built and run by the tests.
         .executableTarget(name: "splashhud-example", dependencies: ["SplashHUDKit", "HUDClient", "HUDProtocol"], path: "Examples/HUDExample"),
+        // The fleet bridge (issue 26): HUDClient on one side, libmosquitto on the other, driven from
+        // one epoll loop; PNG (Assets) only to scale a snapshot down to the broker's packet limit.
+        // No Foundation and no swift-argument-parser: it stays resident on every kiosk, so its
+        // options go through CommandLineOptions like the client's (the config file merges in as
+        // the same options).
+        .target(
+            name: "MQTTBridge",
+            dependencies: ["HUDClient", "HUDProtocol", "LinuxSystem", "CMosquitto", "CommandLineOptions", "Assets", "Raster",
+                           .product(name: "SystemPackage", package: "swift-system")]),
+        .executableTarget(name: "splashhud-mqtt", dependencies: ["MQTTBridge"]),
         // The daemon: the runtime, the control socket and the FIFOs on the best display.
         .executableTarget(
             name: "splashhudd",
@@ -181,7 +195,7 @@ let package = Package(
             ],
             path: "Tests/QEMUTests"),
         .testTarget(name: "RuntimeTests", dependencies: ["PeerSupport", "HUDClient", "LinuxSystem", "Board", "HUDProtocol", "Runtime", "Input", "HUD", "Display", "Raster", "Assets", "GoldenSupport"]),
-        .testTarget(name: "splashhudTests", dependencies: ["GoldenSupport", "PeerSupport", "Board", "HUDProtocol", "HUDClient", "ClientCommand", "splashhud", "splashhudd", "splashhud-tools", "CommandLineOptions", "splashhud-example", "SplashHUDKit", "HUD", "Assets", "Raster", "Display", "Runtime", "LinuxSystem",
+        .testTarget(name: "splashhudTests", dependencies: ["GoldenSupport", "PeerSupport", "Board", "HUDProtocol", "HUDClient", "ClientCommand", "splashhud", "splashhudd", "splashhud-tools", "splashhud-mqtt", "MQTTBridge", "CommandLineOptions", "splashhud-example", "SplashHUDKit", "HUD", "Assets", "Raster", "Display", "Runtime", "LinuxSystem",
                                                        .product(name: "ArgumentParser", package: "swift-argument-parser")]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs SplashHUD: the daemon and the client (and splashhud-tools when built), the board profiles, the udev rule and the systemd
-# units, and with --initramfs the initramfs integration (initramfs-tools hook and scripts in
+# Installs SplashHUD: the daemon and the client (and splashhud-tools and the fleet bridge splashhud-mqtt when built), the board
+# profiles, the udev rule and the systemd units (splashhud-mqtt.service beside the daemon's), and with --initramfs the initramfs integration (initramfs-tools hook and scripts in
 # /etc/initramfs-tools, the dracut module in /usr/lib/dracut/modules.d/90splashhud, the helper
 # PREFIX/lib/splashhud/splashhud-initrd, /etc/splashhud/initrd.conf unless one is there).
 #
@@ -95,12 +95,14 @@ if [[ -z $bindir ]]; then
         clientdir="$(swift build "${release[@]}" "${exe[@]}" --show-bin-path)"
         # splashhud-tools never runs at boot: the Swift standard library linked in is enough.
         swift build "${release[@]}" "${static[@]}" --product splashhud-tools
+        # The fleet bridge runs after the network, never at boot: like the tools.
+        swift build "${release[@]}" "${static[@]}" --product splashhud-mqtt
         toolsdir="$(swift build "${release[@]}" "${static[@]}" --show-bin-path)"
         bindir="$clientdir"
     else
         # --no-pie is the linker's alone: the products in one scratch directory share their objects.
         swift build "${release[@]}" "${nopie[@]}" "${daemon[@]}"
-        for product in splashhud splashhud-tools; do swift build "${release[@]}" --product "$product"; done
+        for product in splashhud splashhud-tools splashhud-mqtt; do swift build "${release[@]}" --product "$product"; done
         bindir="$(swift build "${release[@]}" --show-bin-path)"
     fi
 fi
@@ -113,6 +115,9 @@ done
 tools=()
 toolsdir="${toolsdir:-$bindir}"
 [[ -x $toolsdir/splashhud-tools ]] && tools=("$toolsdir/splashhud-tools")
+# The fleet bridge (docs/fleet.md), installed stripped beside the daemon with its unit.
+bridge=()
+[[ -x $toolsdir/splashhud-mqtt ]] && bridge=("$toolsdir/splashhud-mqtt")
 
 # The units name /usr/bin; another prefix is written into them.
 unit() {
@@ -123,6 +128,7 @@ unit() {
 install -d "$destdir$prefix/bin" "$destdir$prefix/share/splashhud" "$destdir/etc/udev/rules.d" "$destdir/etc/systemd/system"
 install -m 0755 -s "$bindir/splashhudd" "$clientdir/splashhud" "$destdir$prefix/bin/"
 ((${#tools[@]})) && install -m 0755 "${tools[@]}" "$destdir$prefix/bin/"
+((${#bridge[@]})) && install -m 0755 -s "${bridge[@]}" "$destdir$prefix/bin/"
 rm -rf "$destdir$prefix/share/splashhud/boards"
 cp -r boards "$destdir$prefix/share/splashhud/"
 install -m 0644 udev/90-splashhud.rules "$destdir/etc/udev/rules.d/"
@@ -130,6 +136,7 @@ unit splashhud.service
 unit splashhud-quit.service
 unit splashhud-ask-password.path
 unit splashhud-ask-password.service
+unit splashhud-mqtt.service
 
 if ((initramfs)); then
     install -d "$destdir$prefix/lib/splashhud" "$destdir/etc/splashhud"

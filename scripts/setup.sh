@@ -18,6 +18,7 @@ PACKAGES=(
   # Text for every script: shaping, bidi, UAX #14 line breaks, Thai words and its dictionary
   # (libthai-data's thbrk.tri, read at run time).
   libharfbuzz-dev libfribidi-dev libunibreak-dev libthai-dev libthai-data
+  libmosquitto-dev      # MQTT for the fleet bridge splashhud-mqtt (CMosquitto); the daemon never links it
   # The static builds (scripts/text-libraries.sh): `apt-get source` unpacks HarfBuzz's Debian
   # source with dpkg-source (dpkg-dev, which brings ar and xz too), curl fetches libunibreak's
   # tarball from Debian's pool, and g++ and gcc compile them (Debian 12 ships neither as a static archive).
@@ -57,6 +58,9 @@ if [[ " $* " == *" --tests "* ]]; then
     cryptsetup cryptsetup-initramfs console-setup kbd
     # InitramfsScriptsTests lint every initramfs/ script.
     shellcheck
+    # The fleet bridge's tests (MQTTBridgeTests): a real broker, the operator's mosquitto_pub,
+    # mosquitto_sub and mosquitto_rr, and openssl for the TLS listener's certificates.
+    mosquitto mosquitto-clients openssl
     # LinkageTests read the binaries' undefined symbols with nm.
     binutils
     # StaticClientTests: the client linked fully static needs glibc's and libdrm's archives

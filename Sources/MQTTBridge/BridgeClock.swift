@@ -1,0 +1,13 @@
+// Where the bridge's time comes from: the monotonic clock in production, a hand-moved one in the
+// tests of the back-off and the rate bound (the HUD's own `Clock` lives in the HUD module, which
+// the bridge does not link).
+import HUDProtocol
+import LinuxSystem
+
+protocol BridgeClock: AnyObject, Sendable {
+    var now: Instant { get }
+}
+
+final class MonotonicBridgeClock: BridgeClock {
+    var now: Instant { Instant(nanoseconds: MonotonicClock.nanoseconds()) }
+}
