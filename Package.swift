@@ -122,7 +122,7 @@ let package = Package(
         .target(
             name: "SplashHUDKit",
             dependencies: ["HUDClient", "HUDProtocol", "Runtime", "Board", "Display", "LinuxSystem", .product(name: "Logging", package: "swift-log")]),
-        // An example program using the Swift API (the README's), built and run by the tests.
+        // An example program using the Swift API (docs/swift.md, the DocC article), built and run by the tests.
         .executableTarget(name: "splashhud-example", dependencies: ["SplashHUDKit", "HUDClient", "HUDProtocol"], path: "Examples/HUDExample"),
         // The daemon: the runtime, the control socket and the FIFOs on the best display.
         .executableTarget(

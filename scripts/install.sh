@@ -14,7 +14,7 @@
 # --static-stdlib link the daemon and the client fully static (-static-executable): the Swift
 #           runtime, libstdc++, glibc, libdrm, FreeType, libpng, zlib and brotli all inside, so no
 #           dynamic loader runs at their start (under emulation most of a short-lived program's
-#           time; see README, "Against Plymouth") and an initramfs needs no library beside them.
+#           time; see docs/performance.md, "Start-up and size") and an initramfs needs no library beside them.
 #           The daemon looks user and group names up in /etc files alone (glibc's files service is
 #           linked in; nsswitch.conf's others, systemd or LDAP, are not consulted); numeric ids work.
 #           splashhud-tools, which never runs at boot, gets the Swift standard library linked in
@@ -74,7 +74,7 @@ static_link_flags() {
 
 # Release builds without the run-time exclusivity checks (swift_beginAccess on every access to a
 # class's stored property or a global that the compiler cannot prove alone): a sixth of a spinner
-# frame's instructions (README, "Frames, pacing and memory"). The debug builds the tests run, and
+# frame's instructions (docs/performance.md, "A frame's cost in instructions"). The debug builds the tests run, and
 # their ThreadSanitizer and AddressSanitizer builds, keep them.
 release=(-c release -Xswiftc -enforce-exclusivity=unchecked)
 
@@ -88,7 +88,7 @@ if [[ -z $bindir ]]; then
     if ((${#static[@]})); then
         # The daemon and the client link no shared library at all: under emulation and on slow
         # boards the dynamic loader's start is most of a short-lived program's time, and the
-        # daemon's first frame waits for it (README, "Against Plymouth").
+        # daemon's first frame waits for it (docs/performance.md, "Against Plymouth").
         exe=(-Xswiftc -static-executable --scratch-path .build-static-executable)
         swift build "${release[@]}" "${exe[@]}" "${daemon[@]}"
         swift build "${release[@]}" "${exe[@]}" --product splashhud

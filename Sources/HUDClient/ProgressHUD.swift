@@ -1,6 +1,6 @@
 // MBProgressHUD's per-HUD object: set its mode, label, details, progress and button, show it, hide
 // it (after a delay), and run the button's action when the button is pressed (an input device, or
-// `splashhud press`). Every property change is one request, queued in order; reading a property
+// `splashhud send press`). Every property change is one request, queued in order; reading a property
 // gives what was last set here.
 //
 //     let hud = ProgressHUD.show(on: RemoteHUD())
