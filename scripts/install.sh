@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs SplashHUD: the daemon and the client (and splashhud-tools when built), the board profiles, the udev rule and the systemd
+# Installs SplashHUD: the daemon and the client (and splashhud-tools when built), the board profiles, the man
+# pages (splashhud(1), splashhudd(8), splashhud-tools(1), splashhud.conf(5)), the udev rule and the systemd
 # units, and with --initramfs the initramfs integration (initramfs-tools hook and scripts in
 # /etc/initramfs-tools, the dracut module in /usr/lib/dracut/modules.d/90splashhud, the helper
 # PREFIX/lib/splashhud/splashhud-initrd, /etc/splashhud/initrd.conf unless one is there).
@@ -39,7 +40,7 @@ while (($#)); do
         --initramfs) initramfs=1; shift ;;
         --no-pie) nopie=(-Xlinker --no-pie); shift ;;
         --static-stdlib) static=(--static-swift-stdlib --scratch-path .build-static); shift ;;
-        -h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "install.sh: unknown argument '$1' (see --help)" >&2; exit 64 ;;
     esac
 done
@@ -126,6 +127,19 @@ install -m 0755 -s "$bindir/splashhudd" "$clientdir/splashhud" "$destdir$prefix/
 rm -rf "$destdir$prefix/share/splashhud/boards"
 cp -r boards "$destdir$prefix/share/splashhud/"
 install -m 0644 udev/90-splashhud.rules "$destdir/etc/udev/rules.d/"
+# The man pages: the daemon's and the client's from their own option tables, splashhud-tools' by
+# swift-argument-parser's generate-manual (built alone: a dependency's tool, a few seconds),
+# splashhud.conf(5) as written.
+man="$destdir$prefix/share/man"
+install -d "$man/man1" "$man/man5" "$man/man8"
+"$clientdir/splashhud" --generate-manual > "$man/man1/splashhud.1"
+"$bindir/splashhudd" --generate-manual > "$man/man8/splashhudd.8"
+install -m 0644 docs/man/splashhud.conf.5 "$man/man5/"
+if ((${#tools[@]})); then
+    swift build --product generate-manual >/dev/null
+    "$(swift build --show-bin-path)/generate-manual" "${tools[0]}" --output-directory "$man/man1" >/dev/null
+fi
+chmod 0644 "$man"/man?/*
 unit splashhud.service
 unit splashhud-quit.service
 unit splashhud-ask-password.path
