@@ -1,7 +1,9 @@
 // swift-tools-version:6.0
 // SplashHUD: a progress HUD for Linux displays without a window system.
 // Layers point downward only: Raster <- Assets, HUDProtocol <- HUD <- Display <- Board <- Runtime
-// <- executables (Display needs Raster only; the README's Layout section has the whole tree).
+// <- executables (Display needs Raster only; docs/architecture.md has the whole tree).
+// The benchmarks and what only they need (cairo) are a package of their own, Benchmarks/, which
+// depends on this one by path: building or depending on SplashHUD never evaluates them.
 import PackageDescription
 
 let package = Package(
@@ -20,13 +22,18 @@ let package = Package(
         .executable(name: "splashhud-tools", targets: ["splashhud-tools"]),
         // The fleet bridge: a daemon's control socket carried to an MQTT broker (never at boot).
         .executable(name: "splashhud-mqtt", targets: ["splashhud-mqtt"]),
-        .executable(name: "splashhud-bench", targets: ["splashhud-bench"]),
         .executable(name: "splashhud-fuzz", targets: ["splashhud-fuzz"]),
+        // For the benchmark package (Benchmarks/Package.swift), which can only use products: not an API.
+        .library(name: "Gallery", targets: ["Gallery"]),
+        .library(name: "Display", targets: ["Display"]),
+        .library(name: "LinuxSystem", targets: ["LinuxSystem"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
+        // `swift package generate-documentation --target HUDClient|SplashHUDKit` (the DocC catalogues).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // C libraries, through pkg-config; apt names the Debian package that provides each.
@@ -119,7 +126,7 @@ let package = Package(
         .target(
             name: "SplashHUDKit",
             dependencies: ["HUDClient", "HUDProtocol", "Runtime", "Board", "Display", "LinuxSystem", .product(name: "Logging", package: "swift-log")]),
-        // An example program using the Swift API (the README's), built and run by the tests.
+        // An example program using the Swift API (docs/swift.md, the DocC article), built and run by the tests.
         .executableTarget(name: "splashhud-example", dependencies: ["SplashHUDKit", "HUDClient", "HUDProtocol"], path: "Examples/HUDExample"),
         // The fleet bridge (issue 26): HUDClient on one side, libmosquitto on the other, driven from
         // one epoll loop; PNG (Assets) only to scale a snapshot down to the broker's packet limit.
@@ -139,21 +146,6 @@ let package = Package(
                 "ClientCommand", .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),
-
-        // The benchmark compares against cairo through a C helper that exists only here.
-        .systemLibrary(name: "CCairo", path: "Benchmarks/CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
-        .target(name: "CCairoScene", dependencies: ["CCairo", "CFreeType"], path: "Benchmarks/CCairoScene"),
-        .executableTarget(
-            name: "splashhud-bench",
-            dependencies: [
-                "Gallery", "HUDProtocol", "HUD", "Assets", "Raster", "Display", "CCairoScene",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            path: "Benchmarks/splashhud-bench"),
-
-        // The control socket's round trip and throughput against a bare socket echo (not a test).
-        .executableTarget(name: "splashhud-control-bench", dependencies: ["HUDClient", "LinuxSystem", .product(name: "SystemPackage", package: "swift-system")],
-                          path: "Benchmarks/splashhud-control-bench"),
 
         // Fuzzing (scripts/fuzz.sh): the targets, libFuzzer's entry point over them, and their replay in the tests.
         .target(name: "SplashFuzzTargets", dependencies: ["Assets", "Board", "Display", "HUDProtocol", "Input", "LinuxSystem", "Raster", "Runtime"],

@@ -1,21 +1,23 @@
 #!/usr/bin/env bash
-# Writes the man pages (splashhud.1 and splashhudd.1 from the programs' own option tables,
-# --generate-manual; splashhud-tools' from ArgumentParser's generate-manual plugin) and the shell
-# completions (--generate-completion-script) into out/docs/.
+# Writes the man pages and the shell completions into out/docs/: splashhud.1 and splashhudd.8 from
+# the programs' own option tables (--generate-manual), splashhud-tools.1 by swift-argument-parser's
+# generate-manual (the tool its GenerateManual plugin runs, built alone rather than through the
+# plugin, which would build every product first), splashhud.conf.5 as written in docs/man/, and
+# the completions (--generate-completion-script). scripts/install.sh installs the same pages.
 #   scripts/generate-docs.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=out/docs
 rm -rf "$out"; mkdir -p "$out/man" "$out/completions"
-swift build --product splashhud >/dev/null
-swift build --product splashhudd >/dev/null
+for product in splashhud splashhudd splashhud-tools generate-manual; do swift build --product "$product" >/dev/null; done
 bin="$(swift build --show-bin-path)"
+"$bin/splashhud" --generate-manual > "$out/man/splashhud.1"
+"$bin/splashhudd" --generate-manual > "$out/man/splashhudd.8"
 for tool in splashhud splashhudd; do
-    "$bin/$tool" --generate-manual > "$out/man/$tool.1"
     for shell in bash zsh fish; do
         "$bin/$tool" --generate-completion-script "$shell" > "$out/completions/$tool.$shell"
     done
 done
-swift package generate-manual >/dev/null
-find .build/plugins/GenerateManual/outputs/splashhud-tools -name '*.1' -exec cp {} "$out/man/" \;
-echo "wrote $(ls "$out/man" | wc -l) man pages to $out/man and completions to $out/completions"
+"$bin/generate-manual" "$bin/splashhud-tools" --output-directory "$out/man" >/dev/null
+cp docs/man/splashhud.conf.5 "$out/man/"
+echo "wrote $(find "$out/man" -type f | wc -l) man pages to $out/man and completions to $out/completions"

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Installs SplashHUD: the daemon and the client (and splashhud-tools and the fleet bridge splashhud-mqtt when built), the board
-# profiles, the udev rule and the systemd units (splashhud-mqtt.service beside the daemon's), and with --initramfs the initramfs integration (initramfs-tools hook and scripts in
+# Installs SplashHUD: the daemon and the client (and splashhud-tools and the fleet bridge splashhud-mqtt when
+# built), the board profiles, the man pages (splashhud(1), splashhudd(8), splashhud-tools(1),
+# splashhud.conf(5)), the udev rule and the systemd units (splashhud-mqtt.service beside the daemon's),
+# and with --initramfs the initramfs integration (initramfs-tools hook and scripts in
 # /etc/initramfs-tools, the dracut module in /usr/lib/dracut/modules.d/90splashhud, the helper
 # PREFIX/lib/splashhud/splashhud-initrd, /etc/splashhud/initrd.conf unless one is there).
 #
@@ -14,7 +16,7 @@
 # --static-stdlib link the daemon and the client fully static (-static-executable): the Swift
 #           runtime, libstdc++, glibc, libdrm, FreeType, libpng, zlib and brotli all inside, so no
 #           dynamic loader runs at their start (under emulation most of a short-lived program's
-#           time; see README, "Against Plymouth") and an initramfs needs no library beside them.
+#           time; see docs/performance.md, "Start-up and size") and an initramfs needs no library beside them.
 #           The daemon looks user and group names up in /etc files alone (glibc's files service is
 #           linked in; nsswitch.conf's others, systemd or LDAP, are not consulted); numeric ids work.
 #           splashhud-tools, which never runs at boot, gets the Swift standard library linked in
@@ -39,7 +41,7 @@ while (($#)); do
         --initramfs) initramfs=1; shift ;;
         --no-pie) nopie=(-Xlinker --no-pie); shift ;;
         --static-stdlib) static=(--static-swift-stdlib --scratch-path .build-static); shift ;;
-        -h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "install.sh: unknown argument '$1' (see --help)" >&2; exit 64 ;;
     esac
 done
@@ -74,7 +76,7 @@ static_link_flags() {
 
 # Release builds without the run-time exclusivity checks (swift_beginAccess on every access to a
 # class's stored property or a global that the compiler cannot prove alone): a sixth of a spinner
-# frame's instructions (README, "Frames, pacing and memory"). The debug builds the tests run, and
+# frame's instructions (docs/performance.md, "A frame's cost in instructions"). The debug builds the tests run, and
 # their ThreadSanitizer and AddressSanitizer builds, keep them.
 release=(-c release -Xswiftc -enforce-exclusivity=unchecked)
 
@@ -88,7 +90,7 @@ if [[ -z $bindir ]]; then
     if ((${#static[@]})); then
         # The daemon and the client link no shared library at all: under emulation and on slow
         # boards the dynamic loader's start is most of a short-lived program's time, and the
-        # daemon's first frame waits for it (README, "Against Plymouth").
+        # daemon's first frame waits for it (docs/performance.md, "Against Plymouth").
         exe=(-Xswiftc -static-executable --scratch-path .build-static-executable)
         swift build "${release[@]}" "${exe[@]}" "${daemon[@]}"
         swift build "${release[@]}" "${exe[@]}" --product splashhud
@@ -132,6 +134,19 @@ install -m 0755 -s "$bindir/splashhudd" "$clientdir/splashhud" "$destdir$prefix/
 rm -rf "$destdir$prefix/share/splashhud/boards"
 cp -r boards "$destdir$prefix/share/splashhud/"
 install -m 0644 udev/90-splashhud.rules "$destdir/etc/udev/rules.d/"
+# The man pages: the daemon's and the client's from their own option tables, splashhud-tools' by
+# swift-argument-parser's generate-manual (built alone: a dependency's tool, a few seconds),
+# splashhud.conf(5) as written.
+man="$destdir$prefix/share/man"
+install -d "$man/man1" "$man/man5" "$man/man8"
+"$clientdir/splashhud" --generate-manual > "$man/man1/splashhud.1"
+"$bindir/splashhudd" --generate-manual > "$man/man8/splashhudd.8"
+install -m 0644 docs/man/splashhud.conf.5 "$man/man5/"
+if ((${#tools[@]})); then
+    swift build --product generate-manual >/dev/null
+    "$(swift build --show-bin-path)/generate-manual" "${tools[0]}" --output-directory "$man/man1" >/dev/null
+fi
+chmod 0644 "$man"/man?/*
 unit splashhud.service
 unit splashhud-quit.service
 unit splashhud-ask-password.path

@@ -28,7 +28,7 @@ PACKAGES=(
 # `--tests` (what scripts/test.sh passes) adds what only the tests and the benchmark need.
 if [[ " $* " == *" --tests "* ]]; then
   PACKAGES+=(
-    libcairo2-dev       # the benchmark's comparison engine (built with the tests)
+    libcairo2-dev       # splashhud-bench's comparison engine: scripts/test.sh builds Benchmarks/ so it keeps compiling
     fonts-urw-base35    # Nimbus Sans (CFF outlines), for the font tests
     # Text in every script: the per-script Noto faces and a CJK face with Hangul, and the
     # references the text tests compare with (Pango's pango-view, hb-shape, fribidi).
@@ -69,12 +69,13 @@ if [[ " $* " == *" --tests "* ]]; then
   )
 fi
 
-# `--bench` (what scripts/bench/against-plymouth.py and the text benchmarks need; never a CI step):
-# Debian's Plymouth with its spinner theme, run inside the QEMU guest beside SplashHUD (its
-# daemon is never started on the host), the harness's QEMU packages, and a static libdrm
-# (libdrm-dev) and gcc for the guest's scanout poller.
+# `--bench` (what the benchmark package Benchmarks/, scripts/bench/against-plymouth.py and the text
+# benchmarks need; never a CI step): cairo, splashhud-bench's comparison engine; Debian's Plymouth
+# with its spinner theme, run inside the QEMU guest beside SplashHUD (its daemon is never started
+# on the host), the harness's QEMU packages, and a static libdrm (libdrm-dev) and gcc for the
+# guest's scanout poller.
 if [[ " $* " == *" --bench "* ]]; then
-  PACKAGES+=(plymouth plymouth-themes qemu-system-x86 linux-image-amd64 busybox-static python3 gcc
+  PACKAGES+=(libcairo2-dev plymouth plymouth-themes qemu-system-x86 linux-image-amd64 busybox-static python3 gcc
              initramfs-tools zstd
              # Text against Pango (scripts/bench/text-layout.sh builds Benchmarks/text-layout/pango-layout.c)
              # and against Plymouth's Pango label plugin, whose libraries scripts/bench/text-sizes.sh weighs.

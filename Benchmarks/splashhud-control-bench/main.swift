@@ -1,7 +1,10 @@
 // The control socket's costs, measured against a bare Unix-socket echo in the same run: the round
 // trip of a request (median and p99) with the spinner animating, sustained requests a second
 // (pipelined progress updates), and the daemon's peak RSS. Not a test: run it and quote it.
-//   swift build -c release && .build/release/splashhud-control-bench [--requests N] [--seconds S]
+// The release splashhudd is the one built beside it (the main package's product, built through this one):
+//   swift build -c release --package-path Benchmarks --product splashhudd
+//   swift build -c release --package-path Benchmarks --product splashhud-control-bench
+//   Benchmarks/.build/release/splashhud-control-bench [--requests N] [--seconds S] [--flood-clients N] [--flood-seconds S]
 import Foundation
 import HUDClient
 import LinuxSystem

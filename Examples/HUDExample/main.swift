@@ -1,4 +1,4 @@
-// The README's example: SVProgressHUD's calls and an MBProgressHUD-style object, against a running
+// The Swift API's example (docs/swift.md, the DocC article): SVProgressHUD's calls and an MBProgressHUD-style object, against a running
 // splashhudd (`splashhud-example --socket PATH`) or a HUD this program owns on a memory display
 // (`splashhud-example --local`). It prints the events it sees and the state at the end.
 import HUDClient
@@ -37,7 +37,7 @@ let pressed = AsyncStream<Void> { continuation in
     box.setButton("Cancel") { continuation.yield(); continuation.finish() }
 }
 try await Task.sleep(nanoseconds: 200_000_000)
-box.pressButton()  // as a touch or a key would (`splashhud press`)
+box.pressButton()  // as a touch or a key would (`splashhud send press`)
 for await _ in pressed { print("cancel pressed") }
 await withCheckedContinuation { done in box.hide(afterDelay: 0) { done.resume() } }
 

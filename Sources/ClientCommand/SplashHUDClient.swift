@@ -15,7 +15,8 @@ public enum SplashHUDClient {
             The verbs talk to a running splashhudd over its control socket; `demo`, `render` and `probe` run \
             splashhud-tools (the demo on the best display, headless renders of scripts, the display probe). Exit \
             status: 0 applied, 64 bad arguments, 65 refused by the daemon, 69 no daemon running, 73 a file could not be \
-            written, 74 an I/O error, 75 no answer within --timeout, 76 not the protocol, 77 not allowed to use the socket.
+            written, 74 an I/O error, 75 no answer within --timeout, 76 not the protocol, 77 not allowed to use the socket. \
+            --generate-manual writes this man page, --generate-completion-script bash|zsh|fish the shell's completions.
             """,
         options: [.flag("version", help: "Show the version.")], operands: "[<arguments> ...]", operandCount: nil)
 
@@ -34,7 +35,10 @@ public enum SplashHUDClient {
             CommandLineTool.exitWithHelp(spec.helpText(program: "splashhud", verbs: allVerbs))
         }
         if first == "--version" { print(ControlProtocol.softwareVersion); return }
-        if arguments == ["--generate-manual"] { CommandLineTool.exitWithHelp(ManPage.page(for: spec, verbs: allVerbs)) }
+        if arguments == ["--generate-manual"] {
+            CommandLineTool.exitWithHelp(ManPage.page(for: spec, verbs: allVerbs,
+                                                      seeAlso: ["splashhudd(8)", "splashhud-tools(1)", "splashhud.conf(5)", "plymouth(1)"]))
+        }
         if first == "--generate-completion-script" {
             guard arguments.count == 2, let script = Completions.script(for: arguments[1], command: spec, verbs: allVerbs) else {
                 CommandLineTool.exitWithUsageError(UsageError("--generate-completion-script takes bash, zsh or fish"), program: "splashhud",

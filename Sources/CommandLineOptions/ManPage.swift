@@ -1,10 +1,13 @@
-// A man page (roff, section 1) from the same tables: NAME, SYNOPSIS, DESCRIPTION, OPTIONS and, for
-// a command with verbs, one subsection per verb with its own options.
+// A man page (roff) from the same tables: NAME, SYNOPSIS, DESCRIPTION, OPTIONS and, for a command
+// with verbs, one subsection per verb with its own options; then SEE ALSO. Section 1 for the
+// client, 8 for the daemon (a system service).
 
 public enum ManPage {
-    public static func page(for command: CommandSpec, verbs: [CommandSpec] = [], date: String = "") -> String {
+    public static func page(for command: CommandSpec, verbs: [CommandSpec] = [], section: Int = 1, seeAlso: [String] = [],
+                            date: String = "") -> String {
         let name = command.name
-        var s = ".TH \(name.uppercased()) 1 \"\(date)\" \"SplashHUD\" \"User Commands\"\n"
+        let manual = section == 8 ? "System Administration" : "User Commands"
+        var s = ".TH \(name.uppercased()) \(section) \"\(date)\" \"SplashHUD\" \"\(manual)\"\n"
         s += ".SH NAME\n\(escape(name)) \\- \(escape(command.abstract))\n"
         s += ".SH SYNOPSIS\n.B \(escape(name))\n" + escape(command.usageWords(program: name, verbs: !verbs.isEmpty).dropFirst().joined(separator: " ")) + "\n"
         if !command.discussion.isEmpty { s += ".SH DESCRIPTION\n\(escape(command.discussion))\n" }
@@ -16,6 +19,14 @@ public enum ManPage {
                 if !v.discussion.isEmpty { s += ".PP\n\(escape(v.discussion))\n" }
                 for o in v.operandHelp { s += ".TP\n.I \(escape(o.name))\n\(escape(o.help))\n" }
                 s += options(v.options, heading: "")
+            }
+        }
+        if !seeAlso.isEmpty {
+            // `name(section)` entries, bold names as man-pages(7) asks; joined by hand (see escape).
+            s += ".SH SEE ALSO\n"
+            for (i, entry) in seeAlso.enumerated() {
+                let parts = entry.split(separator: "(", maxSplits: 1)
+                s += ".BR \(escape(String(parts[0]))) (\(parts.count > 1 ? String(parts[1]) : "")\(i < seeAlso.count - 1 ? "," : "")\n"
             }
         }
         return s

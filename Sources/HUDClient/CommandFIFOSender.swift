@@ -5,6 +5,11 @@ import HUDProtocol
 import LinuxSystem
 import SystemPackage
 
+/// Writes command lines to one of the splash's FIFOs (`--fifo`, `--psplash-fifo`,
+/// `--fbsplash-fifo`) without ever blocking: `splashhud send --fifo`.
+///
+/// No FIFO or no reader fails at once; a FIFO that stays full fails after the timeout. Each line is
+/// one write of at most PIPE_BUF bytes, so lines from concurrent senders never interleave.
 public enum CommandFIFOSender {
     /// Writes `lines` to the FIFO at `path`, each ended by "\n"; every line is checked before
     /// anything is written.

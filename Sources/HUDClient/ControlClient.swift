@@ -6,6 +6,13 @@ import HUDProtocol
 import LinuxSystem
 import SystemPackage
 
+/// One connection to `splashhudd`'s control socket, every wait bounded.
+///
+/// Connecting, sending and every reply are bounded by ``timeoutMilliseconds``, so a daemon that is
+/// absent, stopped (SIGSTOP) or wedged costs the caller at most that long. A request is one line of
+/// the command language or a control verb (`ping`, `state`, `wait`, `subscribe`, `snapshot`); its
+/// reply is `ok [DATA]` or `error CODE MESSAGE` (docs/protocol.md). Not thread-safe: use one per
+/// thread, or ``RemoteHUD``, which queues requests from any thread.
 public final class ControlClient {
     /// The socket we reached: the path, or its abstract fallback "@PATH".
     public let socket: String
@@ -59,6 +66,7 @@ public final class ControlClient {
         chunk?.deallocate()
     }
 
+    /// Closes the connection; the daemon forgets any subscription it had. Safe to call twice.
     public func close() {
         guard !closed else { return }
         closed = true

@@ -1,6 +1,10 @@
 // Why a client's request did not get its `ok`, and the exit status each means (sysexits.h), so a
 // shell script can tell a refused request from a daemon that is not running or not answering.
 
+/// Why a request did not get its `ok`, and the exit status each means (sysexits.h).
+///
+/// A shell script can tell a refused request (65) from a daemon that is not running (69), not
+/// answering (75) or not to be used by this user (77).
 public enum ControlClientError: Error, Equatable, CustomStringConvertible {
     /// Nothing listens at the socket (no file, a stale socket, no abstract name).
     case notRunning(socket: String, detail: String)
@@ -15,6 +19,7 @@ public enum ControlClientError: Error, Equatable, CustomStringConvertible {
     /// A system call failed on our side.
     case io(String)
 
+    /// What happened, in a sentence that names the socket.
     public var description: String {
         switch self {
         case .notRunning(let socket, let detail): return "no splashhudd answers at \(socket) (\(detail))"
@@ -26,6 +31,8 @@ public enum ControlClientError: Error, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The process exit status for this failure, as `splashhud` exits with it.
+    ///
     /// sysexits.h: EX_DATAERR 65, EX_UNAVAILABLE 69, EX_IOERR 74, EX_TEMPFAIL 75, EX_PROTOCOL 76,
     /// EX_NOPERM 77.
     public var exitStatus: Int32 {

@@ -3,6 +3,11 @@
 // without blocking, in the order each thread posts them, and say what became of each.
 import HUDProtocol
 
+/// Where the Swift API's HUD lives: a running daemon (``RemoteHUD``) or a HUD on a display the
+/// program owns (SplashHUDKit's `LocalHUD`).
+///
+/// Both take requests from any thread without blocking, in the order each thread posts them, and
+/// say what became of each. ``SplashHUD`` and ``ProgressHUD`` drive one.
 public protocol HUDConnection: AnyObject, Sendable {
     /// Queues `request`; never blocks. `completion` (on another thread) hears whether it was applied.
     func post(_ request: Request, completion: (@Sendable (Result<Void, ControlClientError>) -> Void)?)

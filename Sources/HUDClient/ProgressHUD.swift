@@ -1,6 +1,6 @@
 // MBProgressHUD's per-HUD object: set its mode, label, details, progress and button, show it, hide
 // it (after a delay), and run the button's action when the button is pressed (an input device, or
-// `splashhud press`). Every property change is one request, queued in order; reading a property
+// `splashhud send press`). Every property change is one request, queued in order; reading a property
 // gives what was last set here.
 //
 //     let hud = ProgressHUD.show(on: RemoteHUD())
@@ -13,7 +13,13 @@ import HUDProtocol
 import LinuxSystem
 import Raster
 
+/// MBProgressHUD's per-HUD object: a mode, a label, details, progress and a button.
+///
+/// Every property change is one request, queued in order on ``connection``; reading a property
+/// gives what was last set here. Setting a button with an action listens for presses (a touch, a
+/// key, or `splashhud send press`) and runs the action on another thread.
 public final class ProgressHUD: @unchecked Sendable {
+    /// The HUD this object drives.
     public let connection: any HUDConnection
     private let lock = Lock()
     /// Guarded by `lock`.
@@ -29,6 +35,7 @@ public final class ProgressHUD: @unchecked Sendable {
         var button: String?
     }
 
+    /// An object for the HUD at `connection`; nothing is shown until ``show()``.
     public init(connection: any HUDConnection) { self.connection = connection }
 
     /// A HUD in indeterminate mode, shown at once (MB's `showHUDAddedTo:animated:`).
@@ -42,6 +49,7 @@ public final class ProgressHUD: @unchecked Sendable {
 
     private func post(_ request: Request) { connection.post(request, completion: nil) }
 
+    /// MB's `mode`: indeterminate (petals), determinate (pie), annular, bar, text or custom.
     public var mode: HUDMode {
         get { lock.withLock { values.mode } }
         set { lock.withLock { values.mode = newValue }; post(.hud(.set(.mode(newValue)))) }
@@ -77,6 +85,7 @@ public final class ProgressHUD: @unchecked Sendable {
         if listen { listenForPresses() }
     }
 
+    /// The button's title, as last set by ``setButton(_:action:)``.
     public var buttonTitle: String? { lock.withLock { values.button } }
 
     /// Presses the button as a person would (its action runs once the HUD confirms the press).

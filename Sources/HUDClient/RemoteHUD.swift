@@ -5,8 +5,16 @@
 import HUDProtocol
 import LinuxSystem
 
+/// The HUD of a running `splashhudd`, over its control socket.
+///
+/// Requests go over one connection, in order, sent by a background thread, so posting never
+/// blocks the caller; ``state()``, ``whenHidden(_:)``, ``events()`` and ``askPassword(prompt:completion:)``
+/// each use a connection of their own, so a long wait never holds the requests behind it. Every
+/// call is bounded by the timeout; a daemon that restarted is reconnected to at the next request.
 public final class RemoteHUD: HUDConnection, @unchecked Sendable {
+    /// The socket given at `init` (nil: `$SPLASHHUD_SOCKET`, else `/run/splashhud/control`).
     public let socket: String?
+    /// How long each connection waits for the daemon, in milliseconds.
     public let timeoutMilliseconds: Int32
     private let lock = Lock()
     /// Guarded by `lock`: requests waiting for the sender, and whether it runs.

@@ -1,6 +1,6 @@
 // The HUD command language: one line of text → one `HUDCommand`. The command FIFO,
 // `splashhud send`, `splashhud render` scripts, board profiles' [hud] lines and tests all go
-// through here, so the grammar below is the single definition (the README copies it).
+// through here, so the grammar below is the single definition (docs/protocol.md copies it).
 
 /// Parses the HUD command language.
 ///

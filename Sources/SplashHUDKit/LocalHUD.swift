@@ -15,6 +15,12 @@ import LinuxSystem
 import Logging
 import Runtime
 
+/// The HUD on a display this program owns: the daemon's runtime, loop and queue, the loop on a
+/// thread of its own.
+///
+/// Any thread posts requests (they reach the loop's inbox, in order); the loop answers each,
+/// publishes the state after every turn, calls the ``whenHidden(_:)`` completions once the HUD is
+/// gone and feeds the ``events()`` streams. Hand it to `SplashHUD.use(_:)` or `ProgressHUD`.
 public final class LocalHUD: HUDConnection, @unchecked Sendable {
     /// Which screen to take.
     public enum Screen: Sendable {
@@ -84,6 +90,8 @@ public final class LocalHUD: HUDConnection, @unchecked Sendable {
     /// Ends the HUD's loop and gives the screen back (or keeps the last frame).
     public func quit(retain: Bool = false) { runtime.post(.quit(retain: retain)) }
 
+    /// Queues `request` for the HUD's loop; never blocks. `completion` (on the loop's thread) hears
+    /// whether it was applied, or that the HUD has quit.
     public func post(_ request: Request, completion: (@Sendable (Result<Void, ControlClientError>) -> Void)?) {
         if lock.withLock({ finished }) {
             completion?(.failure(.notRunning(socket: "the local HUD", detail: "it has quit")))
@@ -97,8 +105,10 @@ public final class LocalHUD: HUDConnection, @unchecked Sendable {
         }
     }
 
+    /// The HUD as the loop published it after its last turn; never blocks.
     public func state() throws(ControlClientError) -> HUDState { lock.withLock { published } }
 
+    /// Calls `completion` once the HUD is hidden (at once when it is, or has quit).
     public func whenHidden(_ completion: @escaping @Sendable () -> Void) {
         let now = lock.withLock { () -> Bool in
             if finished || published.mode == "hidden" { return true }
@@ -108,6 +118,7 @@ public final class LocalHUD: HUDConnection, @unchecked Sendable {
         if now { completion() }
     }
 
+    /// The HUD's events from now on, until the HUD quits or the stream is dropped.
     public func events() -> AsyncStream<HUDEvent> {
         AsyncStream { continuation in
             let id = lock.withLock { () -> Int? in

@@ -34,7 +34,10 @@ enum Daemon {
             }
             CommandLineTool.exitWithHelp(script)
         }
-        if arguments == ["--generate-manual"] { CommandLineTool.exitWithHelp(ManPage.page(for: DaemonOptions.spec)) }
+        if arguments == ["--generate-manual"] {
+            CommandLineTool.exitWithHelp(ManPage.page(for: DaemonOptions.spec, section: 8,
+                                                      seeAlso: ["splashhud(1)", "splashhud-tools(1)", "splashhud.conf(5)"]))
+        }
         let options: DaemonOptions
         do { options = try DaemonOptions(arguments: arguments) } catch {
             CommandLineTool.exitWithUsageError(error, program: "splashhudd", usage: DaemonOptions.spec.shortUsage(program: "splashhudd"))

@@ -52,7 +52,8 @@ struct DaemonOptions {
             Clients talk to it with `splashhud VERB …` (or the Swift API) over the control socket; boot scripts may \
             also write psplash's `MSG`/`PROGRESS`/`QUIT` to --psplash-fifo and fbsplash's `NN`/`exit` to --fbsplash-fifo. \
             QUIT or exit dismisses the HUD and ends after its fade-out; `quit` ends at once, `quit --retain` keeps \
-            the frame on the screen. Under systemd (Type=notify) it says READY=1 once the first frame is shown.
+            the frame on the screen. Under systemd (Type=notify) it says READY=1 once the first frame is shown. \
+            --generate-manual writes this man page, --generate-completion-script bash|zsh|fish the shell's completions.
             """,
         options: [
             .option("display", "display", help: "Display: auto (the profile's backends, else drm then fbdev, memory when no screen opens), drm[:CARD], fbdev[:DEVICE] or memory[:WxH]. Default: auto."),

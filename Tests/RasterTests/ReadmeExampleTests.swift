@@ -1,4 +1,4 @@
-// The README's raster example, kept compiling and checked here.
+// The raster example of docs/raster.md (once the README's), kept compiling and checked here.
 import Testing
 import Raster
 

@@ -12,7 +12,7 @@ import Testing
 @Suite("Bad input keeps the HUD", .serialized)
 struct BadInputTests {
     /// Each line, the start of the error it must get. (A negative progress is not here: it is
-    /// SVProgressHUD's own "undefined progress" and shows the spinner, as the README says.)
+    /// SVProgressHUD's own "undefined progress" and shows the spinner, as docs/protocol.md says.)
     static let battery: [(line: [UInt8], error: String)] = [
         (Array("bogus 1".utf8), "error syntax unknown verb 'bogus'"),
         (Array("shwo Booting".utf8), "error syntax unknown verb 'shwo' (did you mean 'show'?)"),

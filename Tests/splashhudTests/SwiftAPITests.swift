@@ -1,4 +1,4 @@
-// The Swift API: the README's example program run against a HUD it owns (LocalHUD on a memory
+// The Swift API: the example program (docs/swift.md, the DocC article) run against a HUD it owns (LocalHUD on a memory
 // display) and against a running splashhudd (RemoteHUD), and LocalHUD's answers directly.
 import Foundation
 import HUDClient

@@ -9,7 +9,7 @@
  * Without DRM it draws the same box into /dev/fb0 (no flip, as vesafb has none) at FPS, or 75
  * when FPS is 0. No rasterizer, no text, no event loop beyond poll(): what is left is the
  * kernel's work per frame, the wake-ups and a minimal draw. The benchmark's guest measures it
- * like the others (scanpoll count); see the README, "Against Plymouth". C, static, libdrm. */
+ * like the others (scanpoll count); see docs/performance.md, "Against Plymouth". C, static, libdrm. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <linux/fb.h>

@@ -18,7 +18,7 @@ frame from /proc/PID/schedstat; the median of the rounds. Under TCG the wake-up 
 leaves the translated code cold, so a frame pays for each distinct block it reaches, and for each
 call or return to a new place most: `distinct` costs far more than `same`, which costs about what
 `loop` does. That is why a frame's instruction count says little about its CPU in the guests
-(README, "Against Plymouth"); `scripts/bench/frame-footprint.py` counts the daemon's distinct
+(docs/performance.md, "Under QEMU's translator"); `scripts/bench/frame-footprint.py` counts the daemon's distinct
 code a frame. Needs gcc and what `scripts/setup.sh` installs for QEMU; never a CI step.
 """
 import argparse

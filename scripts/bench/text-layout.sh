@@ -33,8 +33,8 @@ while (($#)); do
 done
 [[ -f $font ]] || { echo "text-layout.sh: $font is missing (fonts-noto-core)" >&2; exit 66; }
 
-scratch=.build-bench
-release=(-c release -Xswiftc -enforce-exclusivity=unchecked --scratch-path "$scratch")
+scratch=.build-benchmarks   # the benchmark package (Benchmarks/Package.swift)
+release=(-c release -Xswiftc -enforce-exclusivity=unchecked --package-path Benchmarks --scratch-path "$scratch")
 if ((build)); then
     nice -n 19 swift build "${release[@]}" --product splashhud-bench >&2
     # shellcheck disable=SC2046 # pkg-config's flags are words

@@ -51,7 +51,7 @@ extension ClientVerb {
             return .line(spec(name, "Back to the default appearance, hidden at once.")) { _ in "reset" }
         case "set":
             return .line(spec(name, "Change a setting: `set style dark`, `set button Cancel`, `set mode bar`.",
-                              discussion: "Every key of the command language's `set` (see the README's protocol reference).",
+                              discussion: "Every key of the command language's `set` (see docs/protocol.md and splashhud(1)).",
                               operands: "<key> [<value> ...]",
                               operandHelp: [OperandHelp("key", "The setting's key."), OperandHelp("value", "Its value (words after the key are joined).")],
                               count: 1...Int.max)) { commandLine("set", [$0.operands[0]], text: Array($0.operands.dropFirst())) }
