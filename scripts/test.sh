@@ -5,7 +5,7 @@
 # data race fails the run instead of corrupting the heap now and then (Swift Testing runs tests in
 # parallel), and under AddressSanitizer with LeakSanitizer (Swift has no UndefinedBehaviorSanitizer:
 # its own overflow and bounds checks trap in these debug builds); last a short libFuzzer run of
-# every fuzz target (scripts/fuzz.sh; the long runs' figures are in the README). With arguments, only `swift test --skip-build ARGS` runs after the build, e.g.
+# every fuzz target (scripts/fuzz.sh; the long runs' figures are in docs/testing.md). With arguments, only `swift test --skip-build ARGS` runs after the build, e.g.
 # `./scripts/test.sh --filter RasterTests`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
