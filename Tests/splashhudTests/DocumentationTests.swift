@@ -186,7 +186,7 @@ import Testing
     // MARK: Tests
 
     @Test func theReadmeIsShort() throws {
-        let lines = try Self.read("README.md").split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = try Self.read("README.md").filter { $0 == "\n" }  // as wc -l counts them
         #expect(lines.count < 200, "README.md has \(lines.count) lines: the front door stays under 200; move the rest under docs/")
     }
 
