@@ -4,8 +4,9 @@
 // README's fenced `sh` blocks is one its program accepts, read by that program's own parser without
 // running anything (the client's verbs and options, splashhud-tools' verbs through ArgumentParser,
 // the daemon's options, Plymouth's command line as the `plymouth` personality reads it, the
-// scripts' flags with `--help` appended, the units systemctl is given); and the README stays a
-// short front door (under 200 lines). A second or two: nothing is built or started but
+// scripts' flags with `--help` appended, the units systemctl is given), and the same for
+// SplashHUD's own commands in the sh blocks under docs/; and the README stays a short front door
+// (under 200 lines). A second or two: nothing is built or started but
 // `scripts/install.sh ... --help` and each program's `--help`.
 import Foundation
 import Testing
@@ -268,11 +269,14 @@ import Testing
     }
 
     /// The commands of the README's fenced `sh` blocks, with their line numbers.
-    static func readmeCommands() throws -> [(line: Int, words: [String])] {
+    static func readmeCommands(_ page: String = "README.md") throws -> [(line: Int, words: [String])] {
         var out: [(line: Int, words: [String])] = []
-        for block in split(try read("README.md")).blocks where ["sh", "shell", "bash"].contains(block.info) {
+        for block in split(try read(page)).blocks where ["sh", "shell", "bash"].contains(block.info) {
             for (offset, line) in block.body.enumerated() {
-                for words in commands(in: line) { out.append((block.line + 1 + offset, words)) }
+                for words in commands(in: line) {
+                    let command = words.first == "sudo" ? Array(words.dropFirst()) : words
+                    if !command.isEmpty { out.append((block.line + 1 + offset, command)) }
+                }
             }
         }
         return out
@@ -294,50 +298,71 @@ import Testing
         #expect(commands.count >= 15, "\(commands.count) commands found in README.md's sh blocks")
         var programs = Set<String>()
         for (line, words) in commands {
-            let where_ = "README.md:\(line): \(words.joined(separator: " "))"
-            let program = words[0], arguments = Array(words.dropFirst())
-            programs.insert((program as NSString).lastPathComponent)
-            switch program {
-            case "splashhud":
-                guard let verb = arguments.first else { Issue.record("\(where_): no verb"); continue }
-                if SplashHUDClient.toolVerbs.contains(verb) {
-                    #expect(throws: Never.self, "\(where_)") { _ = try SplashHUDTools.parseAsRoot(arguments) }
-                } else {
-                    #expect(throws: Never.self, "\(where_)") { _ = try SplashHUDClient.parse(arguments) }
-                }
-            case "splashhudd":
-                do {
-                    let options = try DaemonOptions(arguments: arguments)
-                    if let profile = options.profile, !profile.contains("/") {
-                        #expect(FileManager.default.fileExists(atPath: Self.root.appendingPathComponent("boards/\(profile).conf").path),
-                                "\(where_): no board profile boards/\(profile).conf")
-                    }
-                } catch {
-                    Issue.record("\(where_): \(error)")
-                }
-            case "plymouth":
-                // The client's `plymouth` personality (a link named plymouth), which answers boot
-                // scripts' calls through the daemon.
-                #expect(PlymouthArguments.parse(arguments).understood, "\(where_)")
-            case "systemctl":
-                // Our units must be those udev/ holds (install.sh installs them from there).
-                for unit in arguments.dropFirst() where unit.hasPrefix("splashhud") {
-                    #expect(FileManager.default.fileExists(atPath: Self.root.appendingPathComponent("udev/\(unit)").path), "\(where_): no unit udev/\(unit)")
-                }
-            case _ where program.hasPrefix("scripts/") || program.hasPrefix("./scripts/"):
-                let script = Self.root.appendingPathComponent(program).path
-                #expect(FileManager.default.isExecutableFile(atPath: script), "\(where_): \(program) is not an executable file")
-                // install.sh reads its flags in order and stops at --help: one it does not know
-                // exits 64 first. The others run when called (builds, tests), so only their presence is checked.
-                if program.hasSuffix("scripts/install.sh"), FileManager.default.isExecutableFile(atPath: script) {
-                    let (status, output) = try SplashBinary.run(script, arguments + ["--help"], timeout: 30)
-                    #expect(status == 0, "\(where_): \(output)")
-                }
-            default:
-                #expect(Self.otherPrograms.contains(program), "\(where_): \(program) is neither SplashHUD's nor a known program")
-            }
+            programs.insert((words[0] as NSString).lastPathComponent)
+            try Self.check(words, at: "README.md:\(line)", othersAllowed: Self.otherPrograms)
         }
         #expect(programs.isSuperset(of: ["splashhud", "splashhudd", "install.sh"]), "\(programs)")
+    }
+
+    /// The pages under docs/ show many more commands; SplashHUD's own (the client, the daemon,
+    /// `plymouth`, the scripts) are held to the same parsers. Synopses (`[--size WxH]`) are passed by.
+    @Test func everyCommandOfOursInTheDocsIsAccepted() throws {
+        var checked = 0
+        for page in try Self.pages() where page.hasPrefix("docs/") {
+            for (line, words) in try Self.readmeCommands(page) where !words.contains(where: { $0.hasPrefix("[") || $0.hasSuffix("]") || $0 == "…" || $0 == "..." }) {
+                let program = words[0]
+                guard ["splashhud", "splashhudd", "plymouth"].contains(program) || program.hasPrefix("scripts/") || program.hasPrefix("./scripts/") else { continue }
+                checked += 1
+                try Self.check(words, at: "\(page):\(line)", othersAllowed: nil)
+            }
+        }
+        #expect(checked > 10, "only \(checked) commands found under docs/")
+    }
+
+    /// `words` (a command) as its program reads it; a program not SplashHUD's must be in
+    /// `othersAllowed` (nil: any).
+    static func check(_ words: [String], at place: String, othersAllowed: Set<String>?) throws {
+        let where_ = "\(place): \(words.joined(separator: " "))"
+        let program = words[0], arguments = Array(words.dropFirst())
+        switch program {
+        case "splashhud":
+            guard let verb = arguments.first else { Issue.record("\(where_): no verb"); return }
+            if SplashHUDClient.toolVerbs.contains(verb) {
+                #expect(throws: Never.self, "\(where_)") { _ = try SplashHUDTools.parseAsRoot(arguments) }
+            } else {
+                #expect(throws: Never.self, "\(where_)") { _ = try SplashHUDClient.parse(arguments) }
+            }
+        case "splashhudd":
+            do {
+                let options = try DaemonOptions(arguments: arguments)
+                if let profile = options.profile, !profile.contains("/") {
+                    #expect(FileManager.default.fileExists(atPath: Self.root.appendingPathComponent("boards/\(profile).conf").path),
+                            "\(where_): no board profile boards/\(profile).conf")
+                }
+            } catch {
+                Issue.record("\(where_): \(error)")
+            }
+        case "plymouth":
+            // The client's `plymouth` personality (a link named plymouth), which answers boot
+            // scripts' calls through the daemon.
+            #expect(PlymouthArguments.parse(arguments).understood, "\(where_)")
+        case "systemctl" where othersAllowed != nil:
+            // Our units must be those udev/ holds (install.sh installs them from there).
+            for unit in arguments.dropFirst() where unit.hasPrefix("splashhud") {
+                #expect(FileManager.default.fileExists(atPath: Self.root.appendingPathComponent("udev/\(unit)").path), "\(where_): no unit udev/\(unit)")
+            }
+        case _ where program.hasPrefix("scripts/") || program.hasPrefix("./scripts/"):
+            let script = Self.root.appendingPathComponent(program).path
+            #expect(FileManager.default.isExecutableFile(atPath: script), "\(where_): \(program) is not an executable file")
+            // install.sh reads its flags in order and stops at --help: one it does not know
+            // exits 64 first. The others run when called (builds, tests), so only their presence is checked.
+            if program.hasSuffix("scripts/install.sh"), FileManager.default.isExecutableFile(atPath: script) {
+                let (status, output) = try SplashBinary.run(script, arguments + ["--help"], timeout: 30)
+                #expect(status == 0, "\(where_): \(output)")
+            }
+        default:
+            #expect(othersAllowed?.contains(program) ?? true, "\(where_): \(program) is neither SplashHUD's nor a known program")
+        }
     }
 
     /// The programs themselves, not only their parsers: each verb the README's commands use is one
