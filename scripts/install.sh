@@ -6,33 +6,40 @@
 # /etc/initramfs-tools, the dracut module in /usr/lib/dracut/modules.d/90splashhud, the helper
 # PREFIX/lib/splashhud/splashhud-initrd, /etc/splashhud/initrd.conf unless one is there).
 #
-#   scripts/install.sh [--prefix /usr] [--destdir DIR] [--bin-dir DIR] [--static-stdlib] [--no-pie]
+#   scripts/install.sh [--prefix /usr] [--destdir DIR] [--bin-dir DIR] [--dynamic [--no-pie]]
 #                      [--initramfs]
 #
 # --prefix  where bin/, lib/splashhud and share/splashhud go (default /usr); the units' and the
 #           initramfs configuration's paths follow it.
 # --destdir stage everything under DIR (packaging, tests); nothing outside it is touched.
 # --bin-dir take splashhudd and splashhud from DIR instead of building them (release builds).
-# --static-stdlib link the daemon and the client fully static (-static-executable): the Swift
-#           runtime, libstdc++, glibc, libdrm, FreeType, libpng, zlib and brotli all inside, so no
-#           dynamic loader runs at their start (under emulation most of a short-lived program's
-#           time; see docs/performance.md, "Start-up and size") and an initramfs needs no library beside them.
+# By default the daemon and the client are linked fully static (-static-executable), the boot
+#           build: the Swift runtime, libstdc++, glibc, libdrm, FreeType, libpng, zlib, brotli and
+#           the text libraries all inside, so no dynamic loader runs at their start (under emulation
+#           most of a short-lived program's time, and the daemon's first frame waits for it; measured
+#           against Plymouth in docs/performance.md) and an initramfs needs no library beside them.
 #           The daemon looks user and group names up in /etc files alone (glibc's files service is
 #           linked in; nsswitch.conf's others, systemd or LDAP, are not consulted); numeric ids work.
-#           splashhud-tools, which never runs at boot, gets the Swift standard library linked in
-#           (--static-swift-stdlib), libdrm, FreeType and libpng too where their archives are
-#           installed (Debian's -dev packages have them).
-# --no-pie  without --static-stdlib: link the daemon as a position-dependent executable, so
-#           nothing of it is relocated at start, at the price of address-space randomisation for
-#           its own code (its libraries, stack and heap keep theirs). Off by default. A fully
-#           static daemon is position-dependent anyway.
-# The daemon and the client are installed stripped.
+#           splashhud-tools and splashhud-mqtt, which never run at boot, get the Swift standard
+#           library linked in (--static-swift-stdlib), libdrm, FreeType and libpng too where their
+#           archives are installed (Debian's -dev packages have them). HarfBuzz and libunibreak have
+#           no Debian archive: scripts/text-libraries.sh builds them once from Debian's source
+#           (apt-get source; cached in .build/text-libraries).
+# --dynamic link everything against the shared Swift runtime and system libraries instead: a
+#           faster build, larger start-up cost (docs/install.md, "What the binaries link").
+# --static-stdlib the default, accepted so older instructions keep working (the last of
+#           --dynamic and --static-stdlib counts).
+# --no-pie  with --dynamic: link the daemon as a position-dependent executable, so nothing of it
+#           is relocated at start, at the price of address-space randomisation for its own code
+#           (its libraries, stack and heap keep theirs). Off by default. Without --dynamic it
+#           changes nothing: the fully static daemon is position-dependent anyway.
+# Everything installed is stripped (install -s).
 # --initramfs also the initramfs integration. Rebuild the image afterwards: update-initramfs -u
 #           (Debian, Ubuntu) or dracut -f (Fedora-like).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-prefix=/usr destdir="" bindir="" initramfs=0 static=() nopie=()
+prefix=/usr destdir="" bindir="" initramfs=0 dynamic=0 static=() nopie=()
 while (($#)); do
     case "$1" in
         --prefix) prefix="${2:?--prefix needs a directory}"; shift 2 ;;
@@ -40,12 +47,14 @@ while (($#)); do
         --bin-dir) bindir="${2:?--bin-dir needs a directory}"; shift 2 ;;
         --initramfs) initramfs=1; shift ;;
         --no-pie) nopie=(-Xlinker --no-pie); shift ;;
-        --static-stdlib) static=(--static-swift-stdlib --scratch-path .build-static); shift ;;
-        -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --dynamic) dynamic=1; shift ;;
+        --static-stdlib) dynamic=0; shift ;;
+        -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "install.sh: unknown argument '$1' (see --help)" >&2; exit 64 ;;
     esac
 done
 prefix="${prefix%/}"
+((dynamic)) || static=(--static-swift-stdlib --scratch-path .build-static)
 [[ $prefix == /* ]] || { echo "install.sh: --prefix must be absolute" >&2; exit 64; }
 [[ -z $destdir || $destdir == /* ]] || destdir="$PWD/$destdir"
 
@@ -129,7 +138,7 @@ unit() {
 
 install -d "$destdir$prefix/bin" "$destdir$prefix/share/splashhud" "$destdir/etc/udev/rules.d" "$destdir/etc/systemd/system"
 install -m 0755 -s "$bindir/splashhudd" "$clientdir/splashhud" "$destdir$prefix/bin/"
-((${#tools[@]})) && install -m 0755 "${tools[@]}" "$destdir$prefix/bin/"
+((${#tools[@]})) && install -m 0755 -s "${tools[@]}" "$destdir$prefix/bin/"
 ((${#bridge[@]})) && install -m 0755 -s "${bridge[@]}" "$destdir$prefix/bin/"
 rm -rf "$destdir$prefix/share/splashhud/boards"
 cp -r boards "$destdir$prefix/share/splashhud/"

@@ -23,6 +23,7 @@ PACKAGES=(
   # source with dpkg-source (dpkg-dev, which brings ar and xz too), curl fetches libunibreak's
   # tarball from Debian's pool, and g++ and gcc compile them (Debian 12 ships neither as a static archive).
   dpkg-dev g++ gcc curl
+  libc6-dev             # glibc's archives: scripts/install.sh links the daemon and the client fully static by default
 )
 
 # `--tests` (what scripts/test.sh passes) adds what only the tests and the benchmark need.

@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh --tests
 swift build --build-tests
-# The client and the daemon as `scripts/install.sh --static-stdlib` links them, fully static
+# The client and the daemon as `scripts/install.sh` links them by default, fully static
 # (StaticClientTests, StaticDaemonTests). The linker warns about getpwnam_r, getgrnam_r and
 # initgroups (the daemon restricts them to /etc files when static) and about the Swift runtime's
 # dlopen (which finds nothing to open and goes on).

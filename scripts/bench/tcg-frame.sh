@@ -21,7 +21,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 command -v qemu-x86_64 > /dev/null || { echo "tcg-frame: qemu-x86_64 is missing (apt install qemu-user)" >&2; exit 69; }
-[ -x "$bin" ] || { echo "tcg-frame: no $bin; build it with: scripts/install.sh --static-stdlib --no-pie --destdir out/static" >&2; exit 66; }
+[ -x "$bin" ] || { echo "tcg-frame: no $bin; build it with: scripts/install.sh --destdir out/static" >&2; exit 66; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 gcc -O2 -static -o "$work/loopfloor" scripts/bench/loopfloor.c
