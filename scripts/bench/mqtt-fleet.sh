@@ -28,7 +28,8 @@ fi
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || ulimit -n 65536 2>/dev/null || true
 work="$(mktemp -d /tmp/splashhud-mqtt-fleet.XXXXXX)"
 pids=()
-cleanup() { for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
+# Every child of this script, the subscriber halves of the echo pipelines too.
+cleanup() { for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null || true; done; pkill -9 -P $$ 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 gcc -O2 -D_GNU_SOURCE -o "$work/mqtt-fanout" Benchmarks/mqtt-rtt/mqtt-fanout.c -lmosquitto
 
