@@ -196,8 +196,14 @@ struct MQTTBridgeResilienceTests {
         relay.send("mute-up")
         try broker.publish(["-V", "mqttv5", "-q", "1", "-t", "splashhud/dup/cmd", "-m", "show \"Once\"",
                             "-D", "publish", "response-topic", "ops/dup", "-D", "publish", "correlation-data", "once-1"])
-        #expect(try MQTTBridgeTests.eventually { try Self.state(d)?.status == "Once" })
-        // Put away locally: a second `show "Once"` would bring it back.
+        // Once it has appeared (after the grace time), put away locally: a second `show "Once"`
+        // would bring it back.
+        var appeared: [String?] = []
+        let shown = try MQTTBridgeTests.eventually {
+            if let e = try events.nextEvent(timeoutMilliseconds: 50), e.kind == .didAppear { appeared.append(e.status) }
+            return !appeared.isEmpty
+        }
+        #expect(shown && appeared == ["Once"], "\(appeared)")
         _ = try ControlClient(socket: d.socket, timeoutMilliseconds: 5000).request("dismiss 0")
         #expect(try MQTTBridgeTests.eventually { try Self.state(d)?.visible == false })
         relay.send("heal")
@@ -207,7 +213,6 @@ struct MQTTBridgeResilienceTests {
         try broker.publish(["-V", "mqttv5", "-q", "1", "-t", "splashhud/dup/cmd", "-m", "ping",
                             "-D", "publish", "response-topic", "ops/dup", "-D", "publish", "correlation-data", "after"])
         #expect(replies.waitFor(seconds: 5) { $0.contains("after|ok pong") }, "\(replies.lines)")
-        var appeared: [String?] = []
         while let e = try events.nextEvent(timeoutMilliseconds: 300), appeared.count < 100 {
             if e.kind == .didAppear { appeared.append(e.status) }
         }
