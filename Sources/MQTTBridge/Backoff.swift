@@ -1,8 +1,8 @@
 // How long to wait before the next connect attempt, to the broker or to the daemon: "decorrelated
-import HUDProtocol
 // jitter" (the next delay drawn between the base and three times the last one, capped), the
 // scheme Mosquitto's own bridge uses, so that 5,000 kiosks that lost one broker do not all come
 // back in the same second. A success resets it.
+import HUDProtocol
 
 struct Backoff: Sendable {
     let base: Interval

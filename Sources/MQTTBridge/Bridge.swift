@@ -43,6 +43,7 @@ final class Bridge {
     private var brokerMaximumPacket: UInt32?
     private var lastState: String?
     private var lastStateAsked = Instant.zero
+    private var redeliveries = RedeliveryFilter()
 
     /// The status topic's payloads.
     static let online = "online", offline = "offline"
@@ -156,12 +157,13 @@ final class Bridge {
 
     private func handle(_ event: MQTTEvent, now: Instant) {
         switch event {
-        case .connected(0, let maximum):
+        case .connected(0, let sessionPresent, let maximum):
             phase = .connected
             backoff.reset()
             brokerMaximumPacket = maximum
+            redeliveries.connected(sessionPresent: sessionPresent)
             online()
-        case .connected(let rc, _):
+        case .connected(let rc, _, _):
             // 1 (3.1.1) and 132 (MQTT 5): the broker does not speak this version.
             if (rc == 1 || rc == 132), client.settings.protocolVersion == .v5, let c = try? MQTTClient(Self.settings(configuration, version: .v311)) {
                 Self.log("\(configuration.broker.url) refused MQTT 5; using MQTT 3.1.1")
@@ -196,6 +198,10 @@ final class Bridge {
         guard let kind = configuration.topics.classify(m.topic) else { return }
         // A retained command would fire again at every reconnect of every kiosk: never obeyed.
         guard !m.retained else { return }
+        // A QoS 1 command sent again after a reconnect (our PUBACK was lost): applied once only.
+        guard !redeliveries.isRedelivery(m) else {
+            return Self.log("dropped a redelivered command on \(m.topic) (packet \(m.packetID), already taken)")
+        }
         let snapshotTopic = kind == .snapshotRequest ? configuration.topics.snapshot : configuration.topics.reply
         let route = ReplyRoute(topic: m.responseTopic.flatMap { Topics.isValidPublishTopic($0) ? $0 : nil } ?? snapshotTopic,
                                correlationData: m.correlationData)

@@ -14,8 +14,9 @@ import CMosquitto
 
 /// What the broker did, in the order libmosquitto reported it.
 enum MQTTEvent: Equatable {
-    /// CONNACK: `reasonCode` 0 is accepted; `maximumPacketSize` is the broker's limit (v5 only).
-    case connected(reasonCode: Int32, maximumPacketSize: UInt32?)
+    /// CONNACK: `reasonCode` 0 is accepted; `sessionPresent`, the broker kept our session (and
+    /// resends what we had not acknowledged); `maximumPacketSize` is the broker's limit (v5 only).
+    case connected(reasonCode: Int32, sessionPresent: Bool, maximumPacketSize: UInt32?)
     /// The connection is gone (`reasonCode` 0: we asked for it).
     case disconnected(reasonCode: Int32)
     case message(MQTTMessage)
@@ -27,6 +28,8 @@ struct MQTTMessage: Equatable {
     var payload: [UInt8]
     var qos: Int32
     var retained: Bool
+    /// The packet identifier (QoS 1 and 2; a redelivery keeps it), 0 for QoS 0.
+    var packetID: Int32 = 0
     /// MQTT 5: where the requester wants the reply, and what to echo back with it.
     var responseTopic: String?
     var correlationData: [UInt8]?
@@ -104,9 +107,10 @@ final class MQTTClient {
         try check("mosquitto_will_set", Array(settings.willPayload.utf8).withUnsafeBytes {
             mosquitto_will_set_v5(h, settings.willTopic, Int32($0.count), $0.baseAddress, 1, true, nil)
         })
-        mosquitto_connect_v5_callback_set(h) { _, user, rc, _, props in
+        mosquitto_connect_v5_callback_set(h) { _, user, rc, flags, props in
             let box = Unmanaged<EventBox>.fromOpaque(user!).takeUnretainedValue()
-            box.events.append(.connected(reasonCode: rc, maximumPacketSize: MQTTPropertyReader.int32(props, MQTT_PROP_MAXIMUM_PACKET_SIZE)))
+            box.events.append(.connected(reasonCode: rc, sessionPresent: flags & 1 != 0,
+                                         maximumPacketSize: MQTTPropertyReader.int32(props, MQTT_PROP_MAXIMUM_PACKET_SIZE)))
         }
         mosquitto_disconnect_v5_callback_set(h) { _, user, rc, _ in
             Unmanaged<EventBox>.fromOpaque(user!).takeUnretainedValue().events.append(.disconnected(reasonCode: rc))
@@ -120,7 +124,7 @@ final class MQTTClient {
             let box = Unmanaged<EventBox>.fromOpaque(user!).takeUnretainedValue()
             let payload = m.payload.map { Array(UnsafeRawBufferPointer(start: $0, count: Int(m.payloadlen))) } ?? []
             box.events.append(.message(MQTTMessage(
-                topic: String(cString: m.topic), payload: payload, qos: m.qos, retained: m.retain,
+                topic: String(cString: m.topic), payload: payload, qos: m.qos, retained: m.retain, packetID: m.mid,
                 responseTopic: MQTTPropertyReader.string(props, MQTT_PROP_RESPONSE_TOPIC),
                 correlationData: MQTTPropertyReader.binary(props, MQTT_PROP_CORRELATION_DATA),
                 expiry: MQTTPropertyReader.int32(props, MQTT_PROP_MESSAGE_EXPIRY_INTERVAL))))

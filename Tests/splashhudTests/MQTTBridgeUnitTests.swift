@@ -1,5 +1,6 @@
 // The bridge's parts without a broker: options and the configuration file, the gate in front of
-// the daemon, the JSON it publishes, the back-off, the rate bound and the snapshot's halving.
+// the daemon, the JSON it publishes, the back-off, the rate bound, the snapshot's halving and the
+// filter of redelivered commands.
 import CommandLineOptions
 import HUDProtocol
 import Testing
@@ -91,6 +92,50 @@ struct MQTTBridgeUnitTests {
         #expect(argv.first == "/usr/bin/splashhud-mqtt")
         let o = try OptionParser.parse(Array(argv.dropFirst()), spec: BridgeOptions.spec)
         #expect(o.value("config") == ConfigFile.defaultPath)
+    }
+
+    /// A QoS 1 command sent again after a reconnect of the same session is dropped; a new one with
+    /// an identifier seen before, the same command on a new session, or after something new, is not.
+    @Test func redeliveredCommandsAreTakenOnce() {
+        func message(_ id: Int32, _ payload: String, correlation: String? = nil) -> MQTTMessage {
+            MQTTMessage(topic: "splashhud/k1/cmd", payload: Array(payload.utf8), qos: 1, retained: false, packetID: id,
+                        correlationData: correlation.map { Array($0.utf8) })
+        }
+        var f = RedeliveryFilter(capacity: 4)
+        // `#expect` cannot take a mutating call: each answer is taken first.
+        func dropped(_ m: MQTTMessage) -> Bool { f.isRedelivery(m) }
+        f.connected(sessionPresent: false)
+        let first = [dropped(message(7, "show A")), dropped(message(8, "show B")), dropped(message(9, "show C"))]
+        #expect(first == [false, false, false])
+        f.connected(sessionPresent: true)
+        // 8 and 9 again, first on the new connection of the same session: copies; then 10 is new.
+        let again = [dropped(message(8, "show B")), dropped(message(9, "show C")), dropped(message(10, "show D"))]
+        #expect(again == [true, true, false])
+        // The window closed at the first new message: an old identifier now is a new command.
+        let late = dropped(message(7, "show A"))
+        #expect(!late)
+        // Same identifier, another command or another correlation: new.
+        f.connected(sessionPresent: true)
+        let otherPayload = dropped(message(10, "show E"))
+        f.connected(sessionPresent: true)
+        let otherCorrelation = dropped(message(10, "show E", correlation: "r2"))
+        #expect(!otherPayload && !otherCorrelation)
+        // No session kept: nothing can be resent, nothing is dropped.
+        f.connected(sessionPresent: false)
+        let noSession = dropped(message(10, "show E", correlation: "r2"))
+        #expect(!noSession)
+        // QoS 0 has no identifier and is never dropped.
+        f.connected(sessionPresent: true)
+        var q0 = message(0, "show E", correlation: "r2"); q0.qos = 0
+        let qos0 = dropped(q0)
+        #expect(!qos0)
+        // At most `capacity` remembered.
+        var g = RedeliveryFilter(capacity: 2)
+        g.connected(sessionPresent: false)
+        for id in Int32(1)...3 { _ = g.isRedelivery(message(id, "x\(id)")) }
+        g.connected(sessionPresent: true)
+        let forgotten = g.isRedelivery(message(1, "x1"))
+        #expect(!forgotten)
     }
 
     /// The daemon stays MQTT-free (it runs before any network); only the bridge links libmosquitto.

@@ -14,7 +14,8 @@ final class MosquittoBroker: @unchecked Sendable {
     private var process: Process?
     static let user = "fleet", password = "s3cret"
 
-    init(maxPacketSize: Int = 6000) throws {
+    /// `start: false` leaves it stopped (its ports chosen, its files written) until `start()`.
+    init(maxPacketSize: Int = 6000, start: Bool = true) throws {
         dir = try temporaryDirectory("mqtt")
         port = try freePort()
         tlsPort = try freePort()
@@ -39,7 +40,7 @@ final class MosquittoBroker: @unchecked Sendable {
 
             """
         try config.write(toFile: "\(dir)/mosquitto.conf", atomically: true, encoding: .utf8)
-        try start()
+        if start { try self.start() }
     }
 
     deinit { stop() }

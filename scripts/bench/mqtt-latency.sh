@@ -8,6 +8,8 @@
 #
 #   scripts/bench/mqtt-latency.sh [N (default 20)] [COUNT (default 500)]
 #
+# A fleet of 200 beside a floor of plain clients, and snapshots: scripts/bench/mqtt-fleet.sh.
+#
 # The bridges take --rate 10000: the default bound (20 a second) would answer most pings `busy`.
 # Uses the release build (swift build -c release --product splashhudd / splashhud-mqtt), built if
 # missing; BIN=DIR takes the binaries from DIR. Needs mosquitto, mosquitto-clients, libmosquitto-dev, gcc.
