@@ -9,7 +9,8 @@
  *       N entries over S vblanks (last frame - first + 1; G vblanks missing, the kernel's
  *       128-entry queue overflowed), C of them with a CRC other than the previous entry's, D distinct
  *       CRCs, and how many vblanks lay between consecutive changes (4:70: seventy changes came 4
- *       vblanks after the one before). With CRC_LOG set, every entry goes to that file too.
+ *       vblanks after the one before). With CRC_LOG set, every entry kept ("FRAME CRC" in hex)
+ *       goes to that file too.
  *   vkmscrc floor SECONDS [WxH]
  *       The plain C floor: sets WxH (default: the preferred mode) on the first connected connector
  *       with two dumb buffers and flips at every vblank: each flip's event (vkms completes a flip at
@@ -69,8 +70,8 @@ static int capture(const char *name, double settle, double seconds, int card) {
         buf[r] = 0;
         unsigned frame, crc;
         if (sscanf(buf, "%x %x", &frame, &crc) != 2) { fprintf(stderr, "vkmscrc: bad entry '%s'\n", buf); continue; }
-        if (log) fprintf(log, "%u %08x\n", frame, crc);
         if (now_s() < begin) continue;
+        if (log) fprintf(log, "%u %08x\n", frame, crc);
         frames[n] = frame; crcs[n] = crc; n++;
     }
     close(fd);
