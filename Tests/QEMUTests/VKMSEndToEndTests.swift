@@ -4,9 +4,10 @@
 // CRCs in the guest (one entry per vblank) and is also the floor: a plain C loop that flips at
 // every vblank. Both are captured the same way in the same guest, so what the emulated CPU cannot
 // do (vkms composes and checksums each 640x480 frame in software on the guest's one vCPU) limits
-// both alike. One boot, about 36 s (8 s to READY): the floor, then splashhudd's spinner at the
-// refresh rate, the spinner under `set max-fps 15`, and a static HUD, 5 s of CRCs each after a
-// settle of 1 to 2 s.
+// both alike. One boot, 36-60 s (8-17 s to READY, the host's load decides): the floor, then
+// splashhudd's spinner at the refresh rate, the spinner under `set max-fps 15`, and a static HUD,
+// 5 s of CRCs each after a settle of 1 to 2 s; then VT 2 (the daemon lets DRM master go, the floor
+// takes it) and back to VT 1 (the daemon takes it again), 1.5 s of CRCs each.
 import CZlib
 import Foundation
 import Testing
@@ -33,7 +34,7 @@ struct VKMSEndToEndTests {
         cat /tmp/floor.log
         say "FLOOR-CRCS $(cut -d' ' -f2 /tmp/floor-crc.log | sort -u | tr '\\n' ' ')"
         mkdir -p /run
-        "$D" --display drm --console none --socket /run/hud --log-level info > /tmp/daemon.log 2>&1 &
+        "$D" --display drm --console /dev/tty1 --socket /run/hud --log-level info > /tmp/daemon.log 2>&1 &
         DPID=$!
         wakeups() { awk '/^voluntary_ctxt_switches/ { print $2 }' /proc/$DPID/status; }
         i=0; while ! "$S" ping --socket /run/hud --timeout 200 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
@@ -49,6 +50,18 @@ struct VKMSEndToEndTests {
         W0=$(wakeups)
         say "$("$C" capture static 0 4)"
         say "STATIC-WAKEUPS $(( $(wakeups) - W0 ))"
+        # DRM master: away to VT 2 the daemon lets master go and the floor takes it; back on VT 1
+        # the daemon takes it again and shows its static HUD.
+        chvt 2
+        sleep 0.5
+        "$C" floor 3 640x480 > /tmp/floor2.log 2>&1 &
+        FP=$!
+        say "$(CRC_LOG=/tmp/away.log "$C" capture away 1 1.5)"
+        wait $FP
+        cat /tmp/floor2.log
+        say "AWAY-CRCS $(cut -d' ' -f2 /tmp/away.log | sort -u | tr '\\n' ' ')"
+        chvt 1
+        say "$("$C" capture back 1 1.5)"
         "$S" quit --socket /run/hud
         wait
         cat /tmp/daemon.log
@@ -58,6 +71,8 @@ struct VKMSEndToEndTests {
     struct Capture: CustomStringConvertible {
         let name: String
         var entries = 0, span = 0, gaps = 0, changes = 0, distinct = 0
+        /// The first CRC kept.
+        var first: UInt32?
         /// Vblanks between consecutive changes -> how many times.
         var intervals: [Int: Int] = [:]
         let line: String
@@ -76,6 +91,7 @@ struct VKMSEndToEndTests {
             gaps = values["gaps"].flatMap(Int.init) ?? 0
             changes = values["changes"].flatMap(Int.init) ?? 0
             distinct = values["distinct"].flatMap(Int.init) ?? 0
+            first = values["first"].flatMap { UInt32($0, radix: 16) }
             for pair in (values["intervals"] ?? "-").split(separator: ",") {
                 let kv = pair.split(separator: ":").compactMap { Int($0) }
                 if kv.count == 2 { intervals[kv[0]] = kv[1] }
@@ -207,6 +223,17 @@ struct VKMSEndToEndTests {
         let wakeups = try #require(run.info.first { $0.hasPrefix("STATIC-WAKEUPS ") }.flatMap { Int($0.split(separator: " ")[1]) },
                                    "no wake-up count:\n\(run.output)")
         #expect(wakeups <= 2, "the daemon woke \(wakeups) times in 4 s of a static HUD")
+
+        // DRM master lost and regained: on VT 2 the floor, a second master, showed only its own
+        // frames (the daemon had let master go); back on VT 1 the daemon showed its static HUD
+        // again, the very frame it showed before, and nothing else.
+        let awayCRCs = try #require(run.info.first { $0.hasPrefix("AWAY-CRCS ") }, "no CRCs away:\n\(run.output)")
+            .split(separator: " ").dropFirst().compactMap { UInt32($0, radix: 16) }
+        #expect(!awayCRCs.isEmpty && awayCRCs.allSatisfy(frames.contains),
+                "away on VT 2, CRCs that are not the floor's: \(awayCRCs.filter { !frames.contains($0) }.map { String($0, radix: 16) })")
+        let back = try capture("back")
+        #expect(back.entries > 0 && back.changes == 0 && back.first == still.first,
+                "back on VT 1 the screen is not the static HUD it showed before (\(still)): \(back)")
         print(String(format: "vkms figures: floor %.1f %% of vblanks, spinner %.1f %%, max-fps 15 %d changes in %d vblanks (%d of them 4 apart), static %d changes %d wake-ups; ",
                      100 * floor.changeRate, 100 * spinner.changeRate, capped.changes, capped.span, exact, still.changes, wakeups) + run.summary)
     }
