@@ -8,8 +8,10 @@
 // splashhudd's spinner at the refresh rate, the spinner under `set max-fps 15`, and a static HUD,
 // 5 s of CRCs each after a settle of 1 to 2 s; then VT 2 (the daemon lets DRM master go, the floor
 // takes it) and back to VT 1 (the daemon takes it again), 1.5 s of CRCs each.
+import Assets
 import CZlib
 import Foundation
+import Raster
 import Testing
 
 @Suite("vkms: frames vblank by vblank under QEMU", .serialized)
@@ -136,6 +138,25 @@ struct VKMSEndToEndTests {
         return pixels
     }
 
+    /// The memory display's frame for `script` at `seconds` (splashhud-tools render, the debug
+    /// product beside this test binary), as XRGB8888 words.
+    static func rendered(script: String, at seconds: Double, width: Int, height: Int, dir: String) throws -> [UInt32] {
+        let tools = try GuestProgram.path(product: "splashhud-tools")
+        try script.write(toFile: "\(dir)/render.script", atomically: true, encoding: .utf8)
+        let (status, output) = try runProcess(tools, ["render", "\(dir)/render.script", "--size", "\(width)x\(height)",
+                                                      "--at", "\(seconds)", "--out", "\(dir)/render.png"])
+        try #require(status == 0, "splashhud-tools render: \(output)")
+        let image = try PNGDecoder.decode(contentsOf: "\(dir)/render.png")
+        try #require(Int(image.width) == width && Int(image.height) == height)
+        var pixels: [UInt32] = []
+        pixels.reserveCapacity(width * height)
+        for y in 0..<image.height {
+            let row = image.view.row(y)
+            for x in 0..<width { pixels.append(row[x] & 0xFF_FFFF) }
+        }
+        return pixels
+    }
+
     @Test("vkms's CRC model: the floor's frames' CRCs, computed here, are what the kernel reports")
     func crcModelMatchesTheKernel() {
         // Measured under QEMU (two boots): frames 1 and 11 of the floor.
@@ -220,6 +241,11 @@ struct VKMSEndToEndTests {
         // A static HUD: the CRC never changes, and the daemon's main thread sleeps through it (its
         // voluntary context switches over the 4 s: each wake-up of the event loop is one).
         #expect(still.changes == 0 && still.distinct == 1, "a static HUD changed the picture: \(still)")
+        // ... and it is bit for bit the memory display's frame of the same HUD: vkms's CRC of the
+        // host's headless render (measured: 5397fe83 in every boot).
+        let staticFrame = try Self.rendered(script: "@0 progress 0.5 \"Static\"\n", at: 3, width: 640, height: 480, dir: dir)
+        let expected = Self.vkmsCRC(xrgb: staticFrame, width: 640, height: 480)
+        #expect(still.first == expected, "the static HUD on vkms (\(still)) is not the memory display's frame (CRC \(String(expected, radix: 16)))")
         let wakeups = try #require(run.info.first { $0.hasPrefix("STATIC-WAKEUPS ") }.flatMap { Int($0.split(separator: " ")[1]) },
                                    "no wake-up count:\n\(run.output)")
         #expect(wakeups <= 2, "the daemon woke \(wakeups) times in 4 s of a static HUD")
