@@ -41,7 +41,8 @@ struct VKMSEndToEndTests {
         wakeups() { awk '/^voluntary_ctxt_switches/ { print $2 }' /proc/$DPID/status; }
         i=0; while ! "$S" ping --socket /run/hud --timeout 200 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
         "$S" show "Working" --socket /run/hud
-        say "$("$C" capture spinner 1 5)"
+        say "$(CRC_LOG=/tmp/spinner.log "$C" capture spinner 1 5)"
+        say "SPINNER-CRCS $(cut -d' ' -f2 /tmp/spinner.log | sort | uniq -c | sort -rn | awk '{ printf "%s:%s ", $2, $1 }')"
         "$S" set max-fps 15 --socket /run/hud
         say "$(CRC_LOG=/tmp/crc15.log "$C" capture spinner15 1 5)"
         # The capped spinner's changes, as vblanks since the one before (the first: since the capture began).
@@ -138,23 +139,26 @@ struct VKMSEndToEndTests {
         return pixels
     }
 
-    /// The memory display's frame for `script` at `seconds` (splashhud-tools render, the debug
-    /// product beside this test binary), as XRGB8888 words.
-    static func rendered(script: String, at seconds: Double, width: Int, height: Int, dir: String) throws -> [UInt32] {
+    /// The memory display's frames for `script` at each of `seconds` (one splashhud-tools render,
+    /// the debug product beside this test binary), as XRGB8888 words.
+    static func rendered(script: String, at seconds: [Double], width: Int, height: Int, dir: String) throws -> [[UInt32]] {
         let tools = try GuestProgram.path(product: "splashhud-tools")
         try script.write(toFile: "\(dir)/render.script", atomically: true, encoding: .utf8)
-        let (status, output) = try runProcess(tools, ["render", "\(dir)/render.script", "--size", "\(width)x\(height)",
-                                                      "--at", "\(seconds)", "--out", "\(dir)/render.png"])
+        var args = ["render", "\(dir)/render.script", "--size", "\(width)x\(height)"]
+        for (i, t) in seconds.enumerated() { args += ["--at", "\(t)", "--out", "\(dir)/render-\(i).png"] }
+        let (status, output) = try runProcess(tools, args)
         try #require(status == 0, "splashhud-tools render: \(output)")
-        let image = try PNGDecoder.decode(contentsOf: "\(dir)/render.png")
-        try #require(Int(image.width) == width && Int(image.height) == height)
-        var pixels: [UInt32] = []
-        pixels.reserveCapacity(width * height)
-        for y in 0..<image.height {
-            let row = image.view.row(y)
-            for x in 0..<width { pixels.append(row[x] & 0xFF_FFFF) }
+        return try seconds.indices.map { i in
+            let image = try PNGDecoder.decode(contentsOf: "\(dir)/render-\(i).png")
+            try #require(Int(image.width) == width && Int(image.height) == height)
+            var pixels: [UInt32] = []
+            pixels.reserveCapacity(width * height)
+            for y in 0..<image.height {
+                let row = image.view.row(y)
+                for x in 0..<width { pixels.append(row[x] & 0xFF_FFFF) }
+            }
+            return pixels
         }
-        return pixels
     }
 
     @Test("vkms's CRC model: the floor's frames' CRCs, computed here, are what the kernel reports")
@@ -221,6 +225,18 @@ struct VKMSEndToEndTests {
         #expect(Double(spinner.changes) >= 0.75 * Double(floor.changes) * Double(spinner.span) / Double(max(floor.span, 1)),
                 "the spinner changed the picture at \(spinner.changes) of \(spinner.span) vblanks, the floor at \(floor.changes) of \(floor.span)")
         #expect(spinner.distinct >= 10, "the spinner showed only \(spinner.distinct) different pictures: \(spinner)")
+        // No torn or half-drawn frame: every picture the spinner showed is one the memory display
+        // draws for the same HUD at a refresh boundary. The spinner's frames repeat every second
+        // (frames are drawn for their boundary, one step each), so one second of them at 60 Hz,
+        // rendered on the host, is all of them (measured: 56 of these 60 seen in 5 s, nothing else).
+        let spinnerCRCs = try #require(run.info.first { $0.hasPrefix("SPINNER-CRCS ") }, "no spinner CRCs:\n\(run.output)")
+            .split(separator: " ").dropFirst().compactMap { UInt32($0.split(separator: ":")[0], radix: 16) }
+        let spinnerFrames = try Self.rendered(script: "@0 show \"Working\"\n", at: (0..<60).map { 3 + Double($0) / 60 },
+                                              width: 640, height: 480, dir: dir)
+        let drawn = Set(spinnerFrames.map { Self.vkmsCRC(xrgb: $0, width: 640, height: 480) })
+        let strange = spinnerCRCs.filter { !drawn.contains($0) }
+        #expect(!spinnerCRCs.isEmpty && strange.isEmpty,
+                "\(strange.count) of the spinner's \(spinnerCRCs.count) pictures on vkms are no frame the memory display draws: \(strange.map { String($0, radix: 16) })")
 
         // Capped at 15 a second: k = ceil(60 / 15) = 4 refreshes per frame. Never more than one
         // change every 4th vblank over the capture, and not far fewer (the pacer suite's bound on
@@ -243,7 +259,7 @@ struct VKMSEndToEndTests {
         #expect(still.changes == 0 && still.distinct == 1, "a static HUD changed the picture: \(still)")
         // ... and it is bit for bit the memory display's frame of the same HUD: vkms's CRC of the
         // host's headless render (measured: 5397fe83 in every boot).
-        let staticFrame = try Self.rendered(script: "@0 progress 0.5 \"Static\"\n", at: 3, width: 640, height: 480, dir: dir)
+        let staticFrame = try Self.rendered(script: "@0 progress 0.5 \"Static\"\n", at: [3], width: 640, height: 480, dir: dir)[0]
         let expected = Self.vkmsCRC(xrgb: staticFrame, width: 640, height: 480)
         #expect(still.first == expected, "the static HUD on vkms (\(still)) is not the memory display's frame (CRC \(String(expected, radix: 16)))")
         let wakeups = try #require(run.info.first { $0.hasPrefix("STATIC-WAKEUPS ") }.flatMap { Int($0.split(separator: " ")[1]) },
