@@ -184,6 +184,7 @@ let package = Package(
             dependencies: [
                 "splashhud-display-guest", "splashhud-drm-guest", "splashhud-pacer-guest", "splashhud-hotplug-guest",
                 "Display", "HUDProtocol", "HUD", "Raster", "Assets", "GoldenSupport",
+                "CZlib",  // vkms's CRCs (zlib's crc32), VKMSEndToEndTests
             ],
             path: "Tests/QEMUTests"),
         .testTarget(name: "RuntimeTests", dependencies: ["PeerSupport", "HUDClient", "LinuxSystem", "Board", "HUDProtocol", "Runtime", "Input", "HUD", "Display", "Raster", "Assets", "GoldenSupport"]),

@@ -67,6 +67,11 @@ if [[ " $* " == *" --tests "* ]]; then
     # StaticClientTests: the client linked fully static needs glibc's and libdrm's archives
     # (libc.a; libdrm.a comes with libdrm-dev).
     libc6-dev
+    # vkms for the QEMU guests (a real vblank and per-vblank CRCs: Tests/QEMUTests/VKMSEndToEndTests):
+    # Debian builds its kernel without it; scripts/qemu/build-vkms.sh builds it out of tree from
+    # this source and the guest kernel's headers (linux-headers-VERSION, added below once
+    # linux-image-amd64 says which VERSION the guests boot).
+    linux-source-6.1
   )
 fi
 
@@ -83,12 +88,12 @@ if [[ " $* " == *" --bench "* ]]; then
              libpango1.0-dev plymouth-label)
 fi
 
-missing=()
-for p in "${PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-
-if ((${#missing[@]})); then
+install_missing() {
+  local missing=() p
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  ((${#missing[@]})) || return 0
   echo "setup: installing ${missing[*]}"
   SUDO=()
   if [[ $(id -u) -ne 0 ]]; then
@@ -98,6 +103,15 @@ if ((${#missing[@]})); then
   export DEBIAN_FRONTEND=noninteractive
   "${SUDO[@]}" apt-get update -qq
   "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+install_missing "${PACKAGES[@]}"
+
+# vkms.ko for the kernel the QEMU guests boot (vmtest.py's choice, which need not be the host's
+# running kernel): its headers, then the module, cached outside the repository by kernel version.
+if [[ " $* " == *" --tests "* ]]; then
+  guest_kernel=$(python3 "$(dirname "${BASH_SOURCE[0]}")/qemu/vmtest.py" kernel)
+  install_missing "linux-headers-$guest_kernel"
+  "$(dirname "${BASH_SOURCE[0]}")/qemu/build-vkms.sh" "$guest_kernel"
 fi
 
 if ! command -v swift >/dev/null; then

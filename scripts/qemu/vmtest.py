@@ -51,6 +51,11 @@ DISPLAYS = {
     # The std VGA with its DRM driver NOT loaded at boot: /modules/late lists bochs and what it
     # needs, for the program to insmod once it runs (a driver arriving after the splash started).
     "bochs-late": {"qemu": ["-vga", "std"], "modules": [], "late_modules": ["bochs"], "cmdline": "", "wait_for": "/dev/ttyS1"},
+    # vkms, the kernel's virtual KMS driver: no QEMU device (so no screendump), but a 60 Hz vblank
+    # from an hrtimer, flips completed at vblank and per-vblank CRCs under debugfs
+    # (/sys/kernel/debug/dri/0/crtc-0/crc/{control,data}). Debian does not build it; it is built out
+    # of tree for the guest kernel by scripts/qemu/build-vkms.sh (scripts/setup.sh --tests).
+    "vkms": {"qemu": ["-vga", "none"], "modules": ["vkms"], "cmdline": "", "wait_for": "/dev/dri/card0", "debugfs": True},
 }
 DISPLAYS["vesafb"] = DISPLAYS["vesafb32"]
 
@@ -58,6 +63,10 @@ FONT_GLOBS = [
     "/usr/share/fonts/truetype/dejavu",
     "/usr/share/fonts/truetype/droid",
 ]
+
+# Modules Debian's kernel does not ship, built out of tree for it (scripts/qemu/build-vkms.sh), and
+# the package names that get their sources and the guest kernel's headers.
+OUT_OF_TREE_MODULES = {"vkms": "scripts/setup.sh --tests (linux-source-6.1 and linux-headers-VERSION, then scripts/qemu/build-vkms.sh)"}
 
 EXIT_TIMEOUT = 124
 EXIT_VM_FAILED = 125
@@ -83,6 +92,24 @@ def kernel_version():
                   "which installs linux-image-amd64, qemu-system-x86 and busybox-static")
 
 
+def out_of_tree_module_path(version, name):
+    """Where scripts/qemu/build-vkms.sh caches an out-of-tree module for kernel `version`: outside
+    the repository (shared by worktrees, never committed), $SPLASHHUD_MODULE_CACHE or
+    ${XDG_CACHE_HOME:-~/.cache}/splashhud/modules, then VERSION/NAME.ko."""
+    root = os.environ.get("SPLASHHUD_MODULE_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "splashhud", "modules")
+    return os.path.join(root, version, f"{name}.ko")
+
+
+def out_of_tree_module(version, name):
+    """The built module's path, or a VMError saying how to build it (a test skips on it)."""
+    path = out_of_tree_module_path(version, name)
+    if not os.path.exists(path):
+        raise VMError(f"{name}.ko is not built for the guest kernel {version} ({path} is missing): "
+                      f"run {OUT_OF_TREE_MODULES[name].replace('VERSION', version)}")
+    return path
+
+
 def modinfo(version, module, field):
     out = subprocess.run(["modinfo", "-k", version, "-F", field, module], capture_output=True, text=True)
     if out.returncode != 0:
@@ -99,10 +126,11 @@ def module_load_order(version, names):
         if key in seen:
             return
         seen.add(key)
-        deps = modinfo(version, name, "depends")
+        built = out_of_tree_module(version, key) if key in OUT_OF_TREE_MODULES else None
+        deps = modinfo(version, built or name, "depends")
         for dep in filter(None, deps.split(",")):
             visit(dep)
-        path = modinfo(version, name, "filename")
+        path = built or modinfo(version, name, "filename")
         if path == "(builtin)" or not path:
             return
         order.append(path)
@@ -206,7 +234,7 @@ for m in $(cat /modules/order); do
   n=$(echo ${{m%.ko}} | tr - _)
   insmod /modules/$m $(tr ' ' '\n' < /proc/cmdline | sed -n "s/^$n\.//p") || echo "init: insmod $m failed"
 done
-i=0
+{setup}i=0
 while [ ! -e {wait_for} ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done
 [ -e {wait_for} ] || echo "init: {wait_for} did not appear"
 stty -F /dev/ttyS1 raw -echo 115200
@@ -242,7 +270,8 @@ def base_initramfs(version, display, extra_modules=()):
     late = [p for p in module_load_order(version, cfg.get("late_modules", [])) if p not in paths] if cfg.get("late_modules") else []
     variant = display + ("+" + "+".join(sorted(extra_modules)) if extra_modules else "")
     # Rebuilt when busybox, the kernel, the module list or this script changes.
-    key_src = [busybox, os.stat(busybox).st_mtime, version, paths, late, FONT_GLOBS, os.stat(__file__).st_mtime]
+    key_src = [busybox, os.stat(busybox).st_mtime, version, paths, [os.stat(p).st_mtime for p in paths], late,
+               FONT_GLOBS, os.stat(__file__).st_mtime]
     key = hashlib.sha1(json.dumps(key_src).encode()).hexdigest()[:12]
     out = os.path.join(CACHE_DIR, f"base-{version}-{variant}-{key}.cpio.gz")
     if os.path.exists(out):
@@ -313,8 +342,10 @@ def program_initramfs(display, program, args, env, extra_files, workdir):
         else:
             c.host_path(src)
     envs = " ".join(shlex.quote(e) for e in env)
+    # debugfs for the configurations that read it (vkms's CRCs under /sys/kernel/debug/dri/N/crtc-0/crc).
+    setup = "mount -t debugfs debugfs /sys/kernel/debug || echo 'init: no debugfs'\n" if cfg.get("debugfs") else ""
     init = INIT_TEMPLATE.format(
-        wait_for=cfg["wait_for"], cwd=shlex.quote(os.path.dirname(program)),
+        setup=setup, wait_for=cfg["wait_for"], cwd=shlex.quote(os.path.dirname(program)),
         env=("env " + envs) if envs else "", program=shlex.quote(program),
         args=" ".join(shlex.quote(a) for a in args))
     c.file("init", init.encode(), 0o755)
@@ -866,12 +897,22 @@ def main():
     s.add_argument("--shots-dir", default=os.path.join(CACHE_DIR, "selftest"))
     s.add_argument("--timeout", type=float, default=90.0)
     sub.add_parser("displays", help="list the display configurations")
+    sub.add_parser("kernel", help="print the guest kernel's version (the one the guests boot)")
+    m = sub.add_parser("module-path", help="print where an out-of-tree module for the guest kernel is cached")
+    m.add_argument("name", choices=sorted(OUT_OF_TREE_MODULES))
+    m.add_argument("--kernel", help="kernel version (default: the guest kernel)")
     a = ap.parse_args()
     try:
         if a.cmd == "displays":
             for name, cfg in DISPLAYS.items():
                 print(f"{name:9s} qemu {' '.join(cfg['qemu'])}; modules {','.join(cfg['modules']) or '-'}; "
                       f"cmdline {cfg['cmdline'] or '-'}")
+            return 0
+        if a.cmd == "kernel":
+            print(kernel_version())
+            return 0
+        if a.cmd == "module-path":
+            print(out_of_tree_module_path(a.kernel or kernel_version(), a.name))
             return 0
         if a.cmd == "selftest":
             failures = selftest([d for d in a.displays.split(",") if d], a.shots_dir, a.timeout)
