@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs SplashHUD: the daemon and the client (and splashhud-tools and the fleet bridge splashhud-mqtt when
 # built), the board profiles, the man pages (splashhud(1), splashhudd(8), splashhud-tools(1),
-# splashhud.conf(5)), the udev rule and the systemd units (splashhud-mqtt.service beside the daemon's),
+# splashhud.conf(5)), the documentation the units name (PREFIX/share/doc/splashhud), the udev rule and the systemd units (splashhud-mqtt.service beside the daemon's),
 # and with --initramfs the initramfs integration (initramfs-tools hook and scripts in
 # /etc/initramfs-tools, the dracut module in /usr/lib/dracut/modules.d/90splashhud, the helper
 # PREFIX/lib/splashhud/splashhud-initrd, /etc/splashhud/initrd.conf unless one is there).
@@ -132,7 +132,8 @@ bridge=()
 
 # The units name /usr/bin; another prefix is written into them.
 unit() {
-    sed "s|/usr/bin/splashhud|$prefix/bin/splashhud|g" "udev/$1" > "$destdir/etc/systemd/system/$1"
+    sed -e "s|/usr/bin/splashhud|$prefix/bin/splashhud|g" -e "s|/usr/share/doc/splashhud|$prefix/share/doc/splashhud|g" \
+        "udev/$1" > "$destdir/etc/systemd/system/$1"
     chmod 0644 "$destdir/etc/systemd/system/$1"
 }
 
@@ -156,6 +157,11 @@ if ((${#tools[@]})); then
     "$(swift build --show-bin-path)/generate-manual" "${tools[0]}" --output-directory "$man/man1" >/dev/null
 fi
 chmod 0644 "$man"/man?/*
+# The pages the units' Documentation= lines name.
+doc="$destdir$prefix/share/doc/splashhud"
+install -d "$doc/docs" "$doc/udev"
+install -m 0644 docs/*.md "$doc/docs/"
+install -m 0644 udev/README.md "$doc/udev/"
 unit splashhud.service
 unit splashhud-quit.service
 unit splashhud-ask-password.path

@@ -191,6 +191,26 @@ import Testing
         #expect(lines.count < 200, "README.md has \(lines.count) lines: the front door stays under 200; move the rest under docs/")
     }
 
+    /// scripts/install.sh copies docs/*.md and udev/README.md to PREFIX/share/doc/splashhud: each
+    /// unit's Documentation= page must be one of them.
+    @Test func everyUnitsDocumentationIsInstalled() throws {
+        let units = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("udev").path)
+            .filter { $0.hasSuffix(".service") || $0.hasSuffix(".path") }
+        let prefix = "Documentation=file:///usr/share/doc/splashhud/"
+        var named = 0
+        for unit in units {
+            for line in try Self.read("udev/" + unit).components(separatedBy: "\n") where line.hasPrefix("Documentation=") {
+                #expect(line.hasPrefix(prefix), "\(unit): \(line) is not under /usr/share/doc/splashhud")
+                let page = String(line.dropFirst(prefix.count))
+                let installed = (page.hasPrefix("docs/") && page.hasSuffix(".md") && !page.dropFirst(5).contains("/")) || page == "udev/README.md"
+                #expect(installed, "\(unit): install.sh does not install \(page)")
+                #expect(FileManager.default.fileExists(atPath: Self.root.appendingPathComponent(page).path), "\(unit): \(page) is missing")
+                named += 1
+            }
+        }
+        #expect(named >= units.count)
+    }
+
     @Test func everyRelativeLinkResolves() throws {
         let pages = try Self.pages()
         #expect(pages.contains("docs/install.md") && pages.contains("boards/README.md"), "\(pages)")
