@@ -77,6 +77,20 @@ struct FrameRateCapTests {
         #expect(rig.pacer.missedFrames == 0)
     }
 
+    @Test("15 fps with queued flips at 60 Hz, the loop waking 1.2 refreshes late every time: still a flip every 4th vblank")
+    func queuedFlipsKeepTheGridWhenTheLoopIsLate() throws {
+        let rig = Rig { _ in FramePacerTests.spinning }
+        let I = Self.I
+        rig.pacer.scheduler.maxFramesPerSecond = 15
+        let log = rig.presentQueuingFlips()
+        rig.sleeper.late = I + I / 5
+        try rig.run(20)
+        // Paced from the boundary each frame was due at, not from when it began: a late wake-up
+        // does not push the frames after it a vblank later (5 refreshes apart, 12 fps).
+        let gaps = zip(log.flips.dropFirst(), log.flips).map { ($0 - $1) / I }.dropFirst(2)
+        #expect(!gaps.isEmpty && gaps.allSatisfy { $0 == 4 }, "\(gaps)")
+    }
+
     @Test("a static scene under a cap still waits without any deadline")
     func staticCostsNothing() throws {
         let rig = Rig { _ in PacedFrame(damage: [IntRect(x: 0, y: 0, width: 1, height: 1)], animating: false) }

@@ -332,7 +332,7 @@ public final class FrameScheduler: LoopFrameSource {
         let end = clock()
         animating = frame.animating
         if frame.animating {
-            deadline = nextBoundary(timing: timing, renderedAt: start, finishedAt: end)
+            deadline = nextBoundary(timing: timing, renderedAt: start, dueAt: paced, finishedAt: end)
         } else {
             boundary = nil
             lastStamp = nil
@@ -362,7 +362,7 @@ public final class FrameScheduler: LoopFrameSource {
     /// that started at the animation's first frame; boundaries already passed are missed frames.
     /// Under a cap the timer grid's step is k refreshes, and with stamps the next frame is drawn
     /// at the vblank that makes it show k refreshes after this one.
-    private func nextBoundary(timing: PresentTiming?, renderedAt start: Int64, finishedAt end: Int64) -> Int64 {
+    private func nextBoundary(timing: PresentTiming?, renderedAt start: Int64, dueAt due: Int64?, finishedAt end: Int64) -> Int64 {
         let refresh = frameIntervalNanoseconds
         let interval = animationIntervalNanoseconds
         // An extra frame between boundaries (after a hotplug) that presented nothing keeps the
@@ -376,12 +376,16 @@ public final class FrameScheduler: LoopFrameSource {
             lastStamp = stamp
             var next = max(stamp, start + refresh - refresh / 4)
             if interval > refresh {
-                // Capped: the first vblank (on the stamp's grid) more than k-1 refreshes after this
-                // frame began. This frame shows at the vblank after its start, so the next one,
-                // drawn then, shows k refreshes later, whether present waited for its flip or only
-                // queued it.
-                let after = start + interval - refresh - stamp
+                // Capped: the first vblank (on the stamp's grid) more than k-1 refreshes after the
+                // boundary this frame was due at (its start, for a frame due at none). It shows at
+                // the vblank after that boundary, so the next one, drawn then, shows k refreshes
+                // later, whether present waited for its flip or only queued it; and a loop that
+                // woke late does not push every later frame a vblank back (the spinner would run
+                // at k+1 refreshes a step). Already past: the first such boundary still ahead.
+                let from = min(due ?? start, start)
+                let after = from + interval - refresh - stamp
                 next = stamp + (after >= 0 ? after / refresh + 1 : 0) * refresh
+                if next <= end { next += ((end - next) / interval + 1) * interval }
             }
             boundary = next
             return next
