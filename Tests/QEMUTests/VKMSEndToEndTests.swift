@@ -246,11 +246,11 @@ struct VKMSEndToEndTests {
         // At least half the cap: a scheduler that waited k refreshes more than it should would
         // make half. (The slips below cost less: measured 10.8 to 13 a second at load 5 to 13.)
         #expect(capped.changes * 8 >= capped.span, "max-fps 15: under 7.5 changes a second: \(capped)")
-        // Exactly every 4th, as a quiet host showed (issue 27). On a loaded one the capped frames
-        // slip: FrameScheduler paces the next capped frame from when this one began rendering, so
-        // a wake-up over a refresh late moves every later frame by a vblank (runs of 5), and a
-        // frame that takes over a refresh to render shows a vblank late (a 5, then a 3); see
-        // scripts/qemu/README.md. Kept visible, not failing CI, until the scheduler keeps its grid.
+        // Exactly every 4th, as a quiet host showed (issue 27). The scheduler keeps its grid now (a
+        // capped frame is paced from the boundary it was due at: 15.0 changes a second where runs of
+        // 5 made 10.8-13), but a frame that takes over a refresh to render under emulation still
+        // shows a vblank late (a 5, then a 3); see scripts/qemu/README.md. Kept visible, not
+        // failing CI, until a capped frame is drawn ahead and committed at its vblank.
         // Its pictures too are frames the memory display draws (15 of the 60: one every 4th step).
         let cappedCRCs = try #require(run.info.first { $0.hasPrefix("CAPPED-CRCS ") }, "no capped CRCs:\n\(run.output)")
             .split(separator: " ").dropFirst().compactMap { UInt32($0, radix: 16) }
