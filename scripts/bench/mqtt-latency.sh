@@ -27,20 +27,8 @@ cleanup() { for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null || true; done; wa
 trap cleanup EXIT
 gcc -O2 -o "$work/mqtt-rtt" Benchmarks/mqtt-rtt/mqtt-rtt.c -lmosquitto
 
-port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
-mosquitto_passwd -b -c "$work/passwd" bench bench
-cat > "$work/mosquitto.conf" <<CONF
-listener $port 127.0.0.1
-allow_anonymous false
-password_file $work/passwd
-persistence false
-set_tcp_nodelay true
-max_queued_messages 10000
-user root
-CONF
-mosquitto -c "$work/mosquitto.conf" >"$work/broker.log" 2>&1 & broker=$!; pids+=("$broker")
-for _ in $(seq 50); do (echo >"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
-echo bench >"$work/password"
+# shellcheck source-path=SCRIPTDIR source=mosquitto-broker.sh
+source "$(dirname "$0")/mosquitto-broker.sh"
 
 for i in $(seq 1 "$n"); do
     "$bin/splashhudd" --display memory:320x240 --socket "$work/control-$i" --log-level error >"$work/daemon-$i.log" 2>&1 & pids+=("$!")
