@@ -8,7 +8,7 @@
 //   present   convert the damage (plus what the target page missed, PageDamage.swift) from the shadow
 //             frame into the hidden page and FBIOPAN_DISPLAY to it; with one page, into the visible
 //             one; fsync (runs DRM fbdev emulation's deferred I/O now). Then FBIO_WAITFORVSYNC;
-//             ENOTTY/EINVAL, or a wait that returns at once (DRM emulation without vblank
+//             ENOTTY/EINVAL, or one of three waits returning at once (DRM emulation without vblank
 //             interrupts), means no vsync and present reports `.timer` from then on.
 //   close     put back the saved bytes (restore) or copy the last frame to where the screen was
 //             (retain), pan back to the offset found at open, munmap, close.
@@ -177,13 +177,17 @@ public final class FBDevDisplay: Display {
             try FBDev.waitForVSync(fd, device: path)
             if hasVSync == nil {
                 // DRM's fbdev emulation answers 0 at once when the CRTC has no vblank interrupt
-                // (bochs, virtio-gpu under QEMU): a second wait must take about a frame to count.
-                let start = Syscalls.monotonicNanoseconds()
-                try FBDev.waitForVSync(fd, device: path)
-                if Syscalls.monotonicNanoseconds() - start < frameIntervalNanoseconds / 4 {
-                    hasVSync = false
-                    diagnostics.append("FBIO_WAITFORVSYNC on \(path) returns without waiting; pacing by timer")
-                    return .timer
+                // (bochs, virtio-gpu under QEMU): each of three more waits must take about a frame
+                // to count. One is not enough: an emulated or busy CPU can stall an instant ioctl
+                // for several milliseconds, and stamps taken then would pace as if from vblanks.
+                for _ in 0..<3 {
+                    let start = Syscalls.monotonicNanoseconds()
+                    try FBDev.waitForVSync(fd, device: path)
+                    if Syscalls.monotonicNanoseconds() - start < frameIntervalNanoseconds / 2 {
+                        hasVSync = false
+                        diagnostics.append("FBIO_WAITFORVSYNC on \(path) returns without waiting; pacing by timer")
+                        return .timer
+                    }
                 }
             }
             hasVSync = true
