@@ -23,6 +23,13 @@
 // one step a frame and draw each of its repeating frames once. Any other frame (a change drawn at
 // once, a hotplug's) is drawn for the instant it is rendered at.
 //
+// Capped on a display with vblank stamps, a frame is rendered ahead, up to two refreshes before
+// the vblank it is drawn for, and held: it is presented a quarter refresh after that vblank, so its
+// flip completes at the next one, exactly k refreshes after the frame before. Only the copy and
+// the commit are left between two vblanks; a render that takes longer than a refresh (a loaded
+// board, an emulated CPU) no longer makes the frame a vblank late. A change that arrives while a
+// frame is held is drawn into it before it is presented.
+//
 // Page-flip events wake the loop only while they pace it (vblank stamps) or a due frame waits for
 // one; paced by timer, a completed flip is collected when the next frame is due.
 //
@@ -70,7 +77,9 @@ public final class FrameScheduler: LoopFrameSource {
     /// While true nothing is rendered or presented and no deadline is set (the VT was switched
     /// away); the loop still runs everything else. Set false and `markDirty` to go on.
     public var isPaused = false {
-        didSet { if isPaused { deadline = nil; boundary = nil; animating = false; flipWaitDeadline = nil; flipWaitBoundary = nil } }
+        didSet {
+            if isPaused { deadline = nil; boundary = nil; animating = false; flipWaitDeadline = nil; flipWaitBoundary = nil; held = nil; presentAt = nil }
+        }
     }
 
     private var dirty = true
@@ -94,6 +103,12 @@ public final class FrameScheduler: LoopFrameSource {
     /// the next animation starts a new grid at its first frame.
     private var boundary: Int64?
     private var deadline: Int64?
+    /// When the frame of `boundary`, rendered ahead, is presented (capped, with vblank stamps).
+    private var presentAt: Int64?
+    /// A frame rendered ahead and not presented yet: its damage is presented at `presentAt`.
+    private var held: PacedFrame?
+    /// Frames rendered ahead and held until their vblank (capped pacing with stamps).
+    public private(set) var framesRenderedAhead = 0
     private var missedSinceLog = 0
     private var lastMissLog: Int64?
     private var saidNoVBlank = false
@@ -257,6 +272,7 @@ public final class FrameScheduler: LoopFrameSource {
 
     /// Renders and presents a frame; `paced` is the animation boundary it is due at, if any.
     private func renderAndPresent(pacedTo paced: Int64?) throws(DisplayError) {
+        let changed = dirty
         dirty = false
         deadline = nil
         let start = clock()
@@ -273,7 +289,34 @@ public final class FrameScheduler: LoopFrameSource {
             toldInterval = interval
             scene.animationIntervalChanged(interval)
         }
-        let frame = scene.frame(at: paced.map { min($0, start) } ?? start)
+        let frame: PacedFrame
+        if let h = held {
+            // Rendered ahead: presented as it is, or with a change that came meanwhile drawn in (at
+            // the boundary's instant, which HUD time has already reached).
+            held = nil
+            if changed {
+                let again = scene.frame(at: paced ?? start)
+                frame = Self.merged(h, again)
+                // Outputs came or went meanwhile: what the held damage covered is unknown.
+                if h.outputDamage.count != again.outputDamage.count { owedFullFrame.formUnion(display.outputs.map(\.name)) }
+            } else {
+                frame = h
+            }
+        } else if let presentAt, let paced, paced == boundary {
+            // A boundary whose frame is rendered ahead: drawn for it, presented at `presentAt`
+            // unless the render took until then.
+            frame = scene.frame(at: paced)
+            if clock() < presentAt && frame.animating {
+                held = frame
+                framesRenderedAhead += 1
+                deadline = presentAt
+                animating = true
+                return
+            }
+        } else {
+            frame = scene.frame(at: paced.map { min($0, start) } ?? start)
+        }
+        presentAt = nil
         var timing: PresentTiming?
         var failure: DisplayError?
         var presented = 0
@@ -347,6 +390,16 @@ public final class FrameScheduler: LoopFrameSource {
         }
     }
 
+    /// A held frame with a later render of the same picture drawn over it: both damages, the
+    /// later frame's animation state.
+    static func merged(_ earlier: PacedFrame, _ later: PacedFrame) -> PacedFrame {
+        var frame = later
+        for (i, rects) in earlier.outputDamage.enumerated() where i < frame.outputDamage.count {
+            frame.outputDamage[i] = rects + frame.outputDamage[i]
+        }
+        return frame
+    }
+
     private static func isVBlank(_ t: PresentTiming) -> Bool {
         if case .vblank = t { return true }
         return false
@@ -386,6 +439,14 @@ public final class FrameScheduler: LoopFrameSource {
                 let after = from + interval - refresh - stamp
                 next = stamp + (after >= 0 ? after / refresh + 1 : 0) * refresh
                 if next <= end { next += ((end - next) / interval + 1) * interval }
+                // Rendered ahead by up to two refreshes (k - 2: not before a refresh after this
+                // frame shows), presented a quarter refresh after the vblank at `next`.
+                let ahead = min(refreshesPerFrame - 2, 2)
+                if ahead > 0 {
+                    boundary = next
+                    presentAt = next + refresh / 4
+                    return max(next - ahead * refresh, end)
+                }
             }
             boundary = next
             return next
