@@ -16,6 +16,16 @@
  *       with two dumb buffers and flips at every vblank: each flip's event (vkms completes a flip at
  *       the vblank) draws the next frame of a small turning bar into the other buffer and queues its
  *       flip at once. No timer, no rasterizer: what an emulated CPU leaves of 60 changes a second.
+ *   vkmscrc status SOCKET COUNT TEXT...
+ *       COUNT `status` requests on the daemon's control socket, one every ~0.3 s, the texts taken
+ *       in turn, each posted at another point of a refresh (offset i * 0.618 of the period, modulo
+ *       1: spread over the whole frame): after a vblank (drmWaitVBlank), a sleep to that offset,
+ *       then a query of the last vblank's count and time stamp, then the request. Prints, per
+ *       request, once its `ok` came back:
+ *         SENT I VBLANK VBLANK_NS SEND_NS
+ *       the vblank before the request and when it was, and when the request was written
+ *       (CLOCK_MONOTONIC, as DRM stamps vblanks): the host finds the vblank whose CRC first shows
+ *       the new text.
  *
  * The data file gives one entry per read(2): "0x%08x" vblank count, " 0x%08x" per CRC value
  * (vkms has one), "\n" and a NUL (drm_debugfs_crc.c's LINE_LEN). C, libdrm. */
@@ -28,6 +38,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 #include <xf86drm.h>
@@ -188,11 +200,67 @@ static int floor_loop(double seconds, const char *size) {
     return 0;
 }
 
+static int64_t now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* The last vblank (RELATIVE 0: a query) or the next one (RELATIVE 1: a wait): count and stamp. */
+static int vblank(int fd, unsigned ahead, unsigned *seq, int64_t *ns) {
+    drmVBlank v = { .request = { .type = DRM_VBLANK_RELATIVE, .sequence = ahead } };
+    if (drmWaitVBlank(fd, &v)) return -1;
+    *seq = v.reply.sequence;
+    *ns = (int64_t)v.reply.tval_sec * 1000000000 + (int64_t)v.reply.tval_usec * 1000;
+    return 0;
+}
+
+static int status_loop(const char *socket_path, int count, char **texts, int ntexts) {
+    int card = open("/dev/dri/card0", O_RDWR | O_CLOEXEC);
+    if (card < 0) { perror("vkmscrc: /dev/dri/card0"); return 2; }
+    int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    struct sockaddr_un a = { .sun_family = AF_UNIX };
+    snprintf(a.sun_path, sizeof a.sun_path, "%s", socket_path);
+    if (s < 0 || connect(s, (struct sockaddr *)&a, sizeof a)) { perror("vkmscrc: connect"); return 2; }
+    FILE *replies = fdopen(dup(s), "r");
+    unsigned seq0, seq1;
+    int64_t t0, t1;
+    if (vblank(card, 1, &seq0, &t0) || vblank(card, 1, &seq1, &t1) || seq1 <= seq0) { perror("vkmscrc: drmWaitVBlank"); return 2; }
+    int64_t period = (t1 - t0) / (int64_t)(seq1 - seq0);
+    printf("STATUS period %lld ns\n", (long long)period);
+    for (int i = 0; i < count; i++) {
+        unsigned seq;
+        int64_t vb;
+        if (vblank(card, 1, &seq, &vb)) { perror("vkmscrc: drmWaitVBlank"); return 2; }
+        double frac = (double)i * 0.6180339887;
+        frac -= (double)(int64_t)frac;
+        int64_t at = vb + (int64_t)(frac * (double)period);
+        struct timespec until = { .tv_sec = at / 1000000000, .tv_nsec = at % 1000000000 };
+        clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL);
+        if (vblank(card, 0, &seq, &vb)) { perror("vkmscrc: drmWaitVBlank"); return 2; }
+        char line[256];
+        int n = snprintf(line, sizeof line, "status \"%s\"\n", texts[i % ntexts]);
+        int64_t sent = now_ns();
+        if (write(s, line, (size_t)n) != n) { perror("vkmscrc: write"); return 2; }
+        char reply[256];
+        if (!fgets(reply, sizeof reply, replies) || strncmp(reply, "ok", 2)) {
+            fprintf(stderr, "vkmscrc: reply to %s: %s", line, reply);
+            return 2;
+        }
+        printf("SENT %d %u %lld %lld\n", i, seq, (long long)vb, (long long)sent);
+        fflush(stdout);
+        usleep(300000);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc >= 5 && !strcmp(argv[1], "capture"))
         return capture(argv[2], atof(argv[3]), atof(argv[4]), argc > 5 ? atoi(argv[5]) : 0);
     if (argc >= 3 && !strcmp(argv[1], "floor"))
         return floor_loop(atof(argv[2]), argc > 3 ? argv[3] : NULL);
-    fprintf(stderr, "usage: vkmscrc capture NAME SETTLE SECONDS [CARD] | vkmscrc floor SECONDS [WxH]\n");
+    if (argc >= 5 && !strcmp(argv[1], "status"))
+        return status_loop(argv[2], atoi(argv[3]), argv + 4, argc - 4);
+    fprintf(stderr, "usage: vkmscrc capture NAME SETTLE SECONDS [CARD] | vkmscrc floor SECONDS [WxH] | vkmscrc status SOCKET COUNT TEXT...\n");
     return 64;
 }
