@@ -11,7 +11,9 @@
 //             ENOTTY/EINVAL, or one of three waits returning at once (DRM emulation without vblank
 //             interrupts), means no vsync and present reports `.timer` from then on.
 //   close     put back the saved bytes (restore) or copy the last frame to where the screen was
-//             (retain), pan back to the offset found at open, munmap, close.
+//             (retain), pan back to the offset found at open, munmap, close. Double buffered, the
+//             other page keeps what was drawn there: it was off screen, and saving it too would
+//             read a second page of scanout memory at open.
 //
 // The screen's var info is never changed (no FBIOPUT_VSCREENINFO): a mode change on fbdev can
 // disturb fbcon and the DRM emulation, and panning within the existing virtual size is enough.
