@@ -9,7 +9,8 @@
 //             frame into the hidden page and FBIOPAN_DISPLAY to it; with one page, into the visible
 //             one; fsync (runs DRM fbdev emulation's deferred I/O now). Then FBIO_WAITFORVSYNC;
 //             ENOTTY/EINVAL, or one of three waits returning at once (DRM emulation without vblank
-//             interrupts), means no vsync and present reports `.timer` from then on.
+//             interrupts), means no vsync and present reports `.timer` from then on. A pan on DRM
+//             emulation already returns at the vblank (an atomic commit): no wait after it.
 //   close     put back the saved bytes (restore) or copy the last frame to where the screen was
 //             (retain), pan back to the offset found at open, munmap, close. Double buffered, the
 //             other page keeps what was drawn there: it was off screen, and saving it too would
