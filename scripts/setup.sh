@@ -67,7 +67,8 @@ if [[ " $* " == *" --tests "* ]]; then
     # StaticClientTests: the client linked fully static needs glibc's and libdrm's archives
     # (libc.a; libdrm.a comes with libdrm-dev).
     libc6-dev
-    # vkms for the QEMU guests (a real vblank and per-vblank CRCs: Tests/QEMUTests/VKMSEndToEndTests):
+    # vkms for the QEMU guests (a real vblank and per-vblank CRCs: Tests/QEMUTests/VKMSEndToEndTests,
+    # FBDevPanEndToEndTests: the one fbdev emulation that shows a pan):
     # Debian builds its kernel without it; scripts/qemu/build-vkms.sh builds it out of tree from
     # this source and the guest kernel's headers (linux-headers-VERSION, added below once
     # linux-image-amd64 says which VERSION the guests boot).

@@ -144,6 +144,9 @@ public struct FBDevProbe: Equatable, Sendable {
     public var yPanStep: UInt16
     /// Pages FBDevDisplay would flip between (FBLayout.pageCount), nil when FBLayout refuses it.
     public var pages: Int?
+    /// Why one page where the virtual screen holds two: DRM fbdev emulation whose screen does not
+    /// follow FBIOPAN_DISPLAY (FBLayout.pansOnDRMEmulation).
+    public var singleBufferedBecause: String?
     /// Why FBDevDisplay would refuse it, or why reading failed.
     public var note: String?
 
@@ -208,6 +211,10 @@ extension DisplayProbe {
                 let layout = try FBLayout(variable: v, fixed: f, device: path)
                 p.formatName = layout.format.name
                 p.pages = layout.pageCount
+                if layout.pageCount == 1 && layout.isDRMEmulation && !layout.pansOnDRMEmulation
+                    && Int(layout.virtualHeight) >= 2 * Int(layout.height) {
+                    p.singleBufferedBecause = "DRM fbdev emulation that does not show the panned page"
+                }
             } catch {
                 p.note = error.description
             }

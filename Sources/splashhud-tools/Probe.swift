@@ -80,7 +80,10 @@ enum ProbeReport {
             line(1, "line length \(fb.lineLength) bytes, memory \(fb.memoryLength) bytes")
             var pan = "panning: "
             if fb.xPanStep == 0 && fb.yPanStep == 0 { pan += "no" } else { pan += "xpanstep \(fb.xPanStep), ypanstep \(fb.yPanStep)" }
-            if let pages = fb.pages { pan += "; \(pages == 1 ? "single buffered (1 page)" : "double buffered (\(pages) pages)")" }
+            if let pages = fb.pages {
+                let why = fb.singleBufferedBecause.map { ": \($0)" } ?? ""
+                pan += "; \(pages == 1 ? "single buffered (1 page\(why))" : "double buffered (\(pages) pages)")"
+            }
             line(1, pan)
             if let note = fb.note { line(1, "note: \(note)") }
         }

@@ -58,3 +58,13 @@ func pan(_ device: String, toRow row: UInt32) throws -> UInt32 {
     guard ioctl(fd, CLinuxShim_FBIOGET_VSCREENINFO, &info) == 0 else { throw GuestError("FBIOGET_VSCREENINFO: \(String(cString: strerror(errno)))") }
     return info.yoffset
 }
+
+/// The yoffset `device` reports now: the first row shown.
+func currentYOffset(_ device: String) throws -> UInt32 {
+    let fd = open(device, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw GuestError("open \(device): \(String(cString: strerror(errno)))") }
+    defer { close(fd) }
+    var info = fb_var_screeninfo()
+    guard ioctl(fd, CLinuxShim_FBIOGET_VSCREENINFO, &info) == 0 else { throw GuestError("FBIOGET_VSCREENINFO: \(String(cString: strerror(errno)))") }
+    return info.yoffset
+}

@@ -5,10 +5,13 @@
 // /dev/fb0 through FBDevDisplay, presents GuestScene's frames (damage only, as the daemon will)
 // with a screendump after each, closes the display (.restore, the last pass as asked), compares
 // the memory with what it read before (after a restore) and photographs the result. `--pan ROW`
-// first pans the device so that the page FBDevDisplay finds on screen starts at that row. Facts
-// for the host test go out as "INFO" lines on the control channel.
+// first pans the device so that the page FBDevDisplay finds on screen starts at that row. `--crc
+// CARD` (vkms, which has no screendump) reads the CRTC's per-vblank CRCs instead of asking for
+// shots: "CRC name HEX" for what each shot would have shown, "YOFFSET name N" after each present,
+// and at the end "CRCS-SEEN" with every CRC any vblank showed (VKMSCRCs.swift). Facts for the host
+// test go out as "INFO" lines on the control channel.
 //
-//   splashhud-display-guest [--rotate 0|90|180|270[,...]] [--close restore|retain] [--device /dev/fb0] [--pan ROW]
+//   splashhud-display-guest [--rotate 0|90|180|270[,...]] [--close restore|retain] [--device /dev/fb0] [--pan ROW] [--crc CARD]
 //   splashhud-display-guest --console exit|sigterm      (ConsoleGuest.swift)
 #if canImport(Glibc)
 import Glibc
@@ -23,6 +26,7 @@ func runGuest(_ args: [String]) throws {
     var closing = CloseBehaviour.restore
     var device = "/dev/fb0"
     var panRow: UInt32?
+    var crcCard: Int?
     var i = 0
     while i < args.count {
         let value = i + 1 < args.count ? args[i + 1] : ""
@@ -40,6 +44,9 @@ func runGuest(_ args: [String]) throws {
         case "--pan":
             guard let row = UInt32(value) else { throw GuestError("--pan \(value): use a row number") }
             panRow = row
+        case "--crc":
+            guard let card = Int(value) else { throw GuestError("--crc \(value): use a DRM card number") }
+            crcCard = card
         default:
             throw GuestError("unknown argument \(args[i])")
         }
@@ -58,7 +65,13 @@ func runGuest(_ args: [String]) throws {
     try console.enterGraphics(releaseSignal: signals.releaseSignal, acquireSignal: signals.acquireSignal)
     port.info("VT \(console.device) graphics")
     if let row = panRow { port.info("PAN \(try pan(device, toRow: row))") }
-    try port.shot("before")
+    let crcs = try crcCard.map { try VKMSCRCs(card: $0) }
+    // A screendump, or where there is none the CRC the screen settled on.
+    func shot(_ name: String) throws {
+        guard let crcs else { return try port.shot(name) }
+        port.info("CRC \(name) \(crcs.settled().map { String($0, radix: 16) } ?? "none")")
+    }
+    try shot("before")
 
     let resources = try HUDResources.system()
     for (n, rotation) in rotations.enumerated() {
@@ -73,11 +86,13 @@ func runGuest(_ args: [String]) throws {
             let t0 = monotonicMilliseconds()
             let damage = player.render(at: .seconds(seconds))
             let t1 = monotonicMilliseconds()
+            crcs?.drain()  // what showed while rendering: the queue holds only 2 s
             let timing = try display.present(player.renderer.frame.view, damage: damage)
             let t2 = monotonicMilliseconds()
+            if crcs != nil { port.info("YOFFSET \(pass)-\(name) \(try currentYOffset(device))") }
             let rects = damage.map { "\($0.x),\($0.y),\($0.width)x\($0.height)" }.joined(separator: ";")
             port.info("PRESENT \(pass) \(name) damage \(rects.isEmpty ? "-" : rects) render \(Int(t1 - t0)) ms present \(Int(t2 - t1)) ms \(timing)")
-            try port.shot("\(pass)-\(name)")
+            try shot("\(pass)-\(name)")
         }
         for line in display.diagnostics { port.info("DIAG \(line)") }
         let how = n == rotations.count - 1 ? closing : .restore
@@ -85,8 +100,9 @@ func runGuest(_ args: [String]) throws {
         if how == .restore {
             port.info("RESTORE \(pass) \(byteComparison(bytesAtOpen, try framebufferBytes(device), rowBytes: display.layout.rowBytes))")
         }
-        try port.shot("\(pass)-after-close")
+        try shot("\(pass)-after-close")
     }
+    if let crcs { port.info("CRCS-SEEN \(crcs.seenSummary)") }
     if panRow != nil { port.info("PAN back \(try pan(device, toRow: 0))") }
     console.restore()
     for line in console.diagnostics { port.info("DIAG \(line)") }

@@ -1,5 +1,6 @@
-// DRM's fbdev emulation is recognised by its fix.id and never gets pages to pan between; the
-// firmware framebuffers are recognised by theirs and never synced after drawing.
+// DRM's fbdev emulation is recognised by its fix.id and gets pages to pan between only on a driver
+// seen to show the panned page (vkms); the firmware framebuffers are recognised by theirs and never
+// synced after drawing.
 
 import CLinuxShim
 import Testing
@@ -25,6 +26,22 @@ struct FBLayoutDRMEmulationTests {
         // The same screen on a plain fbdev driver pans; a full 16-byte id has no NUL.
         let plain = try FBLayout(variable: v, fixed: Self.fixed(id: "0123456789abcdef", lineLength: 5120, memory: 5120 * 1600), device: "fb0")
         #expect(plain.id == "0123456789abcdef" && !plain.isDRMEmulation && plain.pageCount == 2)
+    }
+
+    @Test func onlyDriversThatShowThePanGetTwoPages() throws {
+        // drm_fbdev_overalloc=200 under QEMU (scripts/qemu/README.md): each pans without error, but
+        // bochs, cirrus and qxl keep showing row 0 and virtio-gpu shows black rows; vkms shows page 1.
+        let v = FBLayoutTests.variable(bpp: 32, (16, 8), (8, 8), (0, 8), xres: 640, yres: 480, yresVirtual: 960)
+        for (id, pages) in [("vkmsdrmfb", 2), ("bochs-drmdrmfb", 1), ("virtio_gpudrmfb", 1), ("cirrusdrmfb", 1),
+                            ("qxldrmfb", 1), ("my-vkmsdrmfb", 1), ("vkms", 2)] {
+            let layout = try FBLayout(variable: v, fixed: Self.fixed(id: id, lineLength: 2560, memory: 2560 * 960), device: "fb0")
+            #expect(layout.pageCount == pages, "\(id)")
+            #expect(layout.pansOnDRMEmulation == (id == "vkmsdrmfb"), "\(id)")
+        }
+        // vkms without over-allocation: no second page, whatever the driver.
+        let single = FBLayoutTests.variable(bpp: 32, (16, 8), (8, 8), (0, 8), xres: 640, yres: 480, yresVirtual: 480)
+        let vkms = try FBLayout(variable: single, fixed: Self.fixed(id: "vkmsdrmfb", lineLength: 2560, memory: 2560 * 480), device: "fb0")
+        #expect(vkms.pageCount == 1 && !vkms.canDoubleBuffer)
     }
 
     @Test func firmwareFramebuffersScanOutDirectly() throws {

@@ -62,6 +62,7 @@ struct ProbeReportTests {
     func fbdev() {
         var tall = Self.fb
         tall.path = "/dev/fb1"; tall.id = "bochs-drmdrmfb"; tall.virtualHeight = 1536; tall.yPanStep = 1; tall.pages = 1
+        tall.singleBufferedBecause = "DRM fbdev emulation that does not show the panned page"
         tall.formatName = nil; tall.note = "/dev/fb1: unsupported: test"
         let text = ProbeReport.format(DisplayProbe(fbDevices: [Self.fb, tall]))
         #expect(text == """
@@ -75,7 +76,7 @@ struct ProbeReportTests {
               1024x768, virtual 1024x1536, 32 bpp, format unsupported
               bitfields: red 8@16 green 8@8 blue 8@0 transp 8@24
               line length 4096 bytes, memory 16777216 bytes
-              panning: xpanstep 0, ypanstep 1; single buffered (1 page)
+              panning: xpanstep 0, ypanstep 1; single buffered (1 page: DRM fbdev emulation that does not show the panned page)
               note: /dev/fb1: unsupported: test
 
             """)

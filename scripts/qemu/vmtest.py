@@ -813,6 +813,25 @@ def compare_pattern(ppm, info):
     return bad, first
 
 
+def classify_pan(ppm, info):
+    """What the screen showed after fbfill panned to page 1 (magenta page 0, the pattern in page 1):
+    "page1" (panning works), "page0" (the driver ignores the offset), else "other:" and what the
+    dump holds most (a driver that pans to memory the pattern never reached)."""
+    bad, first = compare_pattern(ppm, info)
+    if bad == 0:
+        return "page1"
+    w, h, px = read_ppm(ppm)
+    lengths = [int(info[ch].split("/")[1]) for ch in ("red", "green", "blue")]
+    magenta = bytes(widen(c, lengths[i]) for i, c in enumerate((255, 0, 255)))
+    if px == magenta * (w * h):
+        return "page0"
+    counts = {}
+    for i in range(0, len(px), 3 * 97):  # a sample is enough to name the main colour
+        counts[px[i:i + 3]] = counts.get(px[i:i + 3], 0) + 1
+    top = max(counts, key=counts.get)
+    return f"other:{bad}-pixels-not-the-pattern,mostly-rgb{tuple(top)}".replace(" ", "")
+
+
 def build_fbfill(out_dir):
     src = os.path.join(HERE, "fbfill.c")
     exe = os.path.join(out_dir, "fbfill")
@@ -826,15 +845,17 @@ def build_fbfill(out_dir):
     return exe
 
 
-def selftest(displays, shots_dir, timeout):
+def selftest(displays, shots_dir, timeout, cmdline=""):
     exe = build_fbfill(CACHE_DIR)
     failures = []
     for d in displays:
         shots = os.path.join(shots_dir, d)
         if os.path.isdir(shots):
             shutil.rmtree(shots)
-        r = run_vm(d, exe, shots_dir=shots, timeout=timeout)
+        r = run_vm(d, exe, shots_dir=shots, timeout=timeout, cmdline=cmdline)
         info = parse_fbinfo(r.console)
+        pattern = [p for p in r.shots if os.path.basename(p) == "pattern.ppm"]
+        pan1 = [p for p in r.shots if os.path.basename(p) == "pan1.ppm"]
         boot = f"{r.ready_seconds:.1f}" if r.ready_seconds is not None else "-"
         devices = re.search(r"devices: ?(.*)$", r.console, re.M)
         problem = None
@@ -842,16 +863,19 @@ def selftest(displays, shots_dir, timeout):
             problem = f"guest status {r.status}" + (f" ({r.error})" if r.error else "")
         elif info is None:
             problem = "no fbinfo line on the console"
-        elif not r.shots:
+        elif not pattern:
             problem = "no screendump was taken"
         else:
-            bad, first = compare_pattern(r.shots[0], info)
+            bad, first = compare_pattern(pattern[0], info)
             if bad:
                 problem = f"{bad} pixels differ from the pattern, first {first}"
         summary = (f"{info['id']} {info['xres']}x{info['yres']} virtual {info['xres_virtual']}x{info['yres_virtual']} "
                    f"{info['bpp']} bpp r{info['red']} g{info['green']} b{info['blue']} a{info['transp']} "
                    f"pitch {info['line_length']} pan={info['pan_display']} vsync={info['waitforvsync']} "
-                   f"({info['vsync_us']} us) nodes: {devices.group(1) if devices else '?'}") if info else ""
+                   f"({info['vsync_us']} us, waits={info.get('vsync_waits')}) "
+                   f"pan-to-page1={info.get('pan1')} yoffset {info.get('pan1_yoffset')}"
+                   + (f" shows {classify_pan(pan1[0], info)}" if pan1 else "")
+                   + f" nodes: {devices.group(1) if devices else '?'}") if info else ""
         print(f"{d:9s} {'ok  ' if not problem else 'FAIL'} boot {boot} s total {r.total_seconds:.1f} s  {summary}",
               flush=True)
         if problem:
@@ -900,6 +924,8 @@ def main():
     s.add_argument("--displays", default="bochs,virtio,cirrus,vesafb32,vesafb24,vesafb16")
     s.add_argument("--shots-dir", default=os.path.join(CACHE_DIR, "selftest"))
     s.add_argument("--timeout", type=float, default=90.0)
+    s.add_argument("--cmdline", default="", help="extra kernel command line "
+                   "(drm_kms_helper.drm_fbdev_overalloc=200: two pages, so fbfill's pan probe runs)")
     sub.add_parser("displays", help="list the display configurations")
     sub.add_parser("kernel", help="print the guest kernel's version (the one the guests boot)")
     m = sub.add_parser("module-path", help="print where an out-of-tree module for the guest kernel is cached")
@@ -919,7 +945,7 @@ def main():
             print(out_of_tree_module_path(a.kernel or kernel_version(), a.name))
             return 0
         if a.cmd == "selftest":
-            failures = selftest([d for d in a.displays.split(",") if d], a.shots_dir, a.timeout)
+            failures = selftest([d for d in a.displays.split(",") if d], a.shots_dir, a.timeout, a.cmdline)
             print("selftest: " + ("all passed" if not failures else "FAILED: " + ", ".join(failures)))
             return 1 if failures else 0
         if a.cmd == "boot":

@@ -9,14 +9,18 @@
 //             frame into the hidden page and FBIOPAN_DISPLAY to it; with one page, into the visible
 //             one; fsync (runs DRM fbdev emulation's deferred I/O now). Then FBIO_WAITFORVSYNC;
 //             ENOTTY/EINVAL, or one of three waits returning at once (DRM emulation without vblank
-//             interrupts), means no vsync and present reports `.timer` from then on.
+//             interrupts), means no vsync and present reports `.timer` from then on. A pan on DRM
+//             emulation already returns at the vblank (an atomic commit): no wait after it.
 //   close     put back the saved bytes (restore) or copy the last frame to where the screen was
-//             (retain), pan back to the offset found at open, munmap, close.
+//             (retain), pan back to the offset found at open, munmap, close. Double buffered, the
+//             other page keeps what was drawn there: it was off screen, and saving it too would
+//             read a second page of scanout memory at open.
 //
 // The screen's var info is never changed (no FBIOPUT_VSCREENINFO): a mode change on fbdev can
 // disturb fbcon and the DRM emulation, and panning within the existing virtual size is enough.
 // Double buffering needs yres_virtual >= 2·yres, a non-zero ypanstep and xoffset 0 at open, and
-// is never used on DRM's fbdev emulation (FBLayout.isDRMEmulation: bochs ignores the pan).
+// on DRM's fbdev emulation a driver that shows the panned page (FBLayout.pansOnDRMEmulation: vkms
+// does; bochs, virtio-gpu, cirrus and qxl do not).
 //
 // Tested under QEMU by Tests/QEMUTests/FBDevEndToEndTests.swift: on vesafb 32, 24 and 16 bpp and
 // on bochs' DRM fbdev emulation (also rotated 90° and 180°) the screendump equals MemoryDisplay's
@@ -24,8 +28,9 @@
 // cell, which keeps drawing until KD_GRAPHICS is set (the VT part); close(.restore) gives back the
 // framebuffer's memory byte for byte (also with the page shown at open panned to row 800 of the
 // emulation's over-allocated memory) and close(.retain) leaves the last frame. vesafb on x86-64
-// cannot pan (ypanstep 0 even with video=vesafb:ypan), and bochs ignores the pan on screen, so
-// double buffering by panning is still untested on a real driver.
+// cannot pan (ypanstep 0 even with video=vesafb:ypan), and the QEMU DRM drivers do not show the
+// panned page; double buffering by panning is tested on vkms's emulation by its per-vblank CRCs
+// (FBDevPanEndToEndTests: every frame bit-exact, the y-offset alternating, none half drawn).
 
 import CLinuxShim
 import Raster
@@ -158,6 +163,10 @@ public final class FBDevDisplay: Display {
                 pages = PageDamage(count: 1, front: 0)
                 return try present(frame, damage: [frame.bounds])
             }
+            // On DRM's fbdev emulation the pan is a blocking atomic commit that returns once the
+            // flip is done at a vblank (vkms: 50-80 ms under TCG): a wait after it would cost a
+            // second vblank a frame. Only once the timed waits found a vblank at all.
+            if layout.isDRMEmulation && hasVSync == true { return .vblank(nanoseconds: Syscalls.monotonicNanoseconds()) }
         }
         return try waitForVSync(fd)
     }
