@@ -48,6 +48,18 @@ struct VKMSEndToEndTests {
             if [ "$1" = start ]; then echo 1 > $T/events/drm/drm_vblank_event_delivered/enable; echo > $T/trace
             else grep -c drm_vblank_event_delivered $T/trace; echo 0 > $T/events/drm/drm_vblank_event_delivered/enable; fi
         }
+        # 16 `status` requests (vkmscrc status) under 7 s of CRCs: "NAME-SENT ..." lines, then
+        # "STATUS-NAME-SEQ ...".
+        statuses() {
+            CRC_LOG=/tmp/status-$1.log "$C" capture status-$1 0 7 > /tmp/status-$1.sum &
+            CP=$!
+            sleep 0.3
+            "$C" status /run/hud 16 "Step 1" "Step 2" > /tmp/status-$1.sent
+            wait $CP
+            say "$(cat /tmp/status-$1.sum)"
+            while read -r l; do say "$1-$l"; done < /tmp/status-$1.sent
+            say "STATUS-$1-SEQ $(changes /tmp/status-$1.log)"
+        }
         "$C" floor 7 \(size) > /tmp/floor.log 2>&1 &
         say "$(CRC_LOG=/tmp/floor-crc.log "$C" capture floor 1 5)"
         wait
@@ -70,15 +82,8 @@ struct VKMSEndToEndTests {
         say "SPINNER-FLIPS $(flips count)"
         say "SPINNER-CRCS $(cut -d' ' -f2 /tmp/spinner.log | sort | uniq -c | sort -rn | awk '{ printf "%s:%s ", $2, $1 }')"
         say "SPINNER-SEQ $(changes /tmp/spinner.log)"
-        # A status request posted at points spread over the refresh, the spinner running.
-        CRC_LOG=/tmp/status-spin.log "$C" capture status-spin 0 7 > /tmp/status-spin.sum &
-        CP=$!
-        sleep 0.3
-        "$C" status /run/hud 16 "Step 1" "Step 2" > /tmp/status-spin.sent
-        wait $CP
-        say "$(cat /tmp/status-spin.sum)"
-        while read -r l; do say "SPIN-$l"; done < /tmp/status-spin.sent
-        say "STATUS-SPIN-SEQ $(changes /tmp/status-spin.log)"
+        # Status requests posted at points spread over the refresh, the spinner running.
+        statuses SPIN
         "$S" status "Working" --socket /run/hud
         "$S" set max-fps 15 --socket /run/hud
         say "$(CRC_LOG=/tmp/crc15.log "$C" capture spinner15 1 5)"
@@ -105,14 +110,7 @@ struct VKMSEndToEndTests {
         chvt 1
         say "$("$C" capture back 1 1.5)"
         # The same requests on the static HUD: nothing animates, the loop sleeps until one comes.
-        CRC_LOG=/tmp/status-static.log "$C" capture status-static 0 7 > /tmp/status-static.sum &
-        CP=$!
-        sleep 0.3
-        "$C" status /run/hud 16 "Step 1" "Step 2" > /tmp/status-static.sent
-        wait $CP
-        say "$(cat /tmp/status-static.sum)"
-        while read -r l; do say "STATIC-$l"; done < /tmp/status-static.sent
-        say "STATUS-STATIC-SEQ $(changes /tmp/status-static.log)"
+        statuses STATIC
         "$S" quit --socket /run/hud
         wait
         cat /tmp/daemon.log
