@@ -9,7 +9,8 @@
 # BENCH_HUD_CAP_HOW (option: the daemon's --max-fps N; command: `set max-fps N` in its script),
 # (on DRM SplashHUD also runs single-buffered: a profile with `buffers = 1`),
 # BENCH_SECONDS (10),
-# BENCH_SAMPLES (round trips per run), BENCH_SHOTS (1: screenshots in the first round),
+# BENCH_SAMPLES (round trips per run), BENCH_SHOTS (1: screenshots in the first round; 0 on vkms,
+# which has no QEMU display device to take them from),
 # BENCH_FLOOR (flipfloor: the least a splash can do per frame, run at the refresh rate and at
 # BENCH_HUD_CAP; empty: not run).
 set -u
@@ -159,8 +160,11 @@ floors() { # run
 
 say "machine kernel=$(uname -r) cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1 | tr ' ' _) hz=$(getconf CLK_TCK 2>/dev/null || echo 100)"
 if [ -e /dev/dri/card0 ]; then
+    # mode: the connectors' first listed (preferred) mode; video: what the kernel line asks for
+    # instead (vkms: video=Virtual-1:640x480@60), which the programs' first connected mode is not
     mode=$(cat /sys/class/drm/card0-*/modes 2>/dev/null | head -n 1)
-    say "display dri=$(ls /sys/class/drm | tr '\n' ,) mode=$mode"
+    video=$(tr ' ' '\n' < /proc/cmdline | sed -n 's/^video=//p' | head -n 1)
+    say "display dri=$(ls /sys/class/drm | tr '\n' ,) mode=$mode${video:+ video=$video}"
 fi
 [ -e /sys/class/graphics/fb0/name ] && say "display fb0=$(tr ' ' _ < /sys/class/graphics/fb0/name) size=$(cat /sys/class/graphics/fb0/virtual_size)"
 
