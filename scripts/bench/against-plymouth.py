@@ -7,13 +7,15 @@ installed sizes and what each adds to a zstd-compressed Debian initramfs (mkinit
 
     scripts/bench/against-plymouth.py [--runs 3] [--drivers bochs,virtio,vesafb,vkms] [--seconds 10]
                                       [--out out/bench-plymouth] [--no-build] [--skip-initramfs]
+                                      [--vkms-crc]
 
 vkms (the kernel's virtual KMS driver, built out of tree by scripts/qemu/build-vkms.sh) is the one
 driver with a real vblank: a 60 Hz hrtimer, page flips completed at it and flip events stamped
 with it, so SplashHUD paces by vblank there. It has no QEMU display device, so no screenshots are
 taken on it (its console.log is all that lands beside the report); it runs 640x480@60
 (`video=Virtual-1:640x480@60`, as Tests/QEMUTests/VKMSEndToEndTests.swift). No CRC capture is
-enabled, so vkms composes nothing per vblank (its composer runs only for CRCs or writeback).
+enabled, so vkms composes nothing per vblank (its composer runs only for CRCs or writeback);
+--vkms-crc turns capture on, so it composes and checksums every frame as in the vkms tests.
 
 Needs root (apt for plymouth and plymouth-themes, mkinitramfs in a private mount namespace).
 Prints a markdown table (medians per driver, ratios SplashHUD/Plymouth, pass/fail per target of
@@ -175,7 +177,7 @@ def run_driver(name, args, scanpoll, hudd, hud, files, cap):
            f"BENCH_SCANPOLL={scanpoll}", f"BENCH_SPLASHHUDD={hudd}", f"BENCH_SPLASHHUD={hud}",
            f"BENCH_HUD_DISPLAY={hud_display}", f"BENCH_HUD_CAP={args.cap if cap else ''}",
            f"BENCH_HUD_CAP_HOW={cap or ''}", f"BENCH_SHOTS={0 if name in NO_SCREENDUMP else 1}",
-           f"BENCH_FLOOR={floor}"]
+           f"BENCH_FLOOR={floor}", f"BENCH_VKMS_CRC={1 if name == 'vkms' and getattr(args, 'vkms_crc', False) else 0}"]
     per_run = 2 * (args.seconds + 5 + 12) + (args.seconds + 17 if cap else 0) + 30 + 2 * (args.seconds + 8)
     timeout = 120 + args.runs * per_run * 2
     if name in NO_SCREENDUMP:
@@ -536,6 +538,8 @@ def main():
     ap.add_argument("--no-build", action="store_true", help="use the release binaries as they are")
     ap.add_argument("--bin-dir", help="take splashhudd and splashhud from this directory (no build)")
     ap.add_argument("--skip-initramfs", action="store_true")
+    ap.add_argument("--vkms-crc", action="store_true",
+                    help="on vkms, CRC capture on (vkms then composes every frame in software, as in the vkms tests)")
     ap.add_argument("--hook-dir", default=os.path.join(REPO, "initramfs"),
                     help="where SplashHUD's initramfs-tools/ (and splashhud-initrd) are (default: the repository's initramfs/)")
     ap.add_argument("--from-logs", action="store_true",

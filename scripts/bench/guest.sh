@@ -12,7 +12,7 @@
 # BENCH_SAMPLES (round trips per run), BENCH_SHOTS (1: screenshots in the first round; 0 on vkms,
 # which has no QEMU display device to take them from),
 # BENCH_FLOOR (flipfloor: the least a splash can do per frame, run at the refresh rate and at
-# BENCH_HUD_CAP; empty: not run).
+# BENCH_HUD_CAP; empty: not run), BENCH_VKMS_CRC (1: vkms's CRC capture on, below).
 set -u
 RUNS=${BENCH_RUNS:-3}
 SECONDS_=${BENCH_SECONDS:-10}
@@ -167,6 +167,16 @@ if [ -e /dev/dri/card0 ]; then
     say "display dri=$(ls /sys/class/drm | tr '\n' ,) mode=$mode${video:+ video=$video}"
 fi
 [ -e /sys/class/graphics/fb0/name ] && say "display fb0=$(tr ' ' _ < /sys/class/graphics/fb0/name) size=$(cat /sys/class/graphics/fb0/virtual_size)"
+
+# BENCH_VKMS_CRC=1 (vkms only): CRC capture on for the whole boot, so vkms composes and checksums
+# every frame in software in a kernel worker after each vblank, as in the vkms tests (without it
+# vkms composes nothing). A reader drains the entries (cat fails with EIO while no CRTC is on: again).
+crc=/sys/kernel/debug/dri/0/crtc-0/crc
+if [ "${BENCH_VKMS_CRC:-0}" = 1 ] && [ -e $crc/control ]; then
+    echo auto > $crc/control
+    ( while :; do cat $crc/data > /dev/null 2>&1; sleep 0.2; done ) &
+    say "display crc=auto"
+fi
 
 capped() { # run: SplashHUD capped at BENCH_HUD_CAP, when the daemon can be
     [ -n "${BENCH_HUD_CAP:-}" ] || return 0
