@@ -5,8 +5,17 @@ Both run in the same QEMU VM (TCG), same kernel, same driver, interleaved (scrip
 measured inside the guest by scripts/bench/scanpoll.c (the scanout itself, /proc). On the host:
 installed sizes and what each adds to a zstd-compressed Debian initramfs (mkinitramfs).
 
-    scripts/bench/against-plymouth.py [--runs 3] [--drivers bochs,virtio,vesafb] [--seconds 10]
+    scripts/bench/against-plymouth.py [--runs 3] [--drivers bochs,virtio,vesafb,vkms] [--seconds 10]
                                       [--out out/bench-plymouth] [--no-build] [--skip-initramfs]
+                                      [--vkms-crc]
+
+vkms (the kernel's virtual KMS driver, built out of tree by scripts/qemu/build-vkms.sh) is the one
+driver with a real vblank: a 60 Hz hrtimer, page flips completed at it and flip events stamped
+with it, so SplashHUD paces by vblank there. It has no QEMU display device, so no screenshots are
+taken on it (its console.log is all that lands beside the report); it runs 640x480@60
+(`video=Virtual-1:640x480@60`, as Tests/QEMUTests/VKMSEndToEndTests.swift). No CRC capture is
+enabled, so vkms composes nothing per vblank (its composer runs only for CRCs or writeback);
+--vkms-crc turns capture on, so it composes and checksums every frame as in the vkms tests.
 
 Needs root (apt for plymouth and plymouth-themes, mkinitramfs in a private mount namespace).
 Prints a markdown table (medians per driver, ratios SplashHUD/Plymouth, pass/fail per target of
@@ -36,7 +45,11 @@ PLY_PLUGINS = [f"{ARCH_LIB}/plymouth/{p}" for p in
 PLY_BINARIES = ["/usr/sbin/plymouthd", "/usr/bin/plymouth"]
 PLY_THEMES = ["/usr/share/plymouth/themes/spinner", "/usr/share/plymouth/themes/text",
               "/usr/share/plymouth/themes/details"]
-DRIVERS = {"bochs": ("bochs", "drm"), "virtio": ("virtio", "drm"), "vesafb": ("vesafb32", "fbdev")}
+DRIVERS = {"bochs": ("bochs", "drm"), "virtio": ("virtio", "drm"), "vesafb": ("vesafb32", "fbdev"),
+           "vkms": ("vkms", "drm")}
+# per driver: more kernel words, and whether QEMU can take screendumps of it
+DRIVER_CMDLINE = {"vkms": "video=Virtual-1:640x480@60"}  # vkms's preferred mode is 1024x768
+NO_SCREENDUMP = {"vkms"}  # no QEMU display device (-vga none): no SHOT, the guest skips its pictures
 # kernel words: Plymouth shows its graphical splash only with "splash"; the serial console on
 # ttyS0 (the harness's log) would otherwise make it fall back to text; no udevd runs in the guest.
 CMDLINE = "splash plymouth.ignore-serial-consoles plymouth.ignore-udev"
@@ -163,12 +176,18 @@ def run_driver(name, args, scanpoll, hudd, hud, files, cap):
     env = [f"BENCH_RUNS={args.runs}", f"BENCH_SECONDS={args.seconds}", f"BENCH_SAMPLES={args.samples}",
            f"BENCH_SCANPOLL={scanpoll}", f"BENCH_SPLASHHUDD={hudd}", f"BENCH_SPLASHHUD={hud}",
            f"BENCH_HUD_DISPLAY={hud_display}", f"BENCH_HUD_CAP={args.cap if cap else ''}",
-           f"BENCH_HUD_CAP_HOW={cap or ''}", "BENCH_SHOTS=1", f"BENCH_FLOOR={floor}"]
+           f"BENCH_HUD_CAP_HOW={cap or ''}", f"BENCH_SHOTS={0 if name in NO_SCREENDUMP else 1}",
+           f"BENCH_FLOOR={floor}", f"BENCH_VKMS_CRC={1 if name == 'vkms' and getattr(args, 'vkms_crc', False) else 0}"]
     per_run = 2 * (args.seconds + 5 + 12) + (args.seconds + 17 if cap else 0) + 30 + 2 * (args.seconds + 8)
     timeout = 120 + args.runs * per_run * 2
+    if name in NO_SCREENDUMP:
+        log(f"{name}: no QEMU display device, so no screenshots (only {shots}/console.log)")
+    if name == "vkms":
+        vmtest.out_of_tree_module(vmtest.kernel_version(), "vkms")  # says how to build it when missing
     log(f"{name}: booting ({args.runs} runs, at most {timeout:.0f} s)")
+    cmdline = " ".join(filter(None, [CMDLINE, DRIVER_CMDLINE.get(name, "")]))
     res = vmtest.run_vm(display, os.path.join(HERE, "guest.sh"), env=env,
-                        extra_files=files + [scanpoll, floor], cmdline=CMDLINE, shots_dir=shots, timeout=timeout)
+                        extra_files=files + [scanpoll, floor], cmdline=cmdline, shots_dir=shots, timeout=timeout)
     with open(os.path.join(shots, "console.log"), "w") as f:
         f.write(res.console)
     log(f"{name}: status {res.status} in {res.total_seconds:.0f} s {res.error or ''}")
@@ -519,6 +538,8 @@ def main():
     ap.add_argument("--no-build", action="store_true", help="use the release binaries as they are")
     ap.add_argument("--bin-dir", help="take splashhudd and splashhud from this directory (no build)")
     ap.add_argument("--skip-initramfs", action="store_true")
+    ap.add_argument("--vkms-crc", action="store_true",
+                    help="on vkms, CRC capture on (vkms then composes every frame in software, as in the vkms tests)")
     ap.add_argument("--hook-dir", default=os.path.join(REPO, "initramfs"),
                     help="where SplashHUD's initramfs-tools/ (and splashhud-initrd) are (default: the repository's initramfs/)")
     ap.add_argument("--from-logs", action="store_true",

@@ -9,9 +9,10 @@
 # BENCH_HUD_CAP_HOW (option: the daemon's --max-fps N; command: `set max-fps N` in its script),
 # (on DRM SplashHUD also runs single-buffered: a profile with `buffers = 1`),
 # BENCH_SECONDS (10),
-# BENCH_SAMPLES (round trips per run), BENCH_SHOTS (1: screenshots in the first round),
+# BENCH_SAMPLES (round trips per run), BENCH_SHOTS (1: screenshots in the first round; 0 on vkms,
+# which has no QEMU display device to take them from),
 # BENCH_FLOOR (flipfloor: the least a splash can do per frame, run at the refresh rate and at
-# BENCH_HUD_CAP; empty: not run).
+# BENCH_HUD_CAP; empty: not run), BENCH_VKMS_CRC (1: vkms's CRC capture on, below).
 set -u
 RUNS=${BENCH_RUNS:-3}
 SECONDS_=${BENCH_SECONDS:-10}
@@ -159,10 +160,23 @@ floors() { # run
 
 say "machine kernel=$(uname -r) cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1 | tr ' ' _) hz=$(getconf CLK_TCK 2>/dev/null || echo 100)"
 if [ -e /dev/dri/card0 ]; then
+    # mode: the connectors' first listed (preferred) mode; video: what the kernel line asks for
+    # instead (vkms: video=Virtual-1:640x480@60), which the programs' first connected mode is not
     mode=$(cat /sys/class/drm/card0-*/modes 2>/dev/null | head -n 1)
-    say "display dri=$(ls /sys/class/drm | tr '\n' ,) mode=$mode"
+    video=$(tr ' ' '\n' < /proc/cmdline | sed -n 's/^video=//p' | head -n 1)
+    say "display dri=$(ls /sys/class/drm | tr '\n' ,) mode=$mode${video:+ video=$video}"
 fi
 [ -e /sys/class/graphics/fb0/name ] && say "display fb0=$(tr ' ' _ < /sys/class/graphics/fb0/name) size=$(cat /sys/class/graphics/fb0/virtual_size)"
+
+# BENCH_VKMS_CRC=1 (vkms only): CRC capture on for the whole boot, so vkms composes and checksums
+# every frame in software in a kernel worker after each vblank, as in the vkms tests (without it
+# vkms composes nothing). A reader drains the entries (cat fails with EIO while no CRTC is on: again).
+crc=/sys/kernel/debug/dri/0/crtc-0/crc
+if [ "${BENCH_VKMS_CRC:-0}" = 1 ] && [ -e $crc/control ]; then
+    echo auto > $crc/control
+    ( while :; do cat $crc/data > /dev/null 2>&1; sleep 0.2; done ) &
+    say "display crc=auto"
+fi
 
 capped() { # run: SplashHUD capped at BENCH_HUD_CAP, when the daemon can be
     [ -n "${BENCH_HUD_CAP:-}" ] || return 0

@@ -288,10 +288,10 @@ static int cmd_count(double seconds, int pid) {
     long long run1 = proc_runtime_ns(pid);
     proc_ticks(getpid(), &pu1, &ps1);
     long hz = sysconf(_SC_CLK_TCK);
-    printf("seconds=%.3f utime=%ld stime=%ld changes=%ld fps=%.2f polls=%ld poll_ms=%.2f fb_switches=%ld box=%s%u,%u-%u,%u poller_ticks=%ld hz=%ld alive=%d refresh=%d cpu_ms=%.1f\n",
+    printf("seconds=%.3f utime=%ld stime=%ld changes=%ld fps=%.2f polls=%ld poll_ms=%.2f fb_switches=%ld box=%s%u,%u-%u,%u poller_ticks=%ld hz=%ld alive=%d refresh=%d cpu_ms=%.1f size=%ux%u\n",
            elapsed / 1e3, u1 - u0, s1 - s0, changes, changes / (elapsed / 1e3), polls, elapsed / (polls ? polls : 1),
            fb_switches, boxed ? "" : "none:", boxed ? x0 : 0, boxed ? y0 : 0, boxed ? x1 : w, boxed ? y1 : h,
-           (pu1 - pu0) + (ps1 - ps0), hz, u1 >= 0, refresh_hz, run0 >= 0 && run1 >= run0 ? (run1 - run0) / 1e6 : -1.0);
+           (pu1 - pu0) + (ps1 - ps0), hz, u1 >= 0, refresh_hz, run0 >= 0 && run1 >= run0 ? (run1 - run0) / 1e6 : -1.0, w, h);
     (void)first_change; (void)last_change;
     return u1 < 0;
 }

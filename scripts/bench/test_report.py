@@ -91,6 +91,37 @@ class ReportTests(unittest.TestCase):
         lines, _ = ap.driver_table("bochs", rows)
         self.assertTrue(any("did not animate" in line for line in lines))
 
+    def test_vkms_run_has_its_mode_and_no_screenshots(self):
+        # vkms: 640x480@60 by video= beside Plymouth's words, BENCH_SHOTS=0 (no QEMU display
+        # device to take screendumps from); bochs keeps its screenshots and the plain words
+        import tempfile
+        import types
+        calls = []
+
+        class Result:
+            status, total_seconds, error, console = 0, 1.0, None, CONSOLE
+
+        def run_vm(display, program, **kw):
+            calls.append((display, kw))
+            return Result()
+
+        saved = (ap.vmtest.run_vm, ap.vmtest.out_of_tree_module)
+        ap.vmtest.run_vm, ap.vmtest.out_of_tree_module = run_vm, lambda version, name: "/vkms.ko"
+        try:
+            with tempfile.TemporaryDirectory() as out:
+                args = types.SimpleNamespace(runs=1, seconds=10, samples=7, cap=15, out=out)
+                for name in ("vkms", "bochs"):
+                    ap.run_driver(name, args, "/x/scanpoll", "/x/splashhudd", "/x/splashhud", [], "option")
+        finally:
+            ap.vmtest.run_vm, ap.vmtest.out_of_tree_module = saved
+        (vkms, kv), (bochs, kb) = calls
+        self.assertEqual(vkms, "vkms")
+        self.assertEqual(kv["cmdline"], ap.CMDLINE + " video=Virtual-1:640x480@60")
+        self.assertIn("BENCH_SHOTS=0", kv["env"])
+        self.assertEqual(bochs, "bochs")
+        self.assertEqual(kb["cmdline"], ap.CMDLINE)
+        self.assertIn("BENCH_SHOTS=1", kb["env"])
+
 
 if __name__ == "__main__":
     unittest.main()
