@@ -41,12 +41,21 @@ struct VKMSEndToEndTests {
         say() { echo "INFO $*" > /dev/ttyS1; echo "$*"; }
         # The changes in a CRC log, "FRAME:CRC" (the vblank count, absolute: SENT lines use it too).
         changes() { awk '$2 != p { printf "%s:%s ", $1, $2 } { p = $2 }' "$1"; }
-        # Flip events the kernel delivered (every flip the daemon queues asks for one), counted by
-        # the drm:drm_vblank_event_delivered trace point between `flips start` and `flips count`.
+        # vkms's own record of a phase (`record start`, `record NAME`), as the kernel's trace saw
+        # it (CLOCK_MONOTONIC): each CRC entry when vkms added it, where its composer ends (a kprobe
+        # on drm_crtc_add_crc_entry, whose third and fourth arguments are the frame and the CRC's
+        # address), "E:FRAME:CRC:MICROSECONDS"; each flip event delivered (every flip the daemon
+        # queues asks for one), with the vblank it completed at, "F:VBLANK:MICROSECONDS".
         T=/sys/kernel/debug/tracing
-        flips() {
-            if [ "$1" = start ]; then echo 1 > $T/events/drm/drm_vblank_event_delivered/enable; echo > $T/trace
-            else grep -c drm_vblank_event_delivered $T/trace; echo 0 > $T/events/drm/drm_vblank_event_delivered/enable; fi
+        echo mono > $T/trace_clock
+        echo 'p:crcentry drm_crtc_add_crc_entry frame=%dx:u32 crc=+0(%cx):x32' > $T/kprobe_events
+        record() {
+            for e in drm/drm_vblank_event_delivered kprobes/crcentry; do
+                if [ "$1" = start ]; then echo 1; else echo 0; fi > $T/events/$e/enable
+            done
+            if [ "$1" = start ]; then echo > $T/trace; return; fi
+            say "$1-VKMS $(sed -nE 's/.* ([0-9]+)[.]([0-9]{6}): crcentry: .*frame=([0-9]+) crc=0x([0-9a-f]+).*/E:\\3:\\4:\\1\\2/p
+                s/.* ([0-9]+)[.]([0-9]{6}): drm_vblank_event_delivered: .*seq=([0-9]+).*/F:\\3:\\1\\2/p' $T/trace | tr '\n' ' ')"
         }
         # 16 `status` requests (vkmscrc status) under 7 s of CRCs: "NAME-SENT ..." lines, then
         # "STATUS-NAME-SEQ ...".
@@ -73,29 +82,35 @@ struct VKMSEndToEndTests {
         wakeups() { awk '/^voluntary_ctxt_switches/ { print $2 }' /proc/$DPID/status; }
         i=0; while ! "$S" ping --socket /run/hud --timeout 200 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
         "$S" show "Working" --socket /run/hud
-        say "$(CRC_LOG=/tmp/profile15.log "$C" capture profile15 1 5)"
+        sleep 1
+        record start
+        say "$(CRC_LOG=/tmp/profile15.log "$C" capture profile15 0 5)"
+        record PROFILE
         say "PROFILE-SEQ $(changes /tmp/profile15.log)"
         "$S" set max-fps refresh --socket /run/hud
         sleep 1
-        flips start
+        record start
         say "$(CRC_LOG=/tmp/spinner.log "$C" capture spinner 0 5)"
-        say "SPINNER-FLIPS $(flips count)"
+        record SPINNER
         say "SPINNER-CRCS $(cut -d' ' -f2 /tmp/spinner.log | sort | uniq -c | sort -rn | awk '{ printf "%s:%s ", $2, $1 }')"
         say "SPINNER-SEQ $(changes /tmp/spinner.log)"
         # Status requests posted at points spread over the refresh, the spinner running.
         statuses SPIN
         "$S" status "Working" --socket /run/hud
         "$S" set max-fps 15 --socket /run/hud
-        say "$(CRC_LOG=/tmp/crc15.log "$C" capture spinner15 1 5)"
+        sleep 1
+        record start
+        say "$(CRC_LOG=/tmp/crc15.log "$C" capture spinner15 0 5)"
+        record CAPPED
         say "CAPPED-SEQ $(changes /tmp/crc15.log)"
         say "CAPPED-CRCS $(cut -d' ' -f2 /tmp/crc15.log | sort -u | tr '\n' ' ')"
         "$S" set max-fps refresh --socket /run/hud
         "$S" progress 0.5 "Static" --socket /run/hud
         sleep 2
         W0=$(wakeups)
-        flips start
+        record start
         say "$("$C" capture static 0 4)"
-        say "STATIC-FLIPS $(flips count)"
+        record STATIC
         say "STATIC-WAKEUPS $(( $(wakeups) - W0 ))"
         # DRM master: away to VT 2 the daemon lets master go and the floor takes it; back on VT 1
         # the daemon takes it again and shows its static HUD.
@@ -216,6 +231,28 @@ struct VKMSEndToEndTests {
         try #require(run.info.first { $0.hasPrefix(name + " ") }.flatMap { Int($0.split(separator: " ")[1]) }, "no \(name) line:\n\(run.output)")
     }
 
+    /// vkms's record of phase `name` ("NAME-VKMS ..." from the guest's `record`).
+    static func record(_ run: VMRun, _ name: String) throws -> VKMSRecord {
+        try #require(VKMSRecord(run.info, prefix: name + "-VKMS"), "no record of \(name):\n\(run.output)")
+    }
+
+    /// No torn or half-drawn frame in a phase: every picture vkms composed before its buffer went
+    /// back is one of `drawn` (the memory display's frames), and none changed without a flip.
+    /// Pictures composed later show what the daemon had drawn into the buffer since (the next
+    /// frame, or, while it was drawing, two frames mixed: measured 0-1 such pictures in a phase):
+    /// at most 2; a daemon that tore would show tens.
+    static func expectFramesDrawn(_ name: String, _ record: VKMSRecord, drawn: Set<UInt32>) {
+        let undrawn = record.entries.filter { !drawn.contains($0.crc) }
+        let torn = undrawn.filter { !record.composedLate($0) }
+        func listed(_ e: [(frame: Int64, crc: UInt32, added: Int64)]) -> String { e.map { "\($0.frame):\(String($0.crc, radix: 16))" }.joined(separator: " ") }
+        #expect(!record.entries.isEmpty && torn.isEmpty,
+                "\(name): vkms composed \(torn.count) pictures that are no frame the memory display draws before their buffers went back (\(record.inTime.count) of \(record.entries.count) entries in time): \(listed(torn))")
+        let unflipped = record.changesWithoutFlip
+        #expect(unflipped.isEmpty, "\(name): the picture changed without a flip at vblanks \(unflipped)")
+        let late = Set(undrawn.map(\.crc))
+        #expect(late.count <= 2, "\(name): \(late.count) pictures vkms composed after their buffers went back are no frame: \(listed(undrawn))")
+    }
+
     @Test("vkms's CRC model: the floor's frames' CRCs, computed here, are what the kernel reports")
     func crcModelMatchesTheKernel() {
         // Measured under QEMU (two boots): frames 1 and 11 of the floor.
@@ -284,28 +321,15 @@ struct VKMSEndToEndTests {
         // draws for the same HUD at a refresh boundary. The spinner's frames repeat every second
         // (frames are drawn for their boundary, one step each), so one second of them at 60 Hz,
         // rendered on the host, is all of them (measured: 56 of these 60 seen in 5 s, nothing else).
-        let spinnerCRCs = try #require(run.info.first { $0.hasPrefix("SPINNER-CRCS ") }, "no spinner CRCs:\n\(run.output)")
-            .split(separator: " ").dropFirst().compactMap { UInt32($0.split(separator: ":")[0], radix: 16) }
         let spinnerSteps = try Self.renderedCRCs(script: "@0 show \"Working\"\n", at: (0..<60).map { 3 + Double($0) / 60 },
                                                  width: Self.W, height: Self.H, dir: dir)
         let drawn = Set(spinnerSteps)
-        let strange = spinnerCRCs.filter { !drawn.contains($0) }
-        let strangeMessage: Comment = "\(strange.count) of the spinner's \(spinnerCRCs.count) pictures on vkms are no frame the memory display draws: \(strange.map { String($0, radix: 16) })"
-        // Under preempt=full the daemon, woken by a flip event, may preempt vkms's composer while
-        // it still reads the buffer of the vblank before and draw the next frame into it (the flip
-        // event said it was free): that vblank's CRC then mixes two frames. Seen once in five
-        // boots (1 picture of 54; never on the voluntary-preemption kernel, where the composer
-        // always finished first). A board's scanout never reads a buffer after its flip
-        // completed. So the exact check is an intermittent known issue; a daemon that tore would
-        // show tens.
-        #expect(!spinnerCRCs.isEmpty && strange.count <= 2, strangeMessage)
-        withKnownIssue("vkms's composer, preempted, reads a buffer after its flip completed", isIntermittent: true) {
-            #expect(strange.isEmpty, strangeMessage)
-        }
-        // Every flip the daemon queued asked for an event, and the kernel delivered them (the
-        // trace point drm:drm_vblank_event_delivered): about one per change.
-        let spinnerFlips = try Self.count(run, "SPINNER-FLIPS")
-        #expect(spinnerFlips >= spinner.changes / 2, "\(spinnerFlips) flip events for \(spinner.changes) changes")
+        let spinnerRecord = try Self.record(run, "SPINNER")
+        Self.expectFramesDrawn("the spinner", spinnerRecord, drawn: drawn)
+        var records = ["spinner " + spinnerRecord.summary(drawn: drawn)]
+        // Every flip the daemon queued asked for an event, and the kernel delivered them: about one
+        // per change.
+        #expect(spinnerRecord.flips.count >= spinner.changes / 2, "\(spinnerRecord.flips.count) flip events for \(spinner.changes) changes")
 
         // The spinner's phase follows the vblanks: between two pictures the spinner moved one
         // step (of 60 a turn) per vblank between them, whatever the loop skipped; a late loop turn
@@ -331,25 +355,21 @@ struct VKMSEndToEndTests {
         // emulation makes it a vblank late (before that: runs of 5 and 3, 10.8-13 a second).
         let cappedSeq = try #require(CRCChanges(run.info, prefix: "CAPPED-SEQ"), "no CAPPED-SEQ:\n\(run.output)")
         let profileSeq = try #require(CRCChanges(run.info, prefix: "PROFILE-SEQ"), "no PROFILE-SEQ:\n\(run.output)")
-        for (name, seq, c) in [("set max-fps 15", cappedSeq, capped), ("profile max-fps = 15", profileSeq, try capture("profile15"))] {
+        for (name, phase, seq, c) in [("set max-fps 15", "CAPPED", cappedSeq, capped), ("profile max-fps = 15", "PROFILE", profileSeq, try capture("profile15"))] {
+            // Exactly every 4th, by the kernel's own record of the vblank each flip completed at.
+            let record = try Self.record(run, phase)
+            let flipIntervals = record.flipIntervals
+            #expect(flipIntervals.count >= 60 && flipIntervals.allSatisfy { $0 == 4 },
+                    "\(name): \(flipIntervals.filter { $0 != 4 }.count) of \(flipIntervals.count) flips not 4 vblanks after the one before: \(flipIntervals)")
+            // Its pictures are frames the memory display draws too (15 of the 60: every 4th step).
+            Self.expectFramesDrawn(name, record, drawn: drawn)
+            records.append("\(phase.lowercased()) " + record.summary(drawn: drawn))
+            // What the CRCs saw agrees: never above the cap, at least 4 in 5 changes 4 vblanks
+            // apart. Not all: a frame vkms composed after its buffer went back shows the frame drawn
+            // into it next, a vblank or more early (a "3, 1" pair; measured: 0-3 in a 5 s phase).
             let off = seq.intervals.filter { $0 != 4 }
-            let offMessage: Comment = "\(name): \(off.count) of \(seq.intervals.count) changes not 4 vblanks after the one before: \(seq.intervals); \(c)"
-            // Its pictures too are frames the memory display draws (15 of the 60: every 4th step).
-            let other = seq.changes.map(\.crc).filter { !drawn.contains($0) }
-            let otherMessage: Comment = "\(name): pictures that are no frame the memory display draws: \(other.map { String($0, radix: 16) })"
-            // Always: never above the cap over the capture, at least 4 in 5 changes exactly 4
-            // vblanks apart (before the render-ahead and preempt=full: 17 of 74), at most 2 pictures
-            // that are no frame.
-            #expect(seq.intervals.count >= 60 && c.changes <= c.span / 4 + 1 && off.count * 5 <= seq.intervals.count, offMessage)
-            #expect(other.count <= 2, otherMessage)
-            // Exactly every 4th and nothing else: held in 5 of 7 boots; in the others a "3, 1" pair
-            // (a picture no one drew one vblank early, then the right one) came once or twice, seen
-            // only with a preemptible vkms composer (preempt=full, or two vCPUs). Not understood
-            // yet: a known issue until it is.
-            withKnownIssue("a capped change now and then comes as 3 then 1 vblanks, through a picture no one drew", isIntermittent: true) {
-                #expect(off.isEmpty, offMessage)
-                #expect(other.isEmpty, otherMessage)
-            }
+            #expect(seq.intervals.count >= 60 && c.changes <= c.span / 4 + 1 && off.count * 5 <= seq.intervals.count,
+                    "\(name): \(off.count) of \(seq.intervals.count) CRC changes not 4 vblanks after the one before: \(seq.intervals); \(c)")
         }
 
         // A static HUD: the CRC never changes, and the daemon's main thread sleeps through it (its
@@ -359,10 +379,12 @@ struct VKMSEndToEndTests {
         // host's headless render (measured: 5397fe83 in every boot).
         let expected = try Self.renderedCRCs(script: "@0 progress 0.5 \"Static\"\n", at: [3], width: Self.W, height: Self.H, dir: dir)[0]
         #expect(still.first == expected, "the static HUD on vkms (\(still)) is not the memory display's frame (CRC \(String(expected, radix: 16)))")
-        let wakeups = try #require(run.info.first { $0.hasPrefix("STATIC-WAKEUPS ") }.flatMap { Int($0.split(separator: " ")[1]) },
-                                   "no wake-up count:\n\(run.output)")
+        let wakeups = try Self.count(run, "STATIC-WAKEUPS")
         #expect(wakeups <= 2, "the daemon woke \(wakeups) times in 4 s of a static HUD")
-        let staticFlips = try Self.count(run, "STATIC-FLIPS")
+        let staticRecord = try Self.record(run, "STATIC")
+        let staticFlips = staticRecord.flips.count
+        Self.expectFramesDrawn("the static HUD", staticRecord, drawn: [expected])
+        records.append("static " + staticRecord.summary(drawn: [expected]))
         #expect(staticFlips == 0, "the daemon queued \(staticFlips) flips in 4 s of a static HUD")
 
         // DRM master lost and regained: on VT 2 the floor, a second master, showed only its own
@@ -400,6 +422,7 @@ struct VKMSEndToEndTests {
             figures.append("\(name) \(shown.map { String($0.vblanks) }.joined(separator: ",")) vblanks, "
                            + distribution(shown.map { Double($0.nanoseconds) / 1e6 }) + " ms")
         }
+        print("vkms records: " + records.joined(separator: "; "))
         print("vkms status latency (min / median / p90 / max): " + figures.joined(separator: "; "))
         print(String(format: "vkms figures: floor %.1f %% of vblanks, spinner %.1f %%, max-fps 15 %d changes in %d vblanks, static %d changes %d wake-ups %d flips; ",
                      100 * floor.changeRate, 100 * spinner.changeRate, capped.changes, capped.span, still.changes, wakeups, staticFlips) + run.summary)

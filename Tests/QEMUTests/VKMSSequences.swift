@@ -1,6 +1,7 @@
 // What VKMSEndToEndTests reads from the guest beyond the capture summaries: the CRC changes
-// vblank by vblank ("NAME-SEQ FRAME:CRC ..."), and the status requests vkmscrc posted ("SENT I
-// VBLANK VBLANK_NS SEND_NS"), turned into intervals, spinner phase errors and latencies.
+// vblank by vblank ("NAME-SEQ FRAME:CRC ..."), vkms's own record of a phase from the kernel's
+// trace ("NAME-VKMS E:FRAME:CRC:US ... F:VBLANK:US ..."), and the status requests vkmscrc posted
+// ("SENT I VBLANK VBLANK_NS SEND_NS"), turned into intervals, spinner phase errors and latencies.
 import Foundation
 
 /// The pictures a capture saw change to, with the vblank (vkms's frame count) of each change.
@@ -35,6 +36,65 @@ struct CRCChanges {
             if e >= turn / 2 { e -= turn }
             if e < -turn / 2 { e += turn }
             return e
+        }
+    }
+}
+
+/// A phase as the guest kernel recorded it: every CRC entry vkms added, with when (its composer
+/// ends there), and every flip event delivered, with the vblank the flip completed at.
+///
+/// Under QEMU vkms composes each frame 3-4 refreshes after its vblank (43 ms of emulated CPU at
+/// 640x480; the composer skips vblanks to catch up and gives each skipped one the CRC of its next
+/// composition). Its flip event, though, comes at the vblank, and from then on the buffer that
+/// flip replaced is the program's again (the KMS contract a board's scanout keeps: the buffer is
+/// never read after that). So an entry vkms composed after that event shows whatever the program
+/// had drawn into the buffer by then: a later frame, or two frames mixed. The flip events are
+/// the exact record of when each frame reached the screen; an entry is evidence of what was on
+/// screen only when vkms composed it before its buffer went back.
+struct VKMSRecord {
+    var entries: [(frame: Int64, crc: UInt32, added: Int64)] = []
+    var flips: [(vblank: Int64, delivered: Int64)] = []
+
+    init?(_ info: [String], prefix: String) {
+        guard let line = info.first(where: { $0.hasPrefix(prefix + " ") }) else { return nil }
+        for word in line.split(separator: " ").dropFirst() {
+            let f = word.split(separator: ":")
+            if f.count == 4, f[0] == "E", let n = Int64(f[1]), let c = UInt32(f[2], radix: 16), let t = Int64(f[3]) {
+                entries.append((n, c, t))
+            } else if f.count == 3, f[0] == "F", let n = Int64(f[1]), let t = Int64(f[2]) {
+                flips.append((n, t))
+            } else {
+                return nil
+            }
+        }
+        flips.sort { $0.vblank < $1.vblank }
+    }
+
+    /// Vblanks between consecutive flips.
+    var flipIntervals: [Int64] { zip(flips.dropFirst(), flips).map { $0.vblank - $1.vblank } }
+
+    /// Whether vkms composed `entry` after the buffer shown at its vblank went back to the program:
+    /// after the event of the next flip was delivered.
+    func composedLate(_ entry: (frame: Int64, crc: UInt32, added: Int64)) -> Bool {
+        guard let next = flips.first(where: { $0.vblank > entry.frame }) else { return false }
+        return entry.added > next.delivered
+    }
+
+    /// Entries vkms composed in time (before their buffer went back).
+    var inTime: [(frame: Int64, crc: UInt32, added: Int64)] { entries.filter { !composedLate($0) } }
+
+    /// "E entries (I in time, U no frame of `drawn`), F flips" for the figures line.
+    func summary(drawn: Set<UInt32>) -> String {
+        "\(entries.count) entries (\(inTime.count) in time, \(entries.filter { !drawn.contains($0.crc) }.count) no frame), \(flips.count) flips"
+    }
+
+    /// Vblanks at which an entry composed in time shows another picture than the entry before it,
+    /// composed in time too, though no flip completed there: a picture that changed on screen
+    /// without a flip (drawn into the buffer being shown).
+    var changesWithoutFlip: [Int64] {
+        let flipped = Set(flips.map(\.vblank))
+        return zip(entries.dropFirst(), entries).compactMap { b, a in
+            a.crc != b.crc && !composedLate(a) && !composedLate(b) && !flipped.contains(b.frame) ? b.frame : nil
         }
     }
 }

@@ -45,11 +45,13 @@
 #include <xf86drm.h>
 #include <xf86drmMode.h>
 
-static double now_s(void) {
+static int64_t now_ns(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
+
+static double now_s(void) { return (double)now_ns() / 1e9; }
 
 #define MAX_ENTRIES 4096
 static uint32_t frames[MAX_ENTRIES], crcs[MAX_ENTRIES];
@@ -83,7 +85,7 @@ static int capture(const char *name, double settle, double seconds, int card) {
         unsigned frame, crc;
         if (sscanf(buf, "%x %x", &frame, &crc) != 2) { fprintf(stderr, "vkmscrc: bad entry '%s'\n", buf); continue; }
         if (now_s() < begin) continue;
-        if (log) fprintf(log, "%u %08x\n", frame, crc);
+        if (log) fprintf(log, "%u %08x %lld\n", frame, crc, (long long)now_ns());
         frames[n] = frame; crcs[n] = crc; n++;
     }
     close(fd);
@@ -198,12 +200,6 @@ static int floor_loop(double seconds, const char *size) {
     }
     printf("FLOOR flips %u in %.2f s\n", n - 1, seconds);
     return 0;
-}
-
-static int64_t now_ns(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
 /* The last vblank (RELATIVE 0: a query) or the next one (RELATIVE 1: a wait): count and stamp. */
