@@ -318,7 +318,9 @@ struct VKMSEndToEndTests {
                 "the spinner changed the picture at \(spinner.changes) of \(spinner.span) vblanks, the floor at \(floor.changes) of \(floor.span)")
         #expect(spinner.distinct >= 10, "the spinner showed only \(spinner.distinct) different pictures: \(spinner)")
         // No torn or half-drawn frame: every picture the spinner showed is one the memory display
-        // draws for the same HUD at a refresh boundary. The spinner's frames repeat every second
+        // draws for the same HUD at a refresh boundary (`expectFramesDrawn`; vkms composes the
+        // spinner's frames after their buffers went back, so here only the bound on pictures that
+        // are no frame holds it). The spinner's frames repeat every second
         // (frames are drawn for their boundary, one step each), so one second of them at 60 Hz,
         // rendered on the host, is all of them (measured: 56 of these 60 seen in 5 s, nothing else).
         let spinnerSteps = try Self.renderedCRCs(script: "@0 show \"Working\"\n", at: (0..<60).map { 3 + Double($0) / 60 },
@@ -349,8 +351,8 @@ struct VKMSEndToEndTests {
                 "spinner steps against vblanks, \(phase.count) pairs: running sum of errors \(drift); intervals \(spinnerSeq.intervals)")
 
         // Capped at 15 a second: k = ceil(60 / 15) = 4 refreshes per frame, by `set max-fps 15`
-        // and by a profile's `[hud] max-fps = 15`. Every change exactly 4 vblanks after the one
-        // before: a capped frame is rendered ahead and presented just after the vblank before its
+        // and by a profile's `[hud] max-fps = 15`. Every frame on screen exactly 4 vblanks after
+        // the one before: a capped frame is rendered ahead and presented just after the vblank before its
         // own (FrameScheduler), so neither a late wake-up nor a render longer than a refresh under
         // emulation makes it a vblank late (before that: runs of 5 and 3, 10.8-13 a second).
         let cappedSeq = try #require(CRCChanges(run.info, prefix: "CAPPED-SEQ"), "no CAPPED-SEQ:\n\(run.output)")
@@ -364,11 +366,11 @@ struct VKMSEndToEndTests {
             // Its pictures are frames the memory display draws too (15 of the 60: every 4th step).
             Self.expectFramesDrawn(name, record, drawn: drawn)
             records.append("\(phase.lowercased()) " + record.summary(drawn: drawn))
-            // What the CRCs saw agrees: never above the cap, at least 4 in 5 changes 4 vblanks
-            // apart. Not all: a frame vkms composed after its buffer went back shows the frame drawn
-            // into it next, a vblank or more early (a "3, 1" pair; measured: 0-3 in a 5 s phase).
+            // What the CRCs saw agrees: at least 4 in 5 changes 4 vblanks apart. Not all: a frame
+            // vkms composed after its buffer went back shows the frame drawn into it next, a vblank
+            // or more early (a "3, 1" pair, one change more than the flips; measured: 0-3 in 5 s).
             let off = seq.intervals.filter { $0 != 4 }
-            #expect(seq.intervals.count >= 60 && c.changes <= c.span / 4 + 1 && off.count * 5 <= seq.intervals.count,
+            #expect(seq.intervals.count >= 60 && off.count * 5 <= seq.intervals.count,
                     "\(name): \(off.count) of \(seq.intervals.count) CRC changes not 4 vblanks after the one before: \(seq.intervals); \(c)")
         }
 
