@@ -70,6 +70,12 @@ struct VKMSRecord {
         flips.sort { $0.vblank < $1.vblank }
     }
 
+    /// Flips per vblank, over the vblanks from the first flip to the last.
+    var flipRate: Double {
+        guard let first = flips.first, let last = flips.last, last.vblank > first.vblank else { return 0 }
+        return Double(flips.count - 1) / Double(last.vblank - first.vblank)
+    }
+
     /// Vblanks between consecutive flips.
     var flipIntervals: [Int64] { zip(flips.dropFirst(), flips).map { $0.vblank - $1.vblank } }
 
