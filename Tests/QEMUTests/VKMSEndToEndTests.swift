@@ -6,13 +6,13 @@
 // vmtest.py says why), so what the emulated CPU cannot do (vkms composes and checksums each frame
 // in software) limits both alike. One boot, 60-70 s (8-17 s to READY, the host's load decides), 5 s of CRCs a
 // phase: the floor; splashhudd started with a board profile that caps it at 15 frames a second
-// (`[hud] max-fps = 15`, `[pacing] method = vblank`); the spinner at the refresh rate (with the
-// flip events the kernel delivered, from its drm trace point); 16 `status` requests posted at
+// (`[hud] max-fps = 15`, `[pacing] method = vblank`); the spinner at the refresh rate; 16 `status` requests posted at
 // points spread over the refresh (vkmscrc status); the spinner under `set max-fps 15`; a static
 // HUD (CRC, flip events, the daemon's wake-ups); VT 2 (the daemon lets DRM master go, the floor
 // takes it) and back to VT 1 (the daemon takes it again), 1.5 s each; the 16 requests again on
-// the static HUD. The host renders the frames the CRCs must be (splashhud-tools render) and
-// computes vkms's CRC of each.
+// the static HUD. Each phase's flips and CRC entries are also recorded by the guest's trace, with
+// when vkms composed each entry (VKMSRecord says why that matters). The host renders the frames
+// the CRCs must be (splashhud-tools render) and computes vkms's CRC of each.
 import Assets
 import CZlib
 import Foundation

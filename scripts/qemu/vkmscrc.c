@@ -85,7 +85,7 @@ static int capture(const char *name, double settle, double seconds, int card) {
         unsigned frame, crc;
         if (sscanf(buf, "%x %x", &frame, &crc) != 2) { fprintf(stderr, "vkmscrc: bad entry '%s'\n", buf); continue; }
         if (now_s() < begin) continue;
-        if (log) fprintf(log, "%u %08x %lld\n", frame, crc, (long long)now_ns());
+        if (log) fprintf(log, "%u %08x\n", frame, crc);
         frames[n] = frame; crcs[n] = crc; n++;
     }
     close(fd);
