@@ -46,4 +46,4 @@ TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" \
 swift build --build-tests --sanitize=address --scratch-path .build-asan
 LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp ${LSAN_OPTIONS:-}" \
     swift test --skip-build --sanitize=address --scratch-path .build-asan --skip QEMUTests
-scripts/fuzz.sh 10
+scripts/fuzz.sh 5
