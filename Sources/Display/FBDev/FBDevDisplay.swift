@@ -186,17 +186,22 @@ public final class FBDevDisplay: Display {
             try FBDev.waitForVSync(fd, device: path)
             if hasVSync == nil {
                 // DRM's fbdev emulation answers 0 at once when the CRTC has no vblank interrupt
-                // (bochs, virtio-gpu under QEMU): each of three more waits must take about a frame
-                // to count. One is not enough: an emulated or busy CPU can stall an instant ioctl
-                // for several milliseconds, and stamps taken then would pace as if from vblanks.
+                // (bochs, virtio-gpu under QEMU): each of three more waits must end about a frame
+                // after the one before to count. One is not enough: an emulated or busy CPU can
+                // stall an instant ioctl for several milliseconds, and stamps taken then would pace
+                // as if from vblanks. Timed from the previous wait's end, not from its own start: a
+                // process preempted between two waits (a loaded board, a guest whose host is busy)
+                // starts the next one late in the frame, and that wait is short though vblanks are real.
+                var last = Syscalls.monotonicNanoseconds()
                 for _ in 0..<3 {
-                    let start = Syscalls.monotonicNanoseconds()
                     try FBDev.waitForVSync(fd, device: path)
-                    if Syscalls.monotonicNanoseconds() - start < frameIntervalNanoseconds / 2 {
+                    let end = Syscalls.monotonicNanoseconds()
+                    if end - last < frameIntervalNanoseconds / 2 {
                         hasVSync = false
                         diagnostics.append("FBIO_WAITFORVSYNC on \(path) returns without waiting; pacing by timer")
                         return .timer
                     }
+                    last = end
                 }
             }
             hasVSync = true

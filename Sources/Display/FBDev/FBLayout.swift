@@ -29,7 +29,8 @@ public struct FBLayout: Equatable, Sendable {
     /// The driver's name for the device (`fix.id`), e.g. "VESA VGA" or "bochs-drmdrmfb".
     public var id: String
     /// Whether this is DRM's fbdev emulation (`fix.id` is the DRM driver's name + "drmfb").
-    public var isDRMEmulation: Bool { id.hasSuffix("drmfb") }
+    public var isDRMEmulation: Bool { Self.isDRMEmulation(id) }
+    static func isDRMEmulation(_ id: String) -> Bool { id.hasSuffix("drmfb") }
     /// Whether a pan on DRM's fbdev emulation shows the page panned to. FBIOPAN_DISPLAY there is an
     /// atomic commit of the plane's source offset (it returns once the flip is done), and it
     /// succeeds on every driver, so only what reaches the screen can tell, and the probe cannot see
@@ -108,7 +109,7 @@ public struct FBLayout: Equatable, Sendable {
         if f.ypanstep == 0 || v.yres % UInt32(f.ypanstep) != 0 { pages = 1 }
         // fix.id: up to 16 bytes, NUL-terminated when shorter.
         id = withUnsafeBytes(of: f.id) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        if id.hasSuffix("drmfb") && !Self.panningDRMDrivers.contains(id) { pages = 1 }
+        if Self.isDRMEmulation(id) && !Self.panningDRMDrivers.contains(id) { pages = 1 }
 
         self.format = format
         width = Int32(v.xres); height = Int32(v.yres)
