@@ -52,7 +52,9 @@ struct CRCChanges {
 /// the exact record of when each frame reached the screen; an entry is evidence of what was on
 /// screen only when vkms composed it before its buffer went back.
 struct VKMSRecord {
-    var entries: [(frame: Int64, crc: UInt32, added: Int64)] = []
+    /// A CRC entry: its vblank, its CRC and when vkms added it (µs, CLOCK_MONOTONIC).
+    typealias Entry = (frame: Int64, crc: UInt32, added: Int64)
+    var entries: [Entry] = []
     var flips: [(vblank: Int64, delivered: Int64)] = []
 
     init?(_ info: [String], prefix: String) {
@@ -81,13 +83,13 @@ struct VKMSRecord {
 
     /// Whether vkms composed `entry` after the buffer shown at its vblank went back to the program:
     /// after the event of the next flip was delivered.
-    func composedLate(_ entry: (frame: Int64, crc: UInt32, added: Int64)) -> Bool {
+    func composedLate(_ entry: Entry) -> Bool {
         guard let next = flips.first(where: { $0.vblank > entry.frame }) else { return false }
         return entry.added > next.delivered
     }
 
     /// Entries vkms composed in time (before their buffer went back).
-    var inTime: [(frame: Int64, crc: UInt32, added: Int64)] { entries.filter { !composedLate($0) } }
+    var inTime: [Entry] { entries.filter { !composedLate($0) } }
 
     /// "E entries (I in time, U no frame of `drawn`), F flips" for the figures line.
     func summary(drawn: Set<UInt32>) -> String {
