@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+// SPDX-License-Identifier: MIT
 // SplashHUD: a progress HUD for Linux displays without a window system.
 // Layers point downward only: Raster <- Assets, HUDProtocol <- HUD <- Display <- Board <- Runtime
 // <- executables (Display needs Raster only; docs/architecture.md has the whole tree).

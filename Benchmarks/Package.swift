@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+// SPDX-License-Identifier: MIT
 // SplashHUD's benchmarks, in a package of their own as SwiftNIO and swift-collections keep theirs:
 // cairo (the rasterizer's comparison engine) and everything else only a benchmark needs live here,
 // so building or depending on SplashHUD never evaluates them. This package depends on the main

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Writes the fuzz targets' seed corpus into Fuzz/corpus/TARGET/ (deterministic; rerun after changing it).
 Fonts are drawn here with fontTools' FontBuilder (pip install fonttools), so no third-party font is copied.
 Crashes found later are added as corpus/TARGET/crash-* by hand, never by this script."""

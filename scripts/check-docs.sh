@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Builds the DocC documentation of the Swift API's products (HUDClient, SplashHUDKit) with
 # swift-docc-plugin, warnings as errors, and fails when a public symbol has no documentation
 # (DocC's coverage report: a symbol without an abstract; default implementations inherit the

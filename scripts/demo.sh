@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The main job: plays the demo on the best display available and says where its pictures are.
 # The update sequence always plays on the memory framebuffer, which writes the pictures (an
 # animated PNG, key frames, the event log, plus the rasterizer's reference frame and primitive

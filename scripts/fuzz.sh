@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Fuzzes SplashHUD's input parsers with libFuzzer: scripts/fuzz.sh [SECONDS] [TARGET...]
 #
 # Builds `splashhud-fuzz` with `-sanitize=fuzzer,address` (coverage-guided, AddressSanitizer on our

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Writes the man pages and the shell completions into out/docs/: splashhud.1 and splashhudd.8 from
 # the programs' own option tables (--generate-manual), splashhud-tools.1 by swift-argument-parser's
 # generate-manual (the tool its GenerateManual plugin runs, built alone rather than through the

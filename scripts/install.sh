@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs SplashHUD: the daemon and the client (and splashhud-tools and the fleet bridge splashhud-mqtt when
 # built), the board profiles, the man pages (splashhud(1), splashhudd(8), splashhud-tools(1),
 # splashhud.conf(5)), the documentation the units name (PREFIX/share/doc/splashhud), the udev rule and the systemd units (splashhud-mqtt.service beside the daemon's),
@@ -49,7 +50,7 @@ while (($#)); do
         --no-pie) nopie=(-Xlinker --no-pie); shift ;;
         --dynamic) dynamic=1; shift ;;
         --static-stdlib) dynamic=0; shift ;;
-        -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '3,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "install.sh: unknown argument '$1' (see --help)" >&2; exit 64 ;;
     esac
 done

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs the system packages SplashHUD's build and demo need (with --tests, also what the tests
 # need), on Debian 12, with apt.
 # Idempotent: packages already installed are left alone and apt is not touched at all.

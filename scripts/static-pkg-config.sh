@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Writes pkg-config files for libdrm, FreeType and libpng whose flags name their static archives
 # (-l:libX.a) followed by every library those need (pkg-config --static), into DIR, and prints DIR.
 # First on PKG_CONFIG_PATH, they make SwiftPM, which links a system library with pkg-config's

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Runs every test: installs what the tests need and builds; runs the one host suite that must run
 # without a sanitizer, then the QEMU boots on their own (their guests measure frame rate, CPU and latency, so the host suites must
 # not share the two cores with them); then every host suite under ThreadSanitizer, so a

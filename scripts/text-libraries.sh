@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Static archives and pkg-config files for the text libraries, for the fully static daemon:
 # Debian 12 ships no libharfbuzz.a (and its .so needs glib and graphite2) and no libunibreak.a, so
 # both are built here: HarfBuzz from Debian's own source package (apt-get source, at the version of

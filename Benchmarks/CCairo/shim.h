@@ -1,2 +1,3 @@
+// SPDX-License-Identifier: MIT
 #include <cairo.h>
 #include <cairo-ft.h>

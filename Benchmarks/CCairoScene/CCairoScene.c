@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // cairo side of splashhud-bench: the reference HUD frame drawn exactly as hud-scene.md specifies.
 #include "CCairoScene.h"
 

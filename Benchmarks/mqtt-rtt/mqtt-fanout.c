@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* One command to a whole fleet, for scripts/bench/mqtt-fleet.sh (not a test). Each round:
  *   floor: one QoS 1 publish on bench/floor/cmd, until every one of N plain clients has echoed it
  *          back (`mosquitto_sub -F '%U %p' | mosquitto_pub -l` on bench/floor/back/I): the broker's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The fleet bridge's round trips, for scripts/bench/mqtt-latency.sh (not a test):
  *   socket: `ping` straight on a daemon's control socket (the floor);
  *   broker: `ping` to P/DEVICE/cmd with an MQTT 5 response topic, until its reply comes back

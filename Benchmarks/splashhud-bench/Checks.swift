@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Correctness checks printed with the timings: damage redraws must equal full draws (a failure),
 // and how closely SplashHUD and cairo agree on the same frame (information: AA differs).
 import Foundation

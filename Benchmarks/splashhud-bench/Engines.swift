@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The four things timed per frame: SplashHUD's rasterizer, cairo (through CCairoScene), and the
 // memory-bandwidth floor (memset / memcpy of the same pixels).
 import CCairoScene

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The HUD's steady state: an SVProgressHUD spinner with a status line at 1080p, faded in, only the
 // spinner turning. Each frame is the whole path a display loop takes — controller presentation,
 // damage, redraw of the damaged rect into the shadow frame — timed on its own, at 60 Hz steps of

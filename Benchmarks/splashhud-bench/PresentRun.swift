@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The cost of getting a finished frame onto the screen: MemoryDisplay.present (convertingBlit into
 // an XRGB8888 scanout, the same code fbdev and DRM run into their mmap'd buffers) for a full frame
 // and for the spinner's damage (a 48x48 box), each against memcpy of the same bytes (the whole

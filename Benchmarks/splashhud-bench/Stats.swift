@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Per-frame timings summarised as median and p10/p90, the comparison table and the JSON report.
 import Foundation
 import HUDProtocol

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `splashhud-bench text-layout`: one paragraph laid out again and again as the HUD lays out a
 // status (TextLayout: bidi levels, a script and a face per character, shaping, line breaks, the
 // greedy fill, then each line reordered and its runs shaped again), with nothing carried over

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One variant's run: frame 0 in full (untimed), warm-up frames, then timed frames, with the four
 // engines interleaved frame by frame and each timed on its own.
 import Gallery

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // splashhud-bench: SplashHUD's rasterizer vs cairo vs memset/memcpy on the reference HUD frame
 // (shared/bench/hud-scene.md). Engines are interleaved frame by frame and each is timed alone.
 // `text-layout` times paragraph layout instead (TextLayoutBench, against Pango in text-layout.sh).

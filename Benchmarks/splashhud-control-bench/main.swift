@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The control socket's costs, measured against a bare Unix-socket echo in the same run: the round
 // trip of a request (median and p99) with the spinner animating, sustained requests a second
 // (pipelined progress updates), and the daemon's peak RSS. Not a test: run it and quote it.

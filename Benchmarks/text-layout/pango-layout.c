@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* pango-layout: Pango's side of scripts/bench/text-layout.sh. Lays out one paragraph again and
    again as a label would: a new PangoLayout each time (itemize: bidi, script, font per
    character; shape with HarfBuzz; break; fill lines; reorder runs), its size asked for, which

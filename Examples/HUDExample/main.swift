@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The Swift API's example (docs/swift.md, the DocC article): SVProgressHUD's calls and an MBProgressHUD-style object, against a running
 // splashhudd (`splashhud-example --socket PATH`) or a HUD this program owns on a memory display
 // (`splashhud-example --local`). It prints the events it sees and the state at the end.

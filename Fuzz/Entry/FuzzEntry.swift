@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `splashhud-fuzz`: libFuzzer's entry point over the fuzz targets (FuzzTarget), the target chosen
 // by SPLASHHUD_FUZZ_TARGET. Built with `-sanitize=fuzzer,address -D FUZZING` (scripts/fuzz.sh),
 // `main` hands over to libFuzzer's driver (SwiftPM links an executable's `main` to the module's

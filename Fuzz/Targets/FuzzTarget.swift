@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The fuzz targets: each takes arbitrary bytes as one of the daemon's inputs and checks what must
 // hold whatever the bytes (no trap, no hang, bounded output, and a few invariants). libFuzzer runs
 // them through `splashhud-fuzz` (scripts/fuzz.sh); the tests replay the seed corpus and every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Reading a whole image or font file, safely for a splash that must never hang: the file is opened
 // non-blocking (a FIFO or a device named as an image would otherwise block open(2) until a writer
 // appears), only a regular file is read (checked with fstat on what was opened), and its size is

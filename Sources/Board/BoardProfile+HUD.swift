@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A board profile's theme and `[hud]` lines in the HUD's terms: settings for the controller's
 // appearance (theme colours and font first, then `[hud]` in file order, so `[hud]` wins) and the
 // scene theme (screen colour, logo). Every `[hud]` line goes through CommandParser as the `set`

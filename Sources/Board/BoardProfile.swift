@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A board profile: which device and connectors to drive, the mode, rotation, scale,
 // pixel format and pacing, the theme, and HUD defaults, read from a small INI-like file in `boards/`
 // (format: boards/README.md; parser: BoardProfileParser.swift).

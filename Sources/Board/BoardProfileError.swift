@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A bad board profile: the file, the line and the key, so the message alone says what to fix,
 // e.g. `boards/rpi4.conf:12: key 'rotaion' is not known (did you mean 'rotation'?)`.
 

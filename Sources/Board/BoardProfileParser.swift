@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Reads the board profile format (boards/README.md): line-based, `# comments`, `[section]`s,
 // `key = value` with bare or "quoted" values. Pure Swift on a String; the caller reads the file.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The value syntaxes of board profiles: lists, paths, modes, decimals, colours, choices. Each
 // failure names the key, the value and what was expected, e.g.
 // `rotation: '45' is not one of 0, 90, 180, 270, panel-orientation`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Opens the best display for a board profile (or for none): the profile's backends in order -
 // DRM (card path or any card, preferred drivers, mode, rotation, pixel format, connectors), fbdev
 // (device, rotation) - and the memory display when no screen can be opened, so the HUD always

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `--profile NAME|PATH`: a path (it has a `/` or ends in `.conf`) is read as it is; a name is
 // looked up as NAME.conf in the boards folders: ./boards (a source checkout), $SPLASHHUD_BOARDS,
 // /etc/splashhud/boards (the admin's), /usr/share/splashhud/boards (the package's).

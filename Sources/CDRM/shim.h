@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include <xf86drm.h>
 #include <xf86drmMode.h>
 #include <drm_fourcc.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include <ft2build.h>
 #include FT_FREETYPE_H
 #include FT_OUTLINE_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "CGetOpt.h"
 #include <pthread.h>
 

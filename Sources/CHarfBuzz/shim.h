@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include <hb.h>
 #include <hb-ft.h>
 #include <hb-ot.h>

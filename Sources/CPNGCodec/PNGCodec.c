@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libpng behind setjmp: each function that calls libpng sets its own jump buffer first, and the
 // error handler copies libpng's message and jumps back to it. State that must survive a jump
 // lives on the heap (the reader, the output buffer), never in a local changed after setjmp.

@@ -1,2 +1,3 @@
+// SPDX-License-Identifier: MIT
 #include <thai/thbrk.h>
 #include <thai/thwbrk.h>

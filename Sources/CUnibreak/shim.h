@@ -1,2 +1,3 @@
+// SPDX-License-Identifier: MIT
 #include <stddef.h>
 #include <linebreak.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The verbs of splashhud-tools (`demo`, `render`, `probe`), which the client runs in its place.
 // The client never reads their options, but lists them for completions and the man page: the
 // table below is a copy of splashhud-tools' ArgumentParser definitions (the client links no

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `splashhud`, the client: each verb talks to a running splashhudd over its control socket. It
 // runs in early boot (from an initramfs, a unit, a script), so it links no Foundation: a bare
 // client verb is loading, one connect and one round trip. `demo`, `render` and `probe` are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // How an executable ends on a bad command line or answers --help: the message on standard
 // error with the usage line, exit status 64 (EX_USAGE); the help on standard output, status 0.
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What a command accepts, as a table: its options (GNU long options, a few with a letter) and its
 // operands. The table drives both the parse (glibc's getopt_long) and the --help text, so the two
 // never disagree. Foundation-free on purpose: the daemon and the client run in early boot.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shell completions (bash, zsh, fish) from the same tables the parser reads: the verbs of a
 // command with verbs, and each one's options (or the options of a command without verbs).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The --help text, from the same table the parser reads: OVERVIEW, USAGE, ARGUMENTS, OPTIONS,
 // with the help wrapped to 80 columns.
 

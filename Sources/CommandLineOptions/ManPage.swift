@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A man page (roff) from the same tables: NAME, SYNOPSIS, DESCRIPTION, OPTIONS and, for a command
 // with verbs, one subsection per verb with its own options; then SEE ALSO. Section 1 for the
 // client, 8 for the daemon (a system service).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Reads a command line against a CommandSpec with glibc's getopt_long, the parser every C daemon
 // uses (GNU rules: options and operands in any order, `--name=value` or `--name value`, unique
 // prefixes of a long name, `--` ends the options).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// A command line read against its `CommandSpec`: the options' values by name, in the order
 /// given, and the operands. The typed getters check a value and word the error as the user wrote it.
 public struct ParsedOptions: Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// A command line that cannot be run as written: exit status 64 (EX_USAGE), with the message and
 /// a pointer to --help.
 public struct UsageError: Error, Equatable, CustomStringConvertible, Sendable {

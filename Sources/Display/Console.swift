@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The virtual terminal under the display: while the HUD shows, the VT is in KD_GRAPHICS (fbcon stops
 // drawing text and its blinking cursor over our frames) and in VT_PROCESS mode (a VT switch asks us
 // first, by signal, so we can stop drawing or drop DRM master); on every way out it goes back to

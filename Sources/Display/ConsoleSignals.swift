@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The signals a console program lives by: the VT's release/acquire requests and the ones that end
 // it (Signal.terminate, Signal.interrupt, Signal.hangup). Handlers only write the signal number to a self-pipe; everything
 // that matters - acknowledging a VT switch, restoring text mode - happens on the main path when it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What a display noticed and worked around (a card skipped, a connector dropped, a flip event that
 // never came), for the log and `splashhud probe`. Hotplug and recoveries happen as long as the
 // splash runs, so only the most recent lines are kept: the log cannot grow without bound.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The contract between the HUD's frame loop and a screen: what the outputs are,
 // "show these damaged rects of this finished frame", how the picture's timing is known, and close.
 // Modelled on LVGL's flush/flush-wait pair and wlroots' small backend interface: the frame loop

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What can go wrong opening or driving a display, each case naming the call and the device so the
 // message alone says what to fix (permissions, wrong device node, unsupported framebuffer layout).
 

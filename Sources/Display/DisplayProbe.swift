@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What `splashhud probe` reports: every DRM card node and fbdev device with what the kernel says
 // about it, as plain structs (the CLI formats them; tests build them by hand). Gathering never
 // changes a mode: it opens each node, reads, and closes. A node that cannot be read becomes an

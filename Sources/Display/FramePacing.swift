@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // How a board wants its animation frames timed (a profile's [pacing] method); the frame scheduler
 // in Runtime follows it.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A display with no hardware: scanout memory is a heap buffer in the output's real pixel format,
 // written by the same convertingBlit as fbdev and DRM, so tests read exactly the bytes a panel
 // would get (565 dithering, rotation, X bytes). It is the reference the QEMU end-to-end tests

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Page damage: double buffering (fbdev panning, DRM page flips) without reading scanout memory back.
 //
 // With two pages, present draws into the hidden (back) page and pans to it. The back page last

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Display's calls into the system layer (LinuxSystem, the one funnel: EINTR, mocking, one error
 // type), with each failure turned into the DisplayError that names the call and the device, so no
 // backend formats errno itself. libdrm's own calls are the other layer (DRM/DRMCall.swift).

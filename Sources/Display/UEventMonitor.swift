@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Device hotplug notifications straight from the kernel, without libudev or udevd
 // (a boot splash often runs before udevd): a NETLINK_KOBJECT_UEVENT socket bound to the kernel's
 // multicast group, as udevd itself listens. Each datagram is one event:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Lays gallery cells out in one labelled-by-position grid image.
 import Raster
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The primitive gallery: one small scene per primitive, cap, join and paint, each drawn on a
 // light checker-free background so anti-aliasing is easy to judge. The demo lays them out in a
 // grid; the golden tests compare each one bit-exactly.

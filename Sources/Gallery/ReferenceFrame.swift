@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The reference HUD frame every rasterizer benchmark draws (shared/bench/hud-scene.md): a dimmed
 // background, a white bezel, a track ring, a spinner arc that turns 6° a frame, and a status line
 // in DejaVu Sans. What a real HUD keeps (paints, the bezel path, the shaped text, the font and its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What covers the screen behind the HUD (hud-behaviour.md A8, SVProgressHUD's mask types):
 //
 //   none, clear  nothing drawn (clear only blocks touches)

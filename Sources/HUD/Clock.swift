@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Where time comes from. Everything in the HUD reads time from a `Clock`: the daemon's is
 // monotonic, tests and `splashhud render` use a `ManualClock` they advance by hand.
 import HUDProtocol

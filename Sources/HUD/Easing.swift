@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Easing curves, integer-only (shared/style.md §6): the same progress gives the same bits on every
 // machine, so animated frames are bit-exact.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Applying `set KEY VALUE` to the appearance, with SVProgressHUD's side effects (A1) and the rule
 // that decides when MBProgressHUD's behaviour takes over (B1).
 import HUDProtocol

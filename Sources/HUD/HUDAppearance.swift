@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every appearance setting of both libraries, with their defaults (shared/reference/hud-behaviour.md
 // A1 and B1). Sizes and offsets are in points; the board's scale maps points to pixels.
 import HUDProtocol

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Style → colours (hud-behaviour.md A1 for SVProgressHUD, B1/B4 for MBProgressHUD).
 //
 // iOS draws the bezel as a frosted blur of what lies behind it with a tint on top. SplashHUD has no

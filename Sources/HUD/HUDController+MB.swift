@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // MBProgressHUD 1.2.0's rules (reference B3), as its `showAnimated:`, `hideAnimated:`,
 // `hideAnimated:afterDelay:`, the three timer callbacks, `showUsingAnimation:`,
 // `hideUsingAnimation:`, `animateIn:withType:completion:` and `done` do them (always animated).

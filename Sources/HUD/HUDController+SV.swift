@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // SVProgressHUD 2.3.1's rules (reference A2-A5), step by step as its `showProgress:status:`,
 // `showImage:status:duration:`, `fadeIn:`, `dismissWithDelay:completion:` and `popActivity` do them.
 import HUDProtocol

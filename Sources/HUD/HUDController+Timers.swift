@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Clock work: the timers both libraries schedule, and UIKit animation groups with their completion
 // blocks.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The HUD's behaviour engine: applies `HUDCommand`s in order on a virtual clock and answers what the
 // HUD looks like at any instant and which events happened when.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A prompt on the HUD (a passphrase, a question): MBProgressHUD's look for a form, the prompt as
 // the label over an entry field. A secure entry shows one bullet per character typed, never the
 // text; a question shows what was typed. The prompt replaces whatever the HUD showed for as long

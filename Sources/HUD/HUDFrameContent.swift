@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// What a frame draws (`HUDController.frameContent`): while the HUD rests on the generation an
 /// output shows, only its indicator at the frame's instant, which needs no copy of the
 /// presentation; otherwise the presentation.

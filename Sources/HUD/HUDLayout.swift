@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Where everything of one HUD sits, in points (16.16), before the zoom: the bezel, the indicator's
 // box, the text blocks and MB's button. SVProgressHUD's frame rules are in Layout+SV.swift (A6),
 // MBProgressHUD's stack in Layout+MB.swift (B2). The layout depends only on what does not animate

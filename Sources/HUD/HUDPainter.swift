@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Draws one presentation into a canvas: backdrop, bezel, indicator, texts. A pure function of
 // (presentation, layout, scale): the layout is in points, `scale` maps points to pixels, and the
 // presentation's zoom (`scale`) is applied about the bezel's centre on top of it; its `alpha`

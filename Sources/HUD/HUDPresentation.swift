@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the HUD looks like at one instant: the controller's answer, the renderer's input. Every
 // animated quantity is already evaluated (fades, zoom, spinner phase), so drawing is a pure
 // function of this value and the screen.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The scene renderer: keeps a complete picture of a background and the HUD, and brings it up to
 // date with each new presentation by redrawing only what changed.
 //

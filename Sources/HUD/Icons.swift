@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The success, error and info images. SVProgressHUD 2.3.1 shows the SF Symbols `checkmark`,
 // `xmark` and `info.circle` (hud-behaviour.md A1); SF Symbols are Apple's and not available here,
 // so these are our own vector paths drawn in their spirit: round-capped strokes of one weight in

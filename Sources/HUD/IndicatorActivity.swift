@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The system activity indicator (SV `native`, MB indeterminate): UIActivityIndicatorView's
 // WhiteLarge look, drawn by us. 12 petals round a 37x37 box; one is brightest and the ones behind
 // it (counter-clockwise) fade; the bright petal moves one step clockwise every 1/12 s, a 1 s

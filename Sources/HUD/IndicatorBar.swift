@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // MB's horizontal bar, 120x10 (hud-behaviour.md B4, MBBarProgressView `drawRect:`):
 //
 //  - outline: a pill inset 2 (x 2…W−2, y 2…H−2) with radius h/2 − 2, stroked width 2 in the line

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Progress rings.
 //
 // SV's ring (hud-behaviour.md A7, SVProgressAnimatedView.m): an arc of radius r from −π/2

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // SVProgressHUD's flat spinner (hud-behaviour.md A7, SVIndefiniteAnimatedView.m):
 //
 //  - a CAShapeLayer holding a clockwise arc of radius r from 3π/2 to π/2 + 5π: two full turns

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Frames of an indicator animation that come round again, drawn once. The activity indicator has
 // 12 steps a turn, the spinner as many as its renderer's `spinnerSteps` (the display's refresh
 // rate at most); while nothing but the step changes, the renderer's damage is the indicator's box

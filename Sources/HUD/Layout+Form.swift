@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A prompt's form (HUDEntry), in MBProgressHUD's stack: the prompt as the bold 16 pt label over an
 // entry field, centred in a bezel `margin` in from its content, placed as MB places its bezel
 // (centre + offset, kept in from the screen's edges). The field is `prompt-width` wide, or the

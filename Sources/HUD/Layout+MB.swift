@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // MBProgressHUD's stack (hud-behaviour.md B2, from MBProgressHUD.m `updateConstraints` and
 // `updatePaddingConstraints`), solved directly instead of by Auto Layout:
 //

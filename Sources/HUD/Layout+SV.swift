@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // SVProgressHUD's frame rules (hud-behaviour.md A6, from SVProgressHUD.m `updateHUDFrame`):
 //
 //   label    measured within 200x300, last line truncated; lw = ceil(w), lh = ceil(h)

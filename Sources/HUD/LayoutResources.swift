@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What layout and drawing read from outside the presentation: the font chains and decoded images.
 // Loaded once and cached here, so a layout is a pure function of (presentation, screen, resources)
 // and a frame never touches the file system after the first use of a font or image. The runtime

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What every output shows beneath the HUD: the board profile's screen colour and logo. The logo is
 // composed once per output into a frame-sized background image (the HUD's renderer redraws damaged
 // rects from it, so the logo stays intact under a moving HUD); at the output's scale one PNG pixel

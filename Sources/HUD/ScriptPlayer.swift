@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Plays a script of timed commands on a virtual clock: what `splashhud render` and the demo use to
 // draw any instant of a HUD's life headless and deterministically (the same script gives the same
 // frames and events, byte for byte).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // How the spinner is rounded so that its frames come round again and are drawn once: one step per
 // animation frame, as many steps a turn as frames fit in the 1 s loop. The step is the frame's
 // index on its grid (elapsed / interval), not the phase rounded to a fraction of a second: at a

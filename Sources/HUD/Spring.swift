@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // MBProgressHUD's transition curve (reference B3): `animateWithDuration:0.3 delay:0
 // usingSpringWithDamping:1 initialSpringVelocity:0`. UIKit does not publish how it turns a duration
 // and a damping ratio into a spring, so this is the curve we use and why:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The two things a HUD's behaviour is made of on a virtual clock: animated properties kept the way
 // Core Animation keeps them, and one-shot timers.
 //

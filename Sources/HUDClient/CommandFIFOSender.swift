@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The sending side of the splash's command FIFOs (`splashhud send --fifo`): it never blocks. No
 // FIFO or no reader fails at once; a FIFO that stays full fails after the timeout. Each line is
 // one write of at most PIPE_BUF bytes, so lines from concurrent senders never interleave.

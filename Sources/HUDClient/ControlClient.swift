@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A connection to `splashhudd`'s control socket, for the CLI and the Swift API's remote side. It
 // never waits past its deadline: connecting, sending and every reply are bounded by a timeout, so a
 // daemon that is absent, stopped (SIGSTOP) or wedged costs a boot script at most that long.

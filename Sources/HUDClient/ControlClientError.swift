@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Why a client's request did not get its `ok`, and the exit status each means (sysexits.h), so a
 // shell script can tell a refused request from a daemon that is not running or not answering.
 

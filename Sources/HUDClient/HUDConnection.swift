@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Where the Swift API's HUD lives: a running daemon over its socket (`RemoteHUD`, here) or a HUD on
 // a display the program owns (`LocalHUD`, in SplashHUDKit). Both take requests from any thread
 // without blocking, in the order each thread posts them, and say what became of each.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // MBProgressHUD's per-HUD object: set its mode, label, details, progress and button, show it, hide
 // it (after a delay), and run the button's action when the button is pressed (an input device, or
 // `splashhud send press`). Every property change is one request, queued in order; reading a property

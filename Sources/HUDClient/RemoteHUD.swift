@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The Swift API's HUD in a running splashhudd: requests go over one connection, in order, sent by
 // a background thread (posting never blocks the caller); `wait`, `state` and events each use a
 // connection of their own, so a long wait never holds the requests behind it. Every call is bounded

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // SVProgressHUD's API for Swift programs on Linux: class methods on one shared HUD, callable from
 // any thread, never blocking (each call is queued in order and applied by the HUD's loop).
 //

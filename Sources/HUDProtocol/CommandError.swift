@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What is wrong with a command line. A malformed line produces one of these and no command, so
 // whoever feeds the HUD keeps its state exactly as it was.
 

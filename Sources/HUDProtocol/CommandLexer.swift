@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Splitting one command line into words (the grammar is in CommandParser.swift). Works on Unicode
 // scalars so columns count what a person sees in a terminal for most text, and so nothing here
 // depends on grapheme breaking (which changes between Unicode versions).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Commands back to text: `HUDCommand.description` is a line the parser reads back to the same
 // command, for every command the parser can produce (so logs and recorded sessions replay).
 // Text is always double-quoted; numbers use the fewest decimals that convert back exactly.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Timed scripts for `splashhud render`: one `@SECONDS command…` per line, times never decreasing.
 
 /// One command of a script, with when it runs and where it was written.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `set KEY VALUE` and the value syntaxes: numbers, durations, colours, pairs, choices, switches.
 // Every value is range-checked before it is converted, so no input can trap a conversion.
 import Raster

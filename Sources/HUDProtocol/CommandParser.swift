@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The HUD command language: one line of text → one `HUDCommand`. The command FIFO,
 // `splashhud send`, `splashhud render` scripts, board profiles' [hud] lines and tests all go
 // through here, so the grammar below is the single definition (docs/protocol.md copies it).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The command language's verbs, as values (the parser turns lines of text into these; the daemon,
 // the FIFOs and the Swift API all feed them to a `HUDController`).
 import Raster

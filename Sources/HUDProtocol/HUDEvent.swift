@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Notifications, with the virtual instant they happened at (SV A5, MB B3).
 
 public struct HUDEvent: Equatable, Sendable, CustomStringConvertible {

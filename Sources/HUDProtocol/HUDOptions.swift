@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The choices of the appearance settings (`set style dark`, `set mode bar`…): named values the
 // command language parses and prints, and the HUD draws.
 

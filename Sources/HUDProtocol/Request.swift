@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One line a splash accepts from any transport (the FIFO, a script, a client): a HUD command, or a
 // service verb that ends the splash. psplash's `QUIT` and fbsplash's `exit` dismiss the HUD, let its
 // fade-out play and then end; our own `quit` ends at once and `quit --retain` also keeps the

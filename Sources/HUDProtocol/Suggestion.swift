@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // "Did you mean …?" for user-facing errors: the command language's verbs and keys, board profiles'
 // sections and keys.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Substring search without the _StringProcessing module: `contains(_:)` with a string argument and
 // `firstRange(of:)` live there, and calling either links it, the regex parser and the Unicode name
 // tables (1.3 MB) into the daemon and the client, which use no regex.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Instants and intervals: whole nanoseconds in 64-bit integers, so timelines are exact and the same
 // on every machine. Commands (delays) and events (when they happened) carry them, so they live with
 // the protocol; the `Clock` that produces them is the HUD's.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // An open /dev/input/event* node: its name and capabilities read once (EVIOCGNAME, EVIOCGBIT,
 // EVIOCGABS, EVIOCGPROP), records read without blocking, and an optional exclusive grab
 // (EVIOCGRAB) — off by default, so the application behind the HUD keeps its input.

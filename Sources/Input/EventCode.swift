@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The evdev codes SplashHUD reads, from <linux/input-event-codes.h> (a stable kernel ABI), and the
 // names key events carry to subscribers.
 

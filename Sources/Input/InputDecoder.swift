@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // evdev records turned into what the HUD acts on: one pointer (the first finger of a multi-touch
 // screen, a single-touch screen, a tablet or a mouse) going down, moving and up in coordinates
 // normalised to the device's surface, and key presses.

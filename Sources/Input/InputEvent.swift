@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One evdev record as read(2) returns it from /dev/input/event*: `struct input_event`, a timestamp
 // of two `__kernel_ulong_t` words (seconds, microseconds; one machine word each, 8 bytes on arm64
 // and x86_64, 4 on armhf even with a 64-bit time_t) and then type (u16), code (u16), value (s32),

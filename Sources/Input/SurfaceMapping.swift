@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // From a device's surface to an output's frame pixels. A touchscreen is glued to its panel, and
 // QEMU's tablet spans its window, so device coordinates follow the scanout (the mode as the panel
 // scans it out); the frame the HUD is laid out in is that picture turned back by the output's

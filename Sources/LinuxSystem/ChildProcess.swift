@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Running another program and waiting for it, optionally with bytes on its standard input
 // through a pipe: `plymouth ask-for-password --command` hands a passphrase to cryptsetup this
 // way (never on its command line, where ps would show it).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // epoll(7): the event loop's wait. Each descriptor is registered once with read and/or write
 // interest (level-triggered, so whatever is left unread is reported again next wait); a wait
 // returns which are ready. The descriptor number is the event's key.

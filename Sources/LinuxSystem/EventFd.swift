@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // eventfd(2), non-blocking and close-on-exec: another thread (or a signal handler: a write(2) is
 // async-signal-safe) makes it readable to wake a wait.
 import SystemPackage

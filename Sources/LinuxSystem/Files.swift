@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Files, FIFOs and directories: what the display backends, the command FIFO and asset loading
 // open, read and write. Every call goes through its trampoline and `retrying` (EINTR), and fails
 // with a `SystemError` naming the path.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ioctl(2), the one entry for fbdev, VT and console requests (DRM's go through libdrm): a pointer
 // or an integer argument, and the request's C name for the error.
 import SystemPackage

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A lock for the little state threads share (the event loop's inbox, the mocking drivers): a
 // pthread mutex, which ThreadSanitizer understands; Swift's `Mutex` is a bare futex on Linux that
 // it cannot see, so every access through it is reported as a race.

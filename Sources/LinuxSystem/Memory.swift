@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Mapping scanout memory: an fbdev framebuffer or a DRM dumb buffer, shared and read-write.
 import SystemPackage
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Debug builds only: a test installs a driver on its thread and every trampoline on that thread
 // reports its call name to it first; a queued failure for a name makes that call return -1 with
 // the errno (as swift-system's `MockingDriver`). Swift Testing runs tests on many threads at once,

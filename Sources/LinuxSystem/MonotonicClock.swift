@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // CLOCK_MONOTONIC, the time base of the event loop, vblank timestamps and HUD time.
 
 public enum MonotonicClock {

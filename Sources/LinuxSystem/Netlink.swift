@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The kernel's uevent socket (NETLINK_KOBJECT_UEVENT, multicast group 1): every device added,
 // removed or changed, as udevd receives them, without libudev.
 import SystemPackage

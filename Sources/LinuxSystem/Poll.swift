@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // poll(2) on one descriptor, for the few waits that are not the event loop's (a DRM flip event a
 // present must have, a full FIFO a sender waits on).
 import SystemPackage

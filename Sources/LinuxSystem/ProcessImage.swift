@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import SystemPackage
 
 /// This process's program: where it is, and running another in its place.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Where a passphrase lives while the daemon holds it: pages of its own, locked into memory so they
 // never reach swap, left out of core dumps, and zeroed with explicit_bzero when cleared and when
 // freed. Never printed: its description is the number of characters only.

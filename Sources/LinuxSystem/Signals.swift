@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Signals as bytes on a pipe (the self-pipe trick): the handler writes the signal number, and the
 // event loop reads it like any other descriptor. One per process. Handlers use SA_RESTART so other
 // blocking calls carry on.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The only file of SplashHUD that calls the C library's system calls (libdrm's calls live in
 // Display/DRM's own funnel). One trampoline per call, `system_` plus its C name, as swift-system
 // does; in debug builds each first asks the thread's `MockingDriver`, so a test can see the calls

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The one error of the system layer: which call failed, its errno, and on what (a path, a device,
 // "timerfd"), so the message alone says what went wrong. Every call goes through `retrying`, the
 // one place EINTR is handled; EBADF and EFAULT are our own bugs (a closed descriptor, a bad

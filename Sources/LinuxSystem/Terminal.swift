@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A terminal read a byte at a time (a VT's tty, a serial console, a pty in tests): raw mode as
 // plymouthd sets it for its prompts (no echo, no line editing, Ctrl-C a byte rather than a
 // signal), put back as it was by `restore`. The kernel's keymap has already turned keys into

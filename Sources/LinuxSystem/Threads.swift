@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A detached thread, for the clients' background work (the Swift API's sender and event reader)
 // without Foundation.
 public enum Threads {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // timerfd(2) on CLOCK_MONOTONIC, armed at absolute instants (a late wake-up never drifts a frame
 // grid), non-blocking and close-on-exec: a descriptor that becomes readable when it expires.
 import SystemPackage

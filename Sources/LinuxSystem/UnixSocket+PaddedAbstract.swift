@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // An abstract socket name padded with NULs to the whole sun_path: the old way of naming one
 // (the NULs are part of the name, so client and server must agree). Plymouth's old name
 // "/ply-boot-protocol" is bound this way, its new one trimmed (`UnixSocket.connect(to: "@…")`).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Unix stream sockets, non-blocking and close-on-exec: a listener at a path or in the abstract
 // namespace (a path starting with "@", for a read-only early boot), accepted connections, a client's
 // connect, and the peer's credentials (SO_PEERCRED) for logging and permission checks.

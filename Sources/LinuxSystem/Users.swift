@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Who the process runs as: looking a user up, dropping root for that user once the devices and
 // sockets are open (`splashhudd --user`), and resolving paths for confinement checks.
 import SystemPackage

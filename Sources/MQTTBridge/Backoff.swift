@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // How long to wait before the next connect attempt, to the broker or to the daemon: "decorrelated
 // jitter" (the next delay drawn between the base and three times the last one, capped), the
 // scheme Mosquitto's own bridge uses, so that 5,000 kiosks that lost one broker do not all come

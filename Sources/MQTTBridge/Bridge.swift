@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // splashhud-mqtt's event loop: one thread owns the broker connection (libmosquitto, never called
 // from another thread), an epoll set holds its socket, the outbox's eventfd and the signal pipe,
 // level-triggered (libmosquitto reads a bounded number of packets per call, so an edge could be

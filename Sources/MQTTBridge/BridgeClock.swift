@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Where the bridge's time comes from: the monotonic clock in production, a hand-moved one in the
 // tests of the back-off and the rate bound (the HUD's own `Clock` lives in the HUD module, which
 // the bridge does not link).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The program: options, then the bridge until SIGTERM. Exit status 0 after a clean end, 64 for
 // a bad command line or configuration file, 71 when it cannot start (EX_OSERR).
 import CommandLineOptions

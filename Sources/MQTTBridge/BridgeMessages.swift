@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What crosses between the bridge's threads: jobs for the daemon (in the order they arrived from
 // the broker) and what goes back out to the broker.
 import HUDProtocol

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // splashhud-mqtt's command line and configuration file, read into a `BridgeConfiguration`.
 // CommandLineOptions rather than swift-argument-parser: the bridge runs after the network, where
 // Foundation would be allowed, but it stays resident on every kiosk, and without Foundation it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `--broker mqtt://HOST[:PORT]` (1883) or `mqtts://HOST[:PORT]` (TLS, 8883); an IPv6 literal in
 // brackets. The host is kept as written: TLS checks the certificate and sends SNI with it.
 

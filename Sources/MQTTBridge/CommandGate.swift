@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the bridge lets through from a broker to the daemon. Anyone who may publish to a kiosk's
 // command topic drives its HUD, so the verbs that reach beyond the HUD are refused unless the
 // operator named them with `--allow`: ending the daemon (`quit`, `QUIT`, `exit`), reading a file

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The thread that carries the broker's commands to the daemon, one at a time and in arrival
 // order (so commands from one publisher apply in order), over its own control connection. It
 // blocks where the control socket does (a `wait`, an `ask-password`) without stalling the MQTT

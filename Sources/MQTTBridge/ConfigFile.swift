@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // /etc/splashhud/mqtt.conf: the same keys as the long options, one `key = value` (or `key value`)
 // a line, `#` comments and blank lines skipped. Its settings come before the command line's, so
 // an option given on both wins from the command line; the repeatable ones (`group`, `allow`) add up.

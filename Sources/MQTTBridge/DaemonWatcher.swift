@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The thread that follows the daemon: subscribed to its events on a connection of its own, it
 // posts each event and the state after it, and while the HUD is visible reads the state every
 // `stateInterval` (the daemon has no state-change event; a visible HUD is drawing frames anyway,

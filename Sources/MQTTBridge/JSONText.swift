@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The JSON the bridge publishes: the HUD's state and its events, written by hand (no Foundation
 // in a program that stays resident on every kiosk). Keys come out in a fixed order, so the same
 // state is the same bytes and an unchanged state is never republished.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One connection to the broker through libmosquitto, driven by the bridge's own epoll loop (no
 // library thread): the loop watches `socket`, calls `read`/`write` when it is ready and `misc`
 // about once a second, and re-registers the descriptor whenever `socket` changes (every reconnect

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // MQTT 5 properties (libmosquitto's `mosquitto_property` lists): the few the bridge writes (message
 // expiry, response topic, correlation data, content type, user properties, session expiry, the
 // packet size it accepts) and reads (a request's response topic and correlation data, its expiry,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A bounded queue between threads that wakes its reader through an eventfd the reader's epoll
 // loop watches (or through its own wait, for a worker thread). Full means refused: nothing a
 // broker or a daemon does makes it grow past `capacity`.

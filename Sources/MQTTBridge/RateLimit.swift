@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The bound on commands a broker may make the bridge run: a token bucket (`burst` at once, then
 // `perSecond`), on the bridge's clock. What it refuses is answered `error busy` while the outbox
 // has room and dropped after that, so a flood costs a fixed amount of memory.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // QoS 1 is "at least once": when a connection dies after the broker sent a command but before our
 // PUBACK reached it, the broker sends the command again on the next connection of the same session
 // (DUP set, the same packet identifier, before anything new: MQTT 5 §4.4, 3.1.1 §4.4). Applied

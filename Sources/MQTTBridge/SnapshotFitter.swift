@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A snapshot that fits the broker: the daemon's PNG as it is when it fits in `limit` bytes, else
 // the picture halved (2x2 box filter) until its PNG does. Brokers drop, or disconnect for, a
 // publish over their Maximum Packet Size (AWS IoT Core takes 128 KB, Azure IoT Hub 256 KiB), so

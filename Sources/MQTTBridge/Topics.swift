@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The bridge's topics under PREFIX/DEVICE (docs/fleet.md has the reference):
 //
 //     P/DEVICE/cmd             ← one line of the command language (QoS 1, never retained)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The drawing API: fill and stroke paths, draw masks and images, with a clip, a transform and a
 // global alpha, into a premultiplied pixmap view. One canvas owns the scan converter's scratch
 // memory, so drawing allocates little once warm; use one canvas per thread.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Colours: straight-alpha RGBA as people write them, premultiplied ARGB32 as the compositor uses.
 
 /// An sRGB colour with straight (non-premultiplied) 8-bit alpha.

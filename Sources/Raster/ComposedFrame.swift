@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A complete frame that need not be held as one screen-sized pixmap. Behind a progress HUD the
 // screen is often a single colour (a solid background, dimmed by a solid mask or not at all), and
 // only the HUD's box differs from it; a renderer then keeps the box's pixels (a `tile`, a view at

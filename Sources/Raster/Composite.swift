@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Premultiplied ARGB32 compositing in integers, two channels at a time (0x00RR00BB and 0x00AA00GG
 // lanes of one UInt32), with exact rounding of x·a/255: t = x·a + 128; (t + (t >> 8)) >> 8.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Per-format pixel stores for the converting blit, and the ordered-dither thresholds for 565.
 //
 // Every store writes the format's LITTLE-ENDIAN byte order explicitly: multi-byte words go through

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The present-time copy: damaged rects of the premultiplied ARGB32 shadow frame go into scanout
 // memory, converted to the scanout format, dithered and rotated in one pass.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Named fixed-point types. Geometry is carried in 16.16 (`Fixed16_16`); the scan converter works in
 // 24.8 (`Fixed24_8`, a 256th of a pixel, as FreeType's gray rasterizer does). Every conversion is
 // explicit, and arithmetic traps on overflow in debug builds (wrapping only where a release build

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Points, sizes, rectangles and affine transforms in 16.16 fixed point, and integer pixel rects.
 
 /// A point in 16.16 fixed point.

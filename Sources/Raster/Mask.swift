@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // An 8-bit coverage mask placed on the pixel grid: what a cached glyph, or any path rasterized
 // once and drawn many times, becomes.
 

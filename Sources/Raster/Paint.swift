@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Paints: what fills the covered pixels. Geometry of gradients and images is in the same user
 // space as the path and follows the canvas transform.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The blitter that composites a paint through coverage spans into a premultiplied pixmap.
 // Solid paints go straight to the compositing loops (an opaque run becomes a fill); other paints
 // are shaded a run at a time into a scratch row first.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Flattening: curves become polylines whose distance from the true curve stays within a
 // tolerance (a tenth of a pixel by default, as cairo's). Segment counts come from the second
 // differences of the control polygon (a Bézier's chord deviation with n equal steps is at most

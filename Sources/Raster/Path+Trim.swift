@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Trimming by fractions of length, as CAShapeLayer's strokeStart/strokeEnd do: the fractions are
 // of the whole path's length (every subpath, closing segments included, in order), and what is
 // kept is open. SVProgressHUD's spinner is a two-turn arc trimmed to 0.015...0.485 and the like,

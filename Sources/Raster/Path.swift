@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Paths: move, line, quadratic, cubic, arc and close, in 16.16 fixed point; plus the shapes a HUD
 // is made of (rect, rounded rect, circle, ellipse). Arcs are stored as cubic Béziers (at most a
 // quarter turn each), as CGPath and Skia do, so a transformed arc is still exact to the curve.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A lazily written solid rectangle. A frame usually starts by filling the whole target with one
 // colour and then dimming it with another; written eagerly that is two full passes over memory
 // before anything visible is drawn. Instead the canvas remembers "these pixels are all this

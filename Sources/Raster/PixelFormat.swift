@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Scanout pixel formats, named and laid out exactly as Linux's drm_fourcc.h defines them.
 //
 // DRM formats describe a LITTLE-ENDIAN packed word: "[31:0] x:R:G:B 8:8:8:8 little endian" means the

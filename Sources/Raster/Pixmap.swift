@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Premultiplied ARGB32 surfaces: a view over memory somebody else owns (a RAM shadow buffer, a
 // test buffer, an mmap'd scanout buffer), and an owning pixmap for convenience.
 

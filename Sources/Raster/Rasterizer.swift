@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The scan converter: anti-aliasing by exact area coverage, in integers.
 //
 // Edges are quantised to 24.8 fixed point (a 256th of a pixel). Each edge adds, to every pixel

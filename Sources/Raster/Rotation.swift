@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // How the rendered frame is turned on its way into scanout memory, for panels mounted rotated.
 //
 // Coordinates are pixels, origin top-left, x right, y down. A source frame of W x H pixels becomes an

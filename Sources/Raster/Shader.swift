@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shaders turn a paint into premultiplied colours for a run of pixels. Each maps the pixel centre
 // (x + ½, y + ½) back into paint space through the inverse transform and steps along the row by
 // the inverse's first column, in 64-bit 16.16 integers. Gradients look up a 256-entry table of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The stroker turns flattened contours into outline polygons filled with the non-zero rule.
 //
 // An open contour becomes one polygon: the left offset forwards, the end cap, the right offset

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A view over scanout memory in any of the DRM formats: what the display copies frames into, and
 // what tests and screenshot comparison read back.
 

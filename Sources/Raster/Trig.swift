@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Sine, cosine and arctangent in integer arithmetic, so arcs, rotations and the conic paint give
 // the same bits on every machine (libm's results differ between platforms in the last place).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every status text the HUD shows, said where a person without the screen can read it, as
 // SVProgressHUD announces its status to VoiceOver: in the log (the journal, under systemd) and,
 // when configured, on a serial console. A text is announced when it appears with the HUD and when

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Boot progress without a client reporting it, in Plymouth's manner: each boot remembers when each
 // status text arrived, as a fraction of the whole boot, and how long the boot took (a small file
 // in a state directory); the next boot shows the progress from those fractions and the time since

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The splash's command FIFO, psplash/fbsplash style: boot scripts write command lines
 // (`show "…"`, `progress 0.4 "…"`, psplash's `MSG`/`PROGRESS`/`QUIT`, fbsplash's `NN`/`exit`) to a
 // named pipe and the splash reads them between frames. The reader opens its FIFO non-blocking and

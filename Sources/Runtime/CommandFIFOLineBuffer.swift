@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Splits the FIFO's byte stream into command lines. Bytes arrive in arbitrary pieces (a writer's
 // line may come in two reads), so a partial line waits for its terminator. Lines end in "\n" or
 // NUL: psplash-write sends its argument with the trailing NUL and no newline. Lines longer than the

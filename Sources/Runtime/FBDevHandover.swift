@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Retaining the HUD on KMS after the splash exits. On Linux 6.1 (Debian 12) closing the card removes
 // the framebuffers we created, and the kernel then shows its fallback picture: the buffer of the
 // driver's fbdev emulation (what fbcon draws into). So before a retaining quit the HUD is also

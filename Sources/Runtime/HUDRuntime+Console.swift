@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The runtime's console: the VT taken into graphics mode (with the first output when there is
 // none yet), VT switches and termination signals followed, the screen restored before dying.
 

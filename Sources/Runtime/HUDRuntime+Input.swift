@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What touches, clicks and keys do to the HUD (the devices are InputHub's):
 //
 // - A touch going down while the HUD is visible is a `touch` event (SV's DidReceiveTouchEvent,

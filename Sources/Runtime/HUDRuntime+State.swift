@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the HUD is doing, for `state`, `wait` and the Swift API's `isVisible`.
 import HUD
 import HUDProtocol

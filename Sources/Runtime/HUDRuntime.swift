@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The HUD running on a display: a board profile's settings applied, one HUDScene mirrored on every
 // output, the event loop that owns every descriptor, the frame scheduler deciding when a frame is
 // due, hotplug followed, and the VT in graphics mode while it runs.

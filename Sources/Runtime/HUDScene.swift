@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The HUD as the frame scheduler's scene, on every output at once: one HUDController (one clock, one
 // state) and one HUDSceneRenderer per output, laid out for that output's frame size and scale, so
 // the HUD is mirrored and laid out for each resolution. Renderers are kept by output name: after a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The HUD's writing direction from the locale, as UIKit takes it from the app's localization: the
 // language of LC_ALL, else LC_MESSAGES, else LANG (POSIX's order for messages) is right-to-left
 // for Arabic, Hebrew, Persian, Urdu and the others written that way. A profile's or a client's

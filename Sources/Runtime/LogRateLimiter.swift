@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Log lines that peers cause (refused requests and connections, bad FIFO words, idle closes,
 // input-device errors), written at a bounded rate so that no peer can fill the journal.
 //

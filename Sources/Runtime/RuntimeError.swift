@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What can go wrong when the runtime starts: a board profile's `[hud]` line the command language
 // refuses, or a display that cannot be set up. Each message names what went wrong and where.
 import Board

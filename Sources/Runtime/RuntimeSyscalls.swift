@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The command FIFO's calls into the system layer (LinuxSystem: one funnel, EINTR handled there),
 // as results carrying the call's errno; CommandFIFO turns them into errors that name the path.
 import LinuxSystem

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // systemd's readiness protocol (sd_notify(3)) without libsystemd: one datagram of `KEY=VALUE` lines
 // to the socket named in $NOTIFY_SOCKET ("@name" is abstract). The daemon says READY=1 once its
 // first frame is on the screen, so `Type=notify` units ordered after it start with the splash up,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One run of the HUD as a splash (`splashhudd`, the demo on a real screen): a HUDRuntime plus
 // what feeds it - the command FIFO, a timed script, a duration - and how it ends: psplash's QUIT /
 // fbsplash's exit (the HUD's fade-out plays first), `quit [--retain]`, SIGTERM/SIGINT, the end of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Where the time from exec to the first frame goes, as one log line once the first frame is on
 // the screen: the CPU used before `main` (the dynamic loader's mapping and relocations, the Swift
 // runtime's start), then each phase the program marks (options, profile, sockets, display and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The Swift API's HUD on a display the program owns: the same runtime, loop and queue as the
 // daemon's, with the loop on a thread of its own. Any thread posts requests (they reach the loop's
 // inbox, in order); the loop answers each, publishes the state after every turn, calls the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `splashhud demo`: the main job. Plays a real update sequence on the memory framebuffer — a
 // spinner with status, the progress ring from 0 to 100 % with changing status, success, dismiss —
 // and writes an animated PNG, key frames and the event log; then the rasterizer's own pictures

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The demo on a real screen: when a DRM card or an fbdev device can be opened (it exists and we
 // may open it), `splashhud demo` also plays its update sequence there through HUDRuntime, after
 // writing its pictures from the memory framebuffer. The answer says which display was used (and

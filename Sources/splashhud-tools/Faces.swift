@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `splashhud faces`: the faces texts need, for the initramfs hook and dracut module, which copy
 // them into the image (subsetting large ones with hb-subset to these characters). The chain is the
 // profile's `font` (every face it names: the HUD refuses a chain with one missing) before the

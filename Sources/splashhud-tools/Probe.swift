@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `splashhud probe`: what display hardware this machine has, short and readable like drm_info —
 // DRM cards (driver, connectors with modes and panel orientation, CRTCs, planes and formats) and
 // fbdev devices with their layout. The data comes from Display's `DisplayProbe.gather()`; this file

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `splashhud render SCRIPT`: draws a HUD script headless and deterministically (the same input
 // gives the same bytes) into PNG frames, an animated PNG, and an event log.
 import ArgumentParser

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The outputs `splashhud render` is asked for, read in command-line order: each `--out FILE`
 // belongs to the `--at T` or `--apng FROM:TO:FPS` just before it. (ArgumentParser keeps each
 // option's values in order but not their order relative to each other, so these are collected as

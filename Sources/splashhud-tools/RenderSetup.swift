@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What `splashhud render` and `splashhud demo` share: a script, a screen and how its frames are
 // shown. Every output replays the script from the start on its own virtual clock, so outputs do
 // not depend on each other or on their order.

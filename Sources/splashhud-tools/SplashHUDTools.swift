@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `splashhud-tools`: what runs on a workstation or in CI, never at boot — the demo, headless
 // renders of scripts, and the display probe. `splashhud demo|render|probe` runs it, so the client
 // that boots stays free of Foundation while these keep swift-argument-parser.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `splashhudd`: the HUD manager. One event loop owns the HUD and every output; the control socket,
 // the FIFOs (ours, psplash's, fbsplash's), a timed script, signals and hotplug all reach it as
 // messages in its queue. Everything that can be wrong with the options, the profile or the socket

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // splashhudd's command line: the option table (which also writes --help) and the values read
 // from it, each checked before anything is opened.
 import Board

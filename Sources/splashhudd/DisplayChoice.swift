@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `--display auto|drm[:DEVICE]|fbdev[:DEVICE]|memory[:WxH]`: which screen the daemon takes.
 import Board
 

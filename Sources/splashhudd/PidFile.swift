@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // /run/plymouth/pid while we answer Plymouth's socket (--plymouth-pid-file): systemd's units look
 // for it (systemd-ask-password-plymouth.path, and our splashhud-ask-password.path where Plymouth is
 // not installed, start the Plymouth password agent; systemd-ask-password-console.path stays off).

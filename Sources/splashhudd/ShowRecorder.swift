@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What `splashhudd --out DIR` writes for a memory display: every output's presented frames as
 // an animated PNG with their real timing (at most `maxFPS` frames a second, so encoding does not
 // starve the frame loop), its last frame as a PNG, and the HUD's event log, appended as the

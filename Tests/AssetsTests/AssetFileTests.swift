@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Image and font files are read only when they are regular files under a size limit, opened
 // without blocking: a FIFO named as an image or a font must be refused at once, not hang the
 // splash until somebody writes to it.

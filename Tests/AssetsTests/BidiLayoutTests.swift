@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Right-to-left paragraphs wrapped and truncated, the fallback chain's runs, and the chain syntax.
 
 import Assets

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The layout asks HarfBuzz's tables for a character's general category, and Swift's for
 // Default_Ignorable_Code_Point only in the categories that property has members in
 // (GeneralCategory): over every code point of the planes in use, the answers must be Swift's.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fallback: each character from the first face that has it.
 
 import Assets

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Opening fonts that are missing, broken or not files: clear errors, never a crash.
 
 import Assets

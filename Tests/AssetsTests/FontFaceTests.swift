@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // FontFace: metrics, cmap, unhinted advances, and outlines converted to 16.16 paths.
 
 import Assets

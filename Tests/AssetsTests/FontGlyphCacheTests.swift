@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Glyph masks from our scan converter, cached per (face, glyph, size, quarter-pixel phase).
 
 import Assets

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Our glyph masks against two references: FreeType's own anti-aliasing rasterizer (FT_Render_Glyph,
 // normal mode, unhinted) — the same outline through another scan converter — and the outline's
 // exact area (shoelace over a 1/4096 px flattening). FreeType rounds the scaled outline to 1/64 px

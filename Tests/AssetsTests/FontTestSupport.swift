@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fonts the font and text tests use: Debian's fonts-dejavu-core, fonts-droid-fallback and
 // fonts-urw-base35 (a CFF font, pulled in by imagemagick's ghostscript), all required.
 

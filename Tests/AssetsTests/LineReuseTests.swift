@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Lines take their glyphs from the paragraph's shaping where HarfBuzz says a cut is safe
 // (ShapedParagraph.reused): every line of these paragraphs, wrapped at many widths, must come out
 // exactly as when each of its runs is shaped again, and the cut-out glyphs must be used (not

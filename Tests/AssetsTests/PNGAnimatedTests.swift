@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Animated PNG: the chunk layout follows the APNG spec, libpng shows frame 0 as the default
 // image, and every frame's data decodes back to the frame's pixels.
 

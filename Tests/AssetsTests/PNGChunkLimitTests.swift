@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the decoder keeps besides pixels: text chunks are measured against the limits before libpng
 // inflates them (each one, iTXt as well as zTXt, and all of them together), text after the image is
 // read, chunks the decoder has no use for are skipped, however large, and a chunk that runs past

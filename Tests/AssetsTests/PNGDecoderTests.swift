@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Decoding every colour type, bit depth and interlace mode, checked pixel by pixel against the
 // formula the fixtures were written from.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Encoding: colour type choice, round trips through the decoder, determinism, file output.
 
 import Assets

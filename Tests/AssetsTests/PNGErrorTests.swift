@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Bad input: each broken fixture gives the right error case, and no damaged or cut-short PNG
 // crashes the decoder.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The pixel formula behind Fixtures/make-fixtures.py, recomputed here so tests know every value the
 // fixtures hold without trusting any decoder.
 

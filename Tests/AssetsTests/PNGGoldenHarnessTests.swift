@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The golden harness itself (GoldenSupport): lossless storage, record mode, missing goldens,
 // mismatch detection with actual/diff output, tolerance, and where goldens are looked up.
 

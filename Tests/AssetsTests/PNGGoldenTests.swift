@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Goldens of decoded images (Golden/PNG): pins the decoder's output, premultiplication included,
 // and exercises the harness on real files in the source tree.
 

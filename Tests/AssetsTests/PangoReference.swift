@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Pango as the reference for text: the same string, faces and size laid out by pango-view
 // (Debian's pango1.0-tools: HarfBuzz, FriBidi, libthai and fontconfig behind it), its layout read
 // back from --serialize-to's JSON. Fontconfig is pinned to a directory holding exactly the test's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Text in every script against goldens (Tests/AssetsTests/Golden/Scripts/) and, in the same test,
 // against Pango laying out the same string with the same faces and size: the same glyphs in the
 // same visual order on the same lines, each within a pixel of Pango's position. A golden recorded

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Text drawn through the glyph cache onto a canvas, black on white, against goldens in
 // Tests/AssetsTests/Golden/Text/ (record with RECORD_GOLDENS=1).
 

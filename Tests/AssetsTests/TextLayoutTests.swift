@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Measuring, wrapping, truncating and aligning. Expected widths are sums of DejaVu Sans / Droid
 // Sans Fallback advances at 16 px (font units × 16 / unitsPerEm), cross-checked with a small C
 // program reading FreeType's metrics.horiAdvance under FT_LOAD_NO_SCALE.

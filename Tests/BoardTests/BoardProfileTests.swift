@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Board profiles: every file in boards/ loads, values come out as written, and each kind of
 // mistake is an error naming the file, the line and the key.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // roff escaping, by hand (the client links no _StringProcessing), against the replacements it stands for.
 import Testing
 @testable import CommandLineOptions

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The frames the DRM end-to-end test shows, built with Raster alone (no fonts): the guest presents
 // them on the real driver, the host test (Tests/QEMUTests/DRMEndToEndTests.swift, `@testable
 // import` of this module) on a MemoryDisplay, and the screendumps must equal that scanout.

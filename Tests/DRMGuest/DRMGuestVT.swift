@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A VT switch while DRMDisplay shows a frame, as a user's Ctrl+Alt+F2 and back would make it:
 // busybox chvt 2 → the VT asks by SIGUSR1 (VT_PROCESS); Console's release callback drops DRM master
 // (DRMDisplay.releaseMaster) before VT_RELDISP lets the switch happen; fbcon shows VT2, and a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // splashhud-drm-guest: runs inside QEMU (scripts/qemu/vmtest.py) on a real KMS driver (bochs,
 // virtio-gpu, cirrus, qxl). It takes the VT with Console (cursor hidden, KD_GRAPHICS, VT_PROCESS) and
 // photographs the console. For each pass asked for it opens the card through DRMDisplay, presents

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `--console exit|sigterm`: the console end to end. The parent photographs the console, runs the
 // HUD in a child (`--console-child`) and photographs the console again once the child is gone, so
 // the last shot shows what the child left behind on its way out. The child takes the VT into

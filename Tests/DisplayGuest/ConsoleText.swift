@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Console helpers for the fbdev guest: fbcon's cursor, a clock for timings, text on the VT.
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The framebuffer's memory as the kernel holds it, read through read(2) on /dev/fbN rather than our
 // mmap, so that close(.restore) is checked byte for byte (padding, the unused alpha byte and the
 // rows off screen included, which a screendump cannot see); and a pan, so that the page shown when

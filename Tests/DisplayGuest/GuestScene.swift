@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The HUD the end-to-end display test shows: one script, a backdrop and the instants at which a
 // frame is presented and photographed. The guest program (main.swift) plays it on the real fbdev
 // driver under QEMU; Tests/QEMUTests replays it on a MemoryDisplay (`@testable import` of this

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // vkms's per-vblank CRCs (debugfs dri/N/crtc-0/crc), the guest's eyes where QEMU has no screen to
 // dump: each vblank's entry is a checksum of the picture vkms composed (scripts/qemu/vkmscrc.c reads
 // them the same way; VKMSEndToEndTests.vkmsCRC computes one on the host). Every entry read is kept,

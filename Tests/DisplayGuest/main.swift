@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // splashhud-display-guest: runs inside QEMU (scripts/qemu/vmtest.py) on a real kernel fbdev driver.
 // It writes a line on the VT, takes the VT with Console (cursor hidden, KD_GRAPHICS, VT_PROCESS:
 // fbcon draws nothing over our frames, so the host compares whole screens) and photographs the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One ConsoleSignals per process, so the tests run one after the other.
 // The self-pipe: a raised signal comes out of `wait` as what it means, in order, and nothing comes
 // out when nothing was raised. SIGWINCH stands in for SIGTERM so the test runner keeps its own

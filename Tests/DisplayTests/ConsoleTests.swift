@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The console's bookkeeping without a VT: what it asks of the terminal on entering graphics mode,
 // on VT switches and on every way out, through a recording ConsoleControl; the real ioctls on a
 // node that is not a VT; the vt_mode marshalling; the self-pipe signals.

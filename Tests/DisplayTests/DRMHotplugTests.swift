@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Connector hotplug on one card (DRMOutputPlan) and the card selection of DRMDisplaySet.
 
 import Testing

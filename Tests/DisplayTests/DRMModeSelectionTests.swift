@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // DRM mode selection: `video=` parsing, request > override > preferred > first, refresh from timings.
 
 import Testing

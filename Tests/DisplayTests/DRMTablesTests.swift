@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // DRM pure parts: property tables by name, panel orientation, format choice, card choice, CRTC routing.
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What a display can do beyond showing frames, asked through the protocol instead of by type.
 import Display
 import Raster

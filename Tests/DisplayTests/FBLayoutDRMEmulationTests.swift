@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // DRM's fbdev emulation is recognised by its fix.id and gets pages to pan between only on a driver
 // seen to show the panned page (vkms); the firmware framebuffers are recognised by theirs and never
 // synced after drawing.

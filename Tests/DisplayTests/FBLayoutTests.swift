@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // fbdev layout derivation from hand-made screen infos, as drivers report them.
 
 import CLinuxShim

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Frames for the display tests, drawn with Raster as the HUD would draw them.
 
 import Raster

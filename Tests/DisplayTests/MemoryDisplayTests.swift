@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The memory display: what present puts in scanout memory, byte for byte.
 
 #if canImport(Glibc)

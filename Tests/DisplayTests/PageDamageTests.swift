@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Double-buffer bookkeeping: each page is brought up to date from the shadow frame alone.
 
 import GoldenSupport

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // SavedPage, the console's page kept for close(.restore): it must come back byte for byte whatever
 // the pixel size, the page's length and what is on it; a console must cost a small fraction of the
 // page, and no page may cost more than the page plus one header.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Display's calls into the system layer: errors name the call, the errno and the device.
 
 import Foundation

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The uevent parser and DRM classification on datagrams as the kernel sends them
 // (lib/kobject_uevent.c: "ACTION@DEVPATH\0" then KEY=VALUE\0 fields, SEQNUM last).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every file of the fuzz corpus (the seeds, and each crash libFuzzer found, kept as a regression
 // test) through its target in a plain build: none may trap. The same functions run under
 // libFuzzer in scripts/fuzz.sh.

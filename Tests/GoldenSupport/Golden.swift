@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Golden-image checks for every test target.
 //
 //   expectGolden(pixmap, "spinner-quarter", suite: "Spinner")     // or a PixmapView

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // How golden images are stored, so that a premultiplied pixmap round-trips BIT-EXACTLY and the
 // file still looks right in an ordinary image viewer:
 //

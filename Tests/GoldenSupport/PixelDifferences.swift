@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Counting the pixels two pictures differ in, for tests that compare renders frame by frame: a
 // loop over the pixels' buffers, fast in debug builds too (where `zip(a, b).filter` or a loop of
 // Int32 subscripts spends most of a test's time in generic code, and more under the sanitizers).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A pseudo-terminal standing in for the VT in tests: the test types on `master`, the daemon (or
 // the runtime) reads `path` in raw mode as it reads a VT.
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // SplitMix64: a small deterministic generator for the tests' random inputs, so a failure replays
 // exactly from its seed.
 public struct SplitMix64: RandomNumberGenerator {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every malformed line gets a message that says what is wrong, and no command.
 import Testing
 import Raster

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Random bytes never crash the parser: every line either parses (and then prints back to a line
 // that parses to the same command) or throws a CommandError with a message.
 import GoldenSupport

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Quoting, escapes, UTF-8, comments and blank lines: the grammar in CommandParser.swift.
 import Testing
 import Raster

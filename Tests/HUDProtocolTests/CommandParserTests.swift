@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every verb and every `set` key parses to the right value.
 import Testing
 import Raster

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // HUDCommand.description is a line the parser reads back to the same command: every verb, every
 // key, awkward text and awkward numbers.
 import Testing

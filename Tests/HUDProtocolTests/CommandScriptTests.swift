@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `splashhud render` scripts: `@SECONDS command` per line, times never decreasing, errors with
 // their line number.
 import Testing

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The control socket's lines: requests, replies, state and event lines, each read back exactly.
 import Raster
 import Testing

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Plymouth's requests, from the bytes Debian's plymouth 22.02 client writes (observed with strace).
 import Testing
 @testable import HUDProtocol

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Requests: the service verbs beside the HUD commands, parsed from one split of the line.
 import Raster
 import Testing

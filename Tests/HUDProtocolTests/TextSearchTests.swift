@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The substring search that keeps _StringProcessing out of the daemon and the client, against
 // _StringProcessing's own firstRange(of:) (the tests may link it).
 import Testing

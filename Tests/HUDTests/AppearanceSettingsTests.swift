@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Applying `set` to a HUDAppearance: every key lands in its property, SV's custom-style rule (A1)
 // and the switch to MB behaviour (B1).
 import Testing

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // MBProgressHUD's show/hide rules on the virtual clock (reference B3). MB posts no notifications;
 // the controller maps will-appear to showUsingAnimation:, did-appear to the end of its animate-in,
 // will-disappear to hideUsingAnimation:, did-disappear to `done` with finished set, and `hidden` to

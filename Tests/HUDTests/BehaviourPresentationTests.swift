@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the HUD looks like at given instants (SV): the fades' alpha and zoom on CA's ease-in-out,
 // the backdrop, the indicator with the spinner's phase, and when a frame loop may sleep.
 import HUDProtocol

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // SVProgressHUD's timing, count and event rules on the virtual clock (reference A2-A5). Every
 // expectation is an exact event log: `T EVENT STATUS`, T in seconds to the millisecond.
 import HUDProtocol

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The conformance harness (a HUD on a ManualClock driven by timed commands) and the timeline
 // primitives under it: Core Animation's model/presentation split and the timer queue.
 import HUDProtocol

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The compact renderer (the HUD's box and one colour instead of the whole frame) against the plain
 // one, pixel for pixel and rect for rect; what it keeps in memory; and indicator steps copied from
 // the tile cache against freshly drawn ones.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The default fonts opened on first use (what the daemon does, so its first frame opens no font):
 // nothing is opened for a HUD without text, text opens them, and fonts that do not load leave the
 // text out with an issue while the rest of the HUD is laid out as before.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The painter's contract with the damage-tracking renderer: redrawing only `indicatorBounds`
 // (cleared to the background first, canvas clipped to it) over the previous frame gives exactly
 // the pixels of a full draw of the new frame; `bounds` holds every pixel the HUD changes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shared helpers for the drawing tests: presentations built by hand (the controller is not used),
 // a fixed background with structure (so translucency and backdrops show), and one call that lays
 // out and draws a presentation into a fresh pixmap. Plus checks of the harness itself.

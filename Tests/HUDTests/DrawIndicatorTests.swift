@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Golden frames and pixel checks for every indicator (hud-behaviour.md A7, B4).
 import Foundation
 import GoldenSupport

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Golden frames of the layout cases (A6, B2) and of the animated states (mid fade-in, MB zoom).
 import GoldenSupport
 import HUD

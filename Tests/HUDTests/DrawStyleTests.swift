@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Styles (A1), masks (A8), icons and images: golden frames and the colours they must produce.
 import GoldenSupport
 import HUD

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The easing curves against values computed independently at 40 significant digits (Python mpmath:
 // bisection on the Bézier's x(s) = t; e^(−x) from the library), as 16.16 raw integers.
 import HUDProtocol

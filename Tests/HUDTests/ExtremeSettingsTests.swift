@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The largest values the command language accepts, at the largest board scale: the HUD is laid out
 // and drawn without a fixed-point overflow (a debug build traps on one) and a glyph's mask stays
 // small.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A prompt's form (Layout+Form.swift), checked against numbers worked out by hand. Screen 320x240
 // pt, margin 20: the label (bold 16, 19 high) 10 above a 28-high field; bullets 13 apart from 10
 // inside the field's left edge, a 2-wide caret after them.

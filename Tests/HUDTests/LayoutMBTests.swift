@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // MBProgressHUD's stack (hud-behaviour.md B2), checked against numbers worked out by hand.
 // Screen 320x240 pt: centre (160, 120); margin 20; padding 4. DejaVu Sans Bold line heights:
 // 16 pt → 18.625 → 19, 12 pt → 13.97 → 14.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // SVProgressHUD's frame rules (hud-behaviour.md A6), checked against numbers worked out by hand.
 // Screen 320x240 pt unless said otherwise: centre x = 160, centre y = floor(0.45·240) = 108.
 // DejaVu Sans at 15 pt: line height 15·2384/2048 = 17.46 → lh = 18.

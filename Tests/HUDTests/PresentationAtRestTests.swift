@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The controller's presentation at rest: while nothing fades or zooms and no command, timer or
 // button changes anything, `presentation()` only moves the indicator's time of the last one made
 // afresh, and keeps its generation (and `restingIndicator()` gives that indicator without the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What input can make the controller keep: SV's delayed dismissals cannot be cancelled, so they are
 // bounded by refusing more; the timer queue stays in firing order however it is filled.
 import HUDProtocol

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The frames the hotplug end-to-end test shows, built with Raster alone: a background that
 // depends on the output's size (a wrong output or stale size cannot pass) and a 48x48 marker whose
 // place and colour depend on the frame number. The guest presents them through DRMDisplaySet; the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // splashhud-hotplug-guest: runs inside QEMU (scripts/qemu/vmtest.py, bochs on the `pc` machine)
 // and drives every card through DRMDisplaySet while the host plugs and unplugs a second display
 // device (QMP device_add/device_del of `bochs-display`: ACPI PCI hotplug on pci.0). Frames

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Recorded evdev streams replayed through the decoding path the daemon uses: the bytes as read(2)
 // returns them, decoded (in the 64-bit, 32-bit and big-endian layouts) and fed to InputDecoder.
 // The streams follow what the kernel drivers emit: virtio-input's tablet (QEMU's virtio-tablet:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The system layer on real descriptors (pipes, sockets, timerfd, eventfd, epoll) and, through the
 // debug builds' MockingDriver, on calls made to fail: EINTR is retried in one place, every other
 // failure names the call, the errno and the subject.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // splashhud-pacer-guest: the frame scheduler's CPU cost on a real fbdev driver under QEMU
 // (scripts/qemu/vmtest.py runs it; Tests/QEMUTests/PacerEndToEndTests.swift checks the figures).
 // Two phases of ~3 s wall time on /dev/fb0, each measured with getrusage(2): a static HUD (50 %

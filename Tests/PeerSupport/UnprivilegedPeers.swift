@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A crowd of socket peers of another user (uid 65534, through setpriv) for the tests of the
 // daemon's connection slots: a Python helper opens COUNT connections to a socket (a path, or
 // "@name" in the abstract namespace) and keeps them, sending nothing unless told to. With

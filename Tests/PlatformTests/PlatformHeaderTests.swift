@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Our view of the platform's C headers: the ioctl numbers the shim exports, and the DRM fourcc
 // codes our pixel formats claim, checked against libdrm itself.
 import CDRM

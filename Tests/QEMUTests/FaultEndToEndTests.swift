@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Faults a boot meets, on real kernel drivers (one boot, about 40 s, the std VGA):
 // - the daemon starts before the display's driver has loaded (`--wait-for-display`): it answers
 //   its clients at once, and once `insmod bochs` brings the card it shows the HUD it was told

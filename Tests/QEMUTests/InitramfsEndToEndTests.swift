@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The splash in a real initramfs. scripts/qemu/initramfs-boot.py installs the release binaries with
 // scripts/install.sh --initramfs into a staging directory, builds an image with Debian's own
 // mkinitramfs (our hook and scripts beside Debian's hooks: udev, busybox, kmod...), makes an ext4

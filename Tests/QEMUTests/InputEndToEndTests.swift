@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Kiosk input on real kernel drivers: splashhudd on virtio-gpu (KMS) with QEMU's virtio tablet and
 // keyboard (virtio_input + evdev), events injected through QMP's input-send-event. One boot (about
 // 60 s): an MB HUD with a Cancel button; a tap on the button's pixels, an Enter, and a tap outside

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Unlocking a LUKS2 root in a real initramfs. scripts/qemu/luks-boot.py encrypts initramfs-boot.py's
 // root file system as LUKS2 on the host (cached by its inputs), builds an image with Debian's
 // mkinitramfs (cryptsetup-initramfs, console-setup's keymap, our hook, a crypttab for the root, no

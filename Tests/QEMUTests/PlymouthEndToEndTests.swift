@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A boot-like script that uses only Debian's `plymouth` client, against splashhudd --plymouth on a
 // real KMS driver (virtio-gpu) under QEMU: ping until it answers, show-splash, display-message,
 // system-update, ask-for-password (the passphrase typed on a virtio keyboard through QMP: the

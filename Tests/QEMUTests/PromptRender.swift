@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the memory display shows for a passphrase prompt with some characters typed: a daemon on
 // the host asked through its control socket (ask-password), the keys typed on a pseudo-terminal
 // (--prompt-tty), its snapshot; to hold a guest's screendump of the same prompt against.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // QEMU's `screendump` output (binary PPM, P6, maxval 255) and the pixel comparison the end-to-end
 // display tests make between it and a MemoryDisplay's scanout.
 import Assets

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // splashhudd and the splashhud client as a boot uses them, on a real KMS driver (virtio-gpu) and on
 // an fbdev-only machine (vesafb, no DRM): two boots of about 25-30 s. The guest runs busybox sh
 // with the real binaries: the daemon opens the screen through HUDRuntime and binds its control

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Start-up in early boot (one boot, about 20 s, bochs-drm): the guest runs its program 3 s after
 // the kernel starts, when the kernel's random pool is not initialised yet (no virtio-rng). The
 // Swift runtime would wait for it before main (1.1 to 1.5 s here); CEarlyStart answers that call

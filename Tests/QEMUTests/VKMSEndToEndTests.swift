@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The release daemon on a display with a real vblank: vkms (vmtest.py's `vkms` machine, the module
 // built out of tree by scripts/qemu/build-vkms.sh), whose flips complete at its 60 Hz vblank and
 // which checksums every composed frame (debugfs crtc-0/crc). scripts/qemu/vkmscrc.c reads those

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // VKMSRecord's reading of a phase, on records made up here: what the vkms suite's picture and cap
 // checks rest on (no QEMU).
 import Testing

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What VKMSEndToEndTests reads from the guest beyond the capture summaries: the CRC changes
 // vblank by vblank ("NAME-SEQ FRAME:CRC ..."), vkms's own record of a phase from the kernel's
 // trace ("NAME-VKMS E:FRAME:CRC:US ... F:VBLANK:US ..."), and the status requests vkmscrc posted

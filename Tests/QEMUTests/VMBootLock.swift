@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The QEMU suites run in parallel, several TCG guests on a host of two cores. That is fine for
 // pictures, but a test that measures time in the guest (frame rate, CPU use, hotplug latency)
 // would measure its neighbours too. So every boot holds a lock on one file: shared for most,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Running a host-built program in the QEMU guest through scripts/qemu/vmtest.py, and finding the
 // guest program of the end-to-end display tests, and the files a busybox guest needs to run ours.
 import Foundation

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import Testing
 @testable import Raster
 

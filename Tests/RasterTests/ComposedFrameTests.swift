@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A composed frame (one colour and a tile) gives the converting blit exactly the bytes of the same
 // picture held whole, in every format and rotation, for rects inside, across and outside the tile.
 

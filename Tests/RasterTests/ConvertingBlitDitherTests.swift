@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // 565 quantisation and ordered dithering, and the property damage tracking relies on: blitting any
 // damaged rect gives exactly the bytes a full-frame blit gives there.
 

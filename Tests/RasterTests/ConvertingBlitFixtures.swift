@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shared fixtures for the pixel-format tests: a scanout buffer with awkward alignment and stride, the
 // asymmetric test pattern, and an independent, obviously-correct byte encoder and blit written
 // straight from the drm_fourcc.h table (not from the code under test).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What each format x rotation looks like once read back: the 13x7 pattern blitted (dithered) and
 // decoded with SurfaceView.toPixmap, compared with Golden/Formats/<FORMAT>-r<degrees>.png.
 

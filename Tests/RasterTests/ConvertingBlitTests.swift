@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The converting blit at the byte level: known pixels, byte order, corner placement per rotation,
 // clipping, and the full pattern against the independent reference blit.
 

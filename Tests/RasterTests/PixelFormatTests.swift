@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // PixelFormat: the drm_fourcc.h codes, sizes, names, and the fbdev bitfield mapping on both byte orders.
 
 import Testing

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The raster example of docs/raster.md (once the README's), kept compiling and checked here.
 import Testing
 import Raster

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The obviously correct rasterizer the fast one is checked against: for every pixel, clip the
 // polygon to the pixel square (Sutherland–Hodgman) and take the signed area (shoelace). Clipping a
 // possibly self-intersecting polygon to a convex square keeps its winding, so the signed area is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Bad input everywhere, through the real control socket: every malformed, out-of-range or
 // unusable request gets its own clear error, the connection and the daemon go on, and the HUD
 // keeps exactly what it showed. Idle and silent clients by the thousand are bounded too.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every profile in boards/ as the runtime applies it: its `[hud]` lines and theme pass the command
 // language, and on the memory display (its own size, rotation and format when it names them) the
 // HUD starts and draws its first frame with the theme's screen colour in the corner.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The FIFO's line splitting, on byte pieces as reads deliver them.
 import HUDProtocol
 import Runtime

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The command FIFO with real named pipes in a temporary directory: creation and mode, refusal of
 // a non-FIFO, trusting only our own FIFO that others cannot write (a 0666 one is replaced or
 // refused), lines from several writers, EOF never spinning, and a sender that never blocks.

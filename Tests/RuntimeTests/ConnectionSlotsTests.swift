@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Connection slots and idle clients on the control socket, in process with real sockets: another
 // user (uid 65534, a real process through setpriv, in the socket's group) holding and churning a
 // thousand connections gets its 8 and no more while root's Swift client is answered within its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A daemon's core in the test process: the runtime on a memory display with the real poller and
 // clock, and its control server on a socket in a fresh directory; raw clients that write requests
 // and read what comes back without blocking, while the test steps the loop.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The control socket end to end in one process: real Unix sockets, the real epoll loop and clock,
 // the HUD on a memory display. Every request gets exactly one reply, in order; malformed lines are
 // refused and change nothing; progress floods are coalesced but each answered; a subscriber that

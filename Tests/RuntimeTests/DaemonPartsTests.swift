@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The daemon's smaller parts on a real loop: coalescing rules, the self-moving progress, the
 // boot-duration estimate across two "boots", sd_notify's READY after the first frame, and the
 // announcer's lines on a console.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // DisplayOpener: the profile's backends tried in order with the options the profile asks for, each
 // failure logged with its reason, the memory display when nothing opens, and connector selection
 // applied to the outputs.

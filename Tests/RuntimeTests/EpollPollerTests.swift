@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The loop's real poller: a wait ends at its deadline (timerfd, absolute), at a wake-up from
 // another thread, or when a watched descriptor is ready; with no deadline nothing ticks.
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The loop's turn on virtual time: deadlines from timers and the frame source, descriptor
 // callbacks with their interest, steps in order, and at most one frame per turn.
 import Runtime

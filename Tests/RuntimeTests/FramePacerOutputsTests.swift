@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The frame pacer over several outputs and hotplug, on a fake clock: each output's own frame goes
 // to its own present; an output without damage is not presented; the display's hotplug descriptor
 // is watched beside the caller's and, when readable, the outputs are refreshed, the scene told and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The frame rate cap: animation frames on every k-th refresh boundary (timer grid or vblank
 // stamps), evenly spaced and never above the cap, each drawn for its boundary (the spinner keeps
 // the clock's speed), the scene told the capped interval, and a static scene still without any deadline.

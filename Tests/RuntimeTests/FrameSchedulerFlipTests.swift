@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Page flips as loop events: a due frame waits while a flip is in flight and is drawn in the turn
 // its event arrives; an event that never comes holds the frame for at most the flip wait, then the
 // frame is drawn anyway, without the loop spinning in between. Paced by timer, flip events do not

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // HUDRuntime's own contract: commands in (bad ones refused, logged and without effect), requests
 // posted to the inbox and applied in order at the next turn, the loop stepping on a fake clock,
 // extra descriptors watched on the loop (a pipe standing in for the command FIFO), events handed

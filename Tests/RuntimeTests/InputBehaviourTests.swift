@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Touches and keys through the path the daemon takes: recorded evdev records (as a virtio tablet,
 // a protocol-B touchscreen and a keyboard write them) encoded to bytes, decoded, fed to
 // InputDecoder, mapped by InputHub.message onto the output and handed to the runtime, whose

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What peers can make the daemon log, counted line by line on the runtime's own logger: 100,000
 // refused lines through the control socket, 100,000 bad words through a FIFO and 3,000 connections
 // one after another each leave at most 101 lines per window of the rate limiter (1 s here), and

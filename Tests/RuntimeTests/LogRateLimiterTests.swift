@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The rate limiter for lines peers cause, on a fake clock with its timer fired by hand: the first
 // lines of each source in full, the rest counted into one summary per source when the window's
 // timer fires (also when nothing more comes), a total over all sources that new sources cannot

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Many producers, one consumer: every message arrives once, each producer's in its order.
 import LinuxSystem
 import Runtime

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The frame pacer tests' harness: the old single-owner loop (draw if due, then wait) rebuilt on the
 // FrameScheduler, so FramePacerTests and FramePacerOutputsTests check the scheduler's policy -
 // frame boundaries, vblank pacing, missed frames, scheduled changes, hotplug, pause, master

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The Plymouth listener in process, on an abstract name of its own (so it runs beside anything):
 // raw request bytes in, ACK/NAK out, the HUD changed through the runtime's queue.
 #if canImport(Glibc)

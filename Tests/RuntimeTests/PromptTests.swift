@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Prompts in process: Plymouth's requests on an abstract name of our own, the control socket's
 // ask-password, and the keys typed on a pseudo-terminal standing in for the VT (raw mode, as the
 // daemon sets it). What the asker gets is checked byte for byte, what the HUD shows by its entry and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The spinner at the display's refresh rate: the scheduler draws each animation frame for its
 // boundary on the refresh grid and the scene rounds the spinner to as many steps a turn as frames
 // come a second, so however late the loop wakes, every frame shows the next step, a turn later the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The runtime opens the default fonts after its first frame (a spinner needs none, and opening
 // them was a large part of the daemon's start under emulation), and a font set that does not load
 // is logged then while the HUD goes on without text. `whenReady` steps run before them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Bad input against the runtime: a command naming a file that cannot be used (a FIFO, a missing
 // file) is refused at once with a clear error and changes nothing; and a flood of hundreds of
 // thousands of FIFO lines (shows, long dismiss delays, missing images) leaves every structure that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The HUD on several outputs at once, headless: one state mirrored on a 1920x1080 screen and an
 // 800x480 landscape picture on a 480x800 panel turned by 90°, each laid out for its own frame size
 // (compared pixel for pixel with the HUD drawn from scratch at that size), and hotplug in the loop:

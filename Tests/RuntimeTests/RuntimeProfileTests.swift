@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Board profiles really changing the pixels: rotation (the HUD laid out portrait and turned into the
 // panel's memory), scale (the HUD twice the size), theme colours (screen, bezel), the logo at its
 // placement and offset beneath the HUD, pacing reaching the pacer, a bad logo that is logged while

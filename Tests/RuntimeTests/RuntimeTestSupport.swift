@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shared by the runtime tests: a fake monotonic clock, a poller that jumps the clock to each
 // deadline but first reports watched descriptors that are really readable (poll with timeout 0, so
 // the memory display's hotplug eventfd is seen exactly as the real poller would see it), a log

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The start-up line: each marked phase with the time since the one before, in order, and the
 // total from main to the last mark.
 import Testing

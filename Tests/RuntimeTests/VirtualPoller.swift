@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A poller on virtual time for loop tests: each wait records its deadline and jumps a fake clock
 // there, unless a scripted event comes first (descriptors becoming ready, or an action such as a
 // posted message); a wait with neither deadline nor event left is a loop blocked for ever:

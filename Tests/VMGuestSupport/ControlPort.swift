@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The guest's end of vmtest.py's control channel (/dev/ttyS1, put in raw mode by /init): a line
 // out, a line back. Shared by every guest program run under QEMU. Plain Glibc calls: this is test
 // code, not library code (the library's syscalls stay in Sources/Display/Syscalls.swift).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Child processes and other VTs for the guest programs: busybox chvt for VT switches, a child
 // that must die of a signal, text on a VT the test switches to. Plain Glibc: test code.
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The client's verb tables: a call builds only the verb it names (`ClientVerb.named`, a switch),
 // so the list --help shows and the switch must name the same verbs.
 import CommandLineOptions

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The daemon's binary called through a link named splashhud is the client (what the initramfs
 // holds: one binary instead of two, each with its own copy of the Swift runtime): the same
 // answers, statuses and help as the client's own binary, and the daemon as before otherwise.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A flood through the real daemon: clients sending progress as fast as the socket takes it while
 // the spinner animates and another client sends lifecycle commands. Every lifecycle request is
 // answered `ok` in order (applied, never dropped), the HUD ends on some flooder's last value (no

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // splashhudd's command line, read by CommandLineOptions: values, the options that may stand alone,
 // the frame rate cap, and mistakes worded as written (exit 64 in the daemon).
 import CommandLineOptions

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The real `splashhudd` and `splashhud` executables as a boot uses them: the daemon in the
 // background on the memory display, client verbs from other processes, psplash's and fbsplash's
 // exact bytes in their FIFOs, and every way it ends; the client's exit statuses against a daemon

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the control socket lets whom do, and what the daemon may open: a member of the socket's
 // group (a real process of another user, through setpriv) may drive the HUD but not end the daemon
 // or name files (exit 77, `error denied`); files named by commands are resolved and opened only

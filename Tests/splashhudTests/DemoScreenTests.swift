@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `splashhud demo` on a screen that opened: it says how many frames reached the screen, and that
 // the demo was NOT shown (with the last present error) when another process holds DRM master and
 // every present fails and is retried until the end.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The README and docs/ against the repository and the programs (issue 28): every relative link
 // (and image) of the README, the pages under docs/ and the other READMEs they link leads to a file
 // that is there, and every #anchor to a heading GitHub renders with that anchor; every command in the

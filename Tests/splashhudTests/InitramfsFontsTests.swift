@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the initramfs hook and the dracut module put in for text (initramfs/splashhud-fonts, over
 // `splashhud-tools faces`): DejaVu Sans, a face a status in another script needs (whole when small),
 // and a CJK face cut by hb-subset to the status's characters, each at the installed face's path so

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The initramfs integration's shell scripts (initramfs/): each parses with the shell that runs it
 // (sh for initramfs-tools' hook and scripts, the helper and dracut's hooks; bash for dracut's
 // module-setup.sh), shellcheck finds nothing (when installed), each is executable (initramfs-tools

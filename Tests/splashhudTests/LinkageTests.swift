@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The daemon and the client run in early boot, from an initramfs: neither may need Foundation,
 // FoundationEssentials or ICU (81 MB of libraries with its data), and the client needs none of
 // the display stack's libraries. ldd lists what the dynamic loader would really load.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // splashhud-mqtt when the network misbehaves, against a real Mosquitto: the broker not there yet
 // when the bridge starts; a network cut that leaves the connection half-open (nothing closed,
 // nothing delivered: only keepalive notices); and a QoS 1 command redelivered after a reconnect

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // splashhud-mqtt against a real Mosquitto (MosquittoBroker) and real daemons on memory displays
 // (DaemonProcessTests.Running): commands and replies in MQTT 5 (response topic, correlation data)
 // and 3.1.1, group commands, the retained state and status, events in order, snapshots (the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The bridge's parts without a broker: options and the configuration file, the gate in front of
 // the daemon, the JSON it publishes, the back-off, the rate bound, the snapshot's halving and the
 // filter of redelivered commands.

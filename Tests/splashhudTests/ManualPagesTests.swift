@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The man pages scripts/install.sh installs against the programs themselves: every option the
 // daemon's, the client's (each verb's) and splashhud-tools' help shows is in the generated pages,
 // and every section and key a board profile may have is in the hand-written splashhud.conf(5). The

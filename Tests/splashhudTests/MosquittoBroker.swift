@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A real Mosquitto broker for the bridge's tests (Debian's `mosquitto`, scripts/setup.sh --tests):
 // started on free loopback ports with a configuration written into a fresh directory — a plain
 // listener and a TLS one (a CA, the broker's and a client's certificates made here with openssl),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Debian's own `plymouth` client (a program nobody in this project wrote) against splashhudd
 // --plymouth on the memory display: ping, show-splash, display-message, system-update, change-mode,
 // a password request without a keyboard, and quit with and without --retain-splash; the screen compared with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Another user's crowd against the real daemon's two sockets at once (in the serialized suite of
 // Debian's plymouth client: Plymouth's socket is one per machine): uid 65534, in the control
 // socket's group, keeps a thousand connections open to each socket, reopening every one the

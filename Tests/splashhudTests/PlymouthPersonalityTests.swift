@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `splashhud` called `plymouth` against Debian's own /usr/bin/plymouth (22.02): both run the same
 // command line against a fake plymouthd that records every request's bytes and answers from a
 // script (ACK, NAK, ANSWER, the Ctrl-C answer, NO_ANSWER, MULTIPLE_ANSWERS, hanging up); the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Debian's real `plymouth` client asking for passphrases through splashhudd --plymouth on the
 // memory display, the keys typed on a pseudo-terminal given as --prompt-tty (the VT's stand-in):
 // what the client prints is what the keys said; --command with --number-of-tries re-asks until

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import Display
 import Testing
 @testable import splashhud_tools

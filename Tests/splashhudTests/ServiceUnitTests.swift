@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The systemd units in udev/: every ExecStart/ExecStop command line is one the real daemon or client
 // accepts (DaemonOptions and SplashHUDClient.parse, so every option exists and every line is valid), the boot
 // rules the units promise hold (never holding boot), and `systemd-analyze verify` finds nothing

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `splashhudd` run as an unprivileged user (nobody, through setpriv) meets a FIFO anyone may
 // write that it cannot remove (root's, in root's directory): it refuses to read it and says whose
 // it is and its mode, instead of taking commands from whoever else can write it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // splashhudd's session on the memory display with a real FIFO: lines written before the loop
 // runs are read from the pipe, drawn, and QUIT ends the run after the fade-out; `quit --retain`
 // keeps the frame; --duration and a timed script; `splashhud send` with nobody reading.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Finding the built `splashhud` executable beside the test bundle, running programs, and a fresh
 // directory for a test's files.
 import Foundation

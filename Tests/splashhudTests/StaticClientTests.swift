@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The client as `scripts/install.sh --static-stdlib` installs it: one fully static executable
 // (-static-executable), where CEarlyStart's syscall() has no libc syscall() to hand over to and
 // enters the kernel itself, for the Swift runtime's getrandom and futexes as for everything else.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The daemon as `scripts/install.sh --static-stdlib` installs it: one fully static executable
 // (-static-executable) with libpng, FreeType, libdrm and glibc inside, the one an initramfs carries.
 // Its user and group lookups use glibc's /etc files alone (LinuxSystem's system_staticNameServices):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The Swift API: the example program (docs/swift.md, the DocC article) run against a HUD it owns (LocalHUD on a memory
 // display) and against a running splashhudd (RemoteHUD), and LocalHUD's answers directly.
 import Foundation

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The client's table of splashhud-tools' verbs (SplashHUDClient.toolsList, for completions and the
 // man page) against the tools' own definitions: ArgumentParser's description of each subcommand
 // (`_dumpHelp`, the JSON of --experimental-dump-help), and RenderOutput for render's outputs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // udev/90-splashhud.rules: its syntax, checked twice. Our own reading of udev(7)'s grammar (every
 // `KEY[{attr}]OP"value"` pair, which operators each key takes, GOTO targets that exist) runs
 // everywhere. Debian 12's udev (252) has no `udevadm verify` (new in 254), but `udevadm test` parses

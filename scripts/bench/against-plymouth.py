@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Side-by-side benchmark: Debian's Plymouth (spinner theme) against SplashHUD on the same screen.
 
 Both run in the same QEMU VM (TCG), same kernel, same driver, interleaved (scripts/bench/guest.sh),

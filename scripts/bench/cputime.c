@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* cputime PROGRAM [ARGS...]: runs PROGRAM and, once it has ended, prints "CPU_US N" on stderr: the
    user and system CPU it used, in microseconds (wait4's rusage; the kernel's total is exact to the
    nanosecond, where bash's `time` rounds to milliseconds). Exits with PROGRAM's status. */

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Floods a running `splashhudd` on the memory display with N command lines through its FIFO
 # (default 200000: shows, progress, 900000 s dismissals and images that do not exist, in turn) and
 # prints how long the splash took to read and apply them all (until it answers the `quit` written

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Exec → first frame of the release daemon on the memory display, a spinner with a Hebrew status
 # against the same with a Latin one (issue 24's target: no more than 5 % slower). Each run is
 # started by execstamp (scripts/qemu/execstamp.c), which sets SPLASHHUD_EXEC_NS, so the daemon's

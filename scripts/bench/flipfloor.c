@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* flipfloor: the least a splash can do per frame, to put the CPU targets beside a floor.
  *
  *   flipfloor SECONDS FPS      FPS 0: the mode's refresh rate

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The distinct code a spinner frame runs: instructions and functions, by callgrind.
 
     scripts/bench/frame-footprint.py [--bin SPLASHHUDD] [--top 25]

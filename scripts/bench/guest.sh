@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The guest side of scripts/bench/against-plymouth.py, run by scripts/qemu/vmtest.py's /init (busybox
 # sh, as root, in the initramfs). Plymouth and SplashHUD take turns on the same screen in the same
 # boot: RUNS rounds of "plymouth splashhud" (the order alternates every round). Every figure is a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* loopfloor: the least an event loop can do per frame, beside splashhudd under user-mode QEMU
  * (scripts/bench/tcg-frame.sh).
  *

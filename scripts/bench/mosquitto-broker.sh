@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # shellcheck shell=bash disable=SC2154  # work and pids are the caller's
 # Sourced by the MQTT benchmarks: a Mosquitto on a free loopback port with a password file (user
 # and password "bench"), its pid added to the caller's `pids`, in the caller's `$work`. Sets

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # A fleet on one broker (docs/fleet.md, "Measured"; not a CI step): one Mosquitto on loopback, N
 # daemons on small memory displays (each with its own socket and state directory) each with its
 # splashhud-mqtt, all in one group; and, in the same run, the floor: N plain clients

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The fleet bridge measured (docs/fleet.md, "Measured"; not a CI step): on one Mosquitto on
 # loopback, N daemons on memory displays each with its splashhud-mqtt, all in one group.
 #   - `ping` round trip straight on a control socket (the floor) against the same through the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * scanpoll: the guest side of scripts/bench/against-plymouth.py. It watches what the display
  * really scans out, from inside the guest, and times processes.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """What a frame's *distinct* code costs under QEMU's TCG, in the benchmark's own guest.
 
     scripts/bench/tcg-footprint.py [--display vesafb32] [--rounds 3] [--n 400] [--seconds 6]

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tcg-frame.sh [--bin SPLASHHUDD] [--rounds N] [--seconds S]
 #
 # What a spinner frame costs under QEMU's TCG, the translator the benchmark's guests run on

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Unit tests of against-plymouth.py's pure parts (no QEMU, no root):
 python3 scripts/bench/test_report.py"""
 import importlib.util

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Lays out a 200-character Arabic paragraph wrapped to SV's label (200 px at 15 px/em, Noto Sans
 # Arabic), SplashHUD (splashhud-bench text-layout) against Pango (Benchmarks/text-layout/
 # pango-layout.c, pangoft2), each from scratch every time. The two run in turn, ROUNDS times, the

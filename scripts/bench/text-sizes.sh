@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # What text costs in bytes (issue 24, part 6):
 #  1. the fully static daemon, as `scripts/install.sh --static-stdlib` builds it, at HEAD and at
 #     BEFORE (default 9af663e, the parent of the first text commit, built from a worktree in

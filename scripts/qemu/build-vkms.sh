@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Builds vkms.ko (the kernel's virtual KMS driver: a 60 Hz vblank from an hrtimer, flips completed
 # at vblank, per-vblank CRCs in debugfs) for the kernel the QEMU guests boot, which Debian builds
 # without it. Out of tree, from Debian's linux-source-6.1 (only drivers/gpu/drm/vkms is unpacked)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* execstamp PROGRAM [ARGS...]: runs PROGRAM with SPLASHHUD_EXEC_NS set to CLOCK_MONOTONIC at the
    exec (splashhudd's start-up line then gives the wall time from exec to main), after printing
    whether the kernel's random pool was ready at that moment ("POOL ready" or "POOL not-ready"). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * fbfill: the vmtest harness's smoke-test guest program.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* fbpancrc: does FBIOPAN_DISPLAY change what vkms shows? vkms has no QEMU display device (no
  * screendump), so this reads its per-vblank CRCs instead (see vkmscrc.c for the data file).
  *

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Boots SplashHUD from a real initramfs: Debian's mkinitramfs with our hook, then a real root.
 
     initramfs-boot.py boot --bin-dir DIR --work DIR --shots-dir DIR [--timeout S]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Unlocks a LUKS2 root through the initramfs under QEMU: Debian's mkinitramfs with
 cryptsetup-initramfs and our hook, the passphrase typed on a virtio keyboard.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* vkmscrc: vkms's per-vblank CRCs read in the guest, and the floor they are compared with.
  *
  *   vkmscrc capture NAME SETTLE SECONDS [CARD]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Runs a host-built program under QEMU against real Linux display drivers and captures the screen.
 
     vmtest.py run --display bochs --program PATH [--args ARG ...] --shots-dir DIR [--timeout S] [--modules M,...] [--input]

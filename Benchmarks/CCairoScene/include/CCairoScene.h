@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The reference HUD frame (shared/bench/hud-scene.md) drawn with cairo, for splashhud-bench.
 // Everything a real HUD keeps (cairo context, font face, scaled font, glyph array, bezel and ring
 // paths) is made by ccs_scene_create; ccs_scene_draw rebuilds only the spinner arc.

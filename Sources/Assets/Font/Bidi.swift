@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The Unicode Bidirectional Algorithm through GNU FriBidi: a paragraph's embedding levels (rules
 // P2–I2 with bracket pairs), then, per line once it is broken, the visual order (L1, L2).
 // Levels are resolved on the whole paragraph before breaking and lines reordered after, as UAX #9

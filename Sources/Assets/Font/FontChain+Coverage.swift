@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Which faces of a chain a set of texts needs, and which characters of each: what the initramfs
 // hook copies (and subsets with hb-subset) so texts known when the image is built draw there as
 // they do in the real root.

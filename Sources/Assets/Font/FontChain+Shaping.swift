@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shaped runs, cached per text, face and direction: a status shown again, or a layout redone for
 // another width, shapes nothing. Shaping is in font units, so one entry serves every size.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A fallback chain of faces, so status text in any script renders: each character takes its glyph
 // from the first face that has one (not .notdef) and is meant for its script, the way fontconfig's
 // fallback lists work, without fontconfig: the chain is known before the first status. The

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What can go wrong opening fonts and loading glyphs, as one small enum whose messages name the file
 // and, for FreeType failures, FreeType's error code and text. Debian builds FreeType without
 // FT_CONFIG_OPTION_ERROR_STRINGS, so FT_Error_String returns NULL there; the common codes' texts

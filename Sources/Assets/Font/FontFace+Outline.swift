@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Glyph outlines as our `Path`: FreeType decomposes the unhinted outline (TrueType conic on/off
 // points become quads with their implied on-points, CFF curves come through as cubics), and every
 // coordinate is mapped in integers from font units to 16.16 pixels: x·size/unitsPerEm, y flipped

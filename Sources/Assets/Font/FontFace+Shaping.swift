@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shaping one run with HarfBuzz over the FreeType face: GSUB and GPOS (ligatures, contextual
 // forms, mark positioning, kerning, and the legacy `kern` table when a font has no GPOS kerning),
 // for every script HarfBuzz shapes. HarfBuzz reads the font's tables through the FT_Face we

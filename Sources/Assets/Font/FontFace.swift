@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One font file opened through FreeType, used only for what FreeType is good at here: the cmap,
 // the metrics, and unhinted outlines in font units. Scaling, placement and rasterization are ours
 // (integer math into 16.16, then our scan converter), so a glyph looks the same on every machine.

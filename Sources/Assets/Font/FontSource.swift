@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Where a chain's face comes from, and the chain syntax `set font` and a profile's `font` take:
 // one or more faces separated by `:` (as in PATH), each `FILE`, `FILE#N` for the Nth face of a
 // collection (.ttc, counted from 0), and `@Scripts` to use the face only for those scripts'

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The process's one FT_Library, made on first use and kept for the life of the process: every
 // `FontFace` opens and closes its face here, under one lock, as FreeType asks of a library shared
 // across threads (FT_Library's documentation, since 2.5.6). What a face does after it opens

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Rasterized glyph coverage, cached. A glyph is rasterized by our scan converter from its unhinted
 // outline placed at a sub-pixel phase, so text can sit at fractional pen positions without
 // rasterizing every glyph at every position.

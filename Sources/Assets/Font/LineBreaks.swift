@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Where a line may break: Unicode's line breaking algorithm (UAX #14) through libunibreak, and
 // inside Thai words, which are written without spaces, libthai's dictionary breaks. Lao, Khmer
 // and Myanmar words have no dictionary here (libthai is Thai only; ICU's dictionaries are tens

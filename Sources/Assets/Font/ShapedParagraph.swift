@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One paragraph (text between hard breaks) made ready for lines: its bidi levels, each
 // character's script and face, where lines may break, and what each cluster advances once the
 // paragraph's runs are shaped. Lines are then cut from it (TextLayout): a line's run takes its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Lays out UTF-8 status text with a fallback chain at one pixel size, as Pango lays out a
 // paragraph: split at hard breaks into paragraphs; each one's bidi levels resolved (FriBidi), its
 // characters given a script and a face (ShapedParagraph), its runs shaped (HarfBuzz), its lines

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Animated PNG (APNG) encoding by repacking libpng output — no hand-written deflate.
 //
 // Each frame is encoded by libpng as an ordinary RGBA8 PNG in memory; its IDAT payload (one zlib

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What can go wrong reading or writing PNG / APNG images, as one small enum with messages that name
 // the cause (and, for what libpng refuses, libpng's own message).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Whole-file reads and writes for image files, with errors that carry the path and errno text.
 // Writes go to a temporary file in the same directory and are renamed into place, so a reader
 // (or a crashed test run) never sees half a PNG.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The PNG container format: an 8-byte signature, then chunks of
 //   length (u32 BE) | type (4 ASCII bytes) | data (length bytes) | CRC-32 of type+data (u32 BE).
 // Used to repack libpng's output into APNG chunks, and by tests to inspect what was written.

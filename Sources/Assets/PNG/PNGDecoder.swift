@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // PNG decoding through libpng (CPNGCodec), into premultiplied ARGB `Pixmap`s.
 //
 // Every PNG colour type and bit depth is accepted (gray 1/2/4/8/16, gray+alpha 8/16, RGB 8/16,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // PNG encoding through libpng (CPNGCodec's writer, into memory).
 //
 // A premultiplied view is written as straight-alpha RGBA8, or RGB8 when every pixel is opaque

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The one owner of a libpng decoder (CPNGCodec's reader, which keeps libpng's longjmps out of
 // Swift): created in init, freed in deinit, and the single place that turns its statuses into
 // `ImageError`s.

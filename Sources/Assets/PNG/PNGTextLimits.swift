@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The chunk limits, checked on the file's bytes before libpng decodes anything. libpng keeps every
 // text chunk it reads, and its own per-chunk limit cannot be told from a damaged stream (both end
 // in the same message) and would also refuse an APNG's large frames (fdAT). This walk measures

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #ifndef CEARLYSTART_H
 #define CEARLYSTART_H
 // The daemon and the client must not wait for the kernel's random pool. The Swift runtime seeds

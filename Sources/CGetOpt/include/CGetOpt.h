@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #ifndef CGETOPT_H
 #define CGETOPT_H
 // glibc's getopt_long keeps its state (optind, optarg, optopt) in process-wide globals, which

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #ifndef CLINUXSHIM_H
 #define CLINUXSHIM_H
 // Linux constants that Swift cannot import because the kernel headers build them with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // PNG through libpng, for Swift. libpng reports errors by longjmp, which must never cross a Swift
 // frame: every libpng call is made in PNGCodec.c, inside a setjmp of its own, and a failure comes
 // back as a status with libpng's message.

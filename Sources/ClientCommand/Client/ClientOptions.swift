@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What every client verb shares: where the daemon is and how long to wait for it, and how a
 // failure becomes an exit status (sysexits.h, see ControlClientError.exitStatus and docs/protocol.md).
 import CommandLineOptions

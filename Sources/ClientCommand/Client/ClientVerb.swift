@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A verb of the client: its command-line table and what it does with what was read. Most verbs
 // send one line of the command language and expect `ok` (`line`); the others read replies.
 // A call builds only its own verb (`named`); every verb's table is built only for --help, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One verb per verb of the command language: `splashhud progress 0.5 "Copying"` sends the line
 // `progress 0.5 Copying` to the daemon and exits 0 once it is applied. Each argument is one word
 // (quoted on the wire when it needs to be); the words after a verb's fixed arguments are its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The verbs that read from the daemon: its version, the HUD's state, waiting for the HUD to go,
 // following its events, a screenshot of an output, raw lines (`send`), and a passphrase typed on
 // the HUD's prompt (`ask-password`).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The `plymouth` command line read the way 22.02's ply-command-parser reads it, quirks included,
 // because boot scripts were written against it: global options first (`--opt=value` or
 // `--opt value`; a string option followed by another `--option` stays unset), then commands,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The personality's connection to plymouthd (or splashhudd --plymouth): one request at a time,
 // each reply waited for, as the 22.02 client's flows do (every one of them sends its next request
 // from the previous reply's handler). Connecting tries the trimmed abstract name, then the old

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The 22.02 client's help, word for word and column for column: scripts and people compare it
 // with what Debian's plymouth prints. --help writes it to standard output; no arguments at all,
 // or none understood, to standard error.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Which request a `plymouth` command line makes: the global options in main()'s order
 // (show-splash, hide-splash, quit, ping, has-active-vt, update, ask-for-password,
 // ignore-keystroke, sysinit, newroot, wait, details), else the first command that sends

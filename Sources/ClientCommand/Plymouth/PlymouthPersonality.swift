@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `splashhud` called `plymouth` (a link, as busybox's applets are): Debian 12's plymouth 22.02
 // client, for initramfs images without Plymouth, so cryptsetup-initramfs's askpass, dracut's crypt
 // module and every `plymouth …` line in boot scripts work unchanged against splashhudd --plymouth.

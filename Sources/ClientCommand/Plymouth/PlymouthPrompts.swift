@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ask-for-password, ask-question and watch-keystroke, step for step as plymouth.c 22.02 runs
 // them, because cryptsetup-initramfs and dracut depend on the exact sequence and exit status:
 //

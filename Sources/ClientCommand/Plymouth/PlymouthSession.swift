@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // How the 22.02 client ends, modelled rather than improvised: its handlers ask the event loop to
 // exit with a code (the last request wins), and the loop stops only after the handler returns, so
 // a request a handler queues after asking to exit is never sent (ask-for-password's `a` after a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // How a finished buffer gets onto a CRTC: two strategies behind one method (wlroots' iface.h,
 // kmscube's drm-legacy.c / drm-atomic.c).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // An open DRM card (/dev/dri/cardN) and what it offers, read through libdrm.
 //
 // libdrm is the second layer allowed to make system calls in Display (style.md §2 "use libdrm's own

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The HUD on KMS/DRM: every connected connector of the card that can modeset, each on its own CRTC,
 // with two dumb buffers per output. The sequence (drm-howto modeset-double-buffered.c and
 // modeset-vsync.c, kmscube drm-legacy.c / drm-atomic.c):

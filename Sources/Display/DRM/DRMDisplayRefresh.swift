@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // DRMDisplay.refreshOutputs(): connector hotplug on one card. The decision is pure
 // (DRMOutputPlan, unit-tested); carrying it out needs the card.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every modesetting card at once (Plymouth mirrors on all heads of all cards), with cards and
 // connectors coming and going. Under QEMU the only hotplug there is is PCI
 // hotplug of a whole display device; on a PC the commonest is simpledrm's card0 going away when

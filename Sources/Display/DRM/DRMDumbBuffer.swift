@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A scanout buffer in CPU-visible memory: a DRM "dumb" buffer (drm-howto modeset.c, libdrm
 // modetest buffers.c bo_create_dumb/bo_map) wrapped as a KMS framebuffer.
 //

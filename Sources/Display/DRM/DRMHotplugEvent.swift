@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What a kernel uevent means for the DRM displays (pure, unit-tested on real uevents):
 //
 //   add@.../drm/card1                          a card appeared (PCI hotplug, a driver bound)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Which mode a connector is driven at, as pure logic over the connector's mode list:
 //
 //   1. an explicit request (the board profile's mode): the first mode with that size, and that

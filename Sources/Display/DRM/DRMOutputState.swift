@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One output of a DRMDisplay: its connector, CRTC, mode, format, rotation and its dumb buffers,
 // and how it is set up (at open and when a connector is plugged in later, the same rules).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Reads one DRM card node for `splashhud probe` (DisplayProbe.swift): driver, connectors with their
 // modes and panel orientation, CRTCs, planes and their formats. Read-only: no mode is set. libdrm
 // calls as in DRMDevice.swift; open/close through Syscalls.

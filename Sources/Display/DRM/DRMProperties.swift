@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // KMS property ids, looked up by name once per object (like wlroots backend/drm/properties.c):
 // atomic commits address every value by property id, and the ids differ between drivers and boots.
 // The names an atomic modeset needs are data in `DRMPropertyTable.required`; a driver lacking one of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The fbdev ioctls SplashHUD uses, each wrapped once (drm-rs `drm-ffi/src/ioctl.rs`, NIO
 // `Linux.swift`). All of them work on any open /dev/fbN; none needs root beyond access to the node.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The HUD on a Linux framebuffer device (/dev/fbN): vesafb, efifb, DRM's fbdev emulation, panel
 // drivers on small boards. The sequence (as LVGL's lv_linux_fbdev.c, with double buffering):
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What an fbdev device's two screen-info structs mean for us: the pixel format (from the colour
 // bitfields), where rows start (line_length), the visible and virtual sizes, how many whole pages
 // we can pan between for double buffering, and the refresh rate from the pixel clock timings.

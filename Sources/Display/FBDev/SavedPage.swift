@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The console's pixels, kept from open to close(.restore) in little memory. The screen at open is
 // almost always an emptied text console: one background colour and some text. A plain copy of the
 // visible page (4 MB at 1024x768x32 on vesafb) made the daemon's peak RSS as large as Plymouth's;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The control socket's protocol, version 1: what `splashhudd` answers on its Unix stream socket and
 // what `splashhud` and the Swift API speak.
 //

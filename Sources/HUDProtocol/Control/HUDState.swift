@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the HUD is doing now, as `state` replies it (mode `prompt` while a passphrase or question prompt is up): one line of key/value words that the command
 // language's lexer splits back (a status with spaces or quotes is quoted as the printer quotes it).
 //

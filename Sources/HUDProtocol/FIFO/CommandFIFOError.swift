@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What can go wrong with the command FIFO, on the splash's side (create, read) and the sender's
 // (`splashhud send`): each case names the path so the message alone says what to fix.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// What the splash's command FIFOs carry, for the reader (Runtime's CommandFIFO) and the sender
 /// (HUDClient's CommandFIFOSender): lines of at most `lineLimit` bytes, each ended by "\n", so
 /// one line fits one atomic pipe write (PIPE_BUF is 4096 on Linux).

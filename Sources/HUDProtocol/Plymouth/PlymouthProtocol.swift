@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Plymouth's requests as the daemon reads them (ply-boot-protocol.h, as Debian's plymouth 22.02
 // client writes them), so `plymouth`, distribution scripts and systemd itself drive SplashHUD
 // unchanged. The bytes of requests and replies, both ends, are PlymouthWire's.

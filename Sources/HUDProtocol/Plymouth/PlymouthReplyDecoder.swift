@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The daemon's replies, read from a stream that may deliver them in pieces: feed what a read(2)
 // returned, take replies out one at a time. The client must take them one by one, because it
 // may send its next request only after acting on a reply (re-asking for a password).

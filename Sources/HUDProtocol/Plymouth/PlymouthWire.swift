@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The bytes of Plymouth's boot protocol as plymouth 22.02 writes and reads them (ply-boot-client.c,
 // ply-boot-server.c, ply-utils.c), for both ends: the client personality builds requests and
 // decodes replies; the daemon encodes replies.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the control socket (and its abstract fallback) and Plymouth's socket share: a listening
 // socket on the runtime's loop, its clients accepted into slots (ConnectionLimits: a pool for root
 // and the daemon's user, a pool for everyone else with a share per uid), each named with its

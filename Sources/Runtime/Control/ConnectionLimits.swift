@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // How many connections a listener keeps, for whom, and for how long one may sit silent. Root and
 // the daemon's own user have a pool of their own rather than a right to evict: nobody else can
 // take a slot of theirs, so there is never a connection to choose for closing, and a peer that is

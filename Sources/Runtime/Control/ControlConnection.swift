@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One client of the control socket: its request lines, the replies it is owed in request order,
 // and what is still to be sent to it. Replies are slots filled as requests complete (a `wait` much
 // later than a `ping` sent after it); the filled slots at the head go out, so replies keep the

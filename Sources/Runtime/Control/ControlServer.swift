@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The control socket on the runtime's loop: accepts clients, reads their request lines, queues the
 // HUD's requests with the runtime like every other transport, and answers each request once, in
 // order. `state`, `wait` and `snapshot` are answered at the end of the turn, after the turn's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The control socket's listening end: bound at its path (mode 0660, group as configured) or, when
 // the path's directory cannot be made or written (a read-only early boot), in the abstract
 // namespace under "@PATH". A daemon that already answers there keeps it: we refuse to start. A

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Plymouth's socket on the runtime's loop (`splashhudd --plymouth`): the unchanged `plymouth`
 // client, initramfs scripts and systemd (which pushes every unit's start here, never waiting) drive
 // the HUD. Each request becomes a message in the same queue as every other transport's and is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The frame scheduler: the event loop's policy for when the next frame is due, and the frame
 // itself (render the scene, present every output). It owns no descriptor and never waits: the
 // loop asks it for its next deadline and calls `frameIfDue` once per turn.

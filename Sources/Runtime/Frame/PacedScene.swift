@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the frame scheduler draws: a picture per output that says, for each frame, what changed,
 // whether it animates and when it changes next. Runtime's `HUDScene` is the real one; tests draw
 // their own.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The kiosk's input devices on the runtime's loop: every /dev/input/event* that is a touchscreen,
 // tablet, mouse or keyboard (or the profile's list), opened at start and followed through the
 // kernel's uevents (the display's own monitor when it has one, so one socket serves both), each

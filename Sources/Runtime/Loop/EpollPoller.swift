@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The event loop's real wait: epoll over the watched descriptors, a CLOCK_MONOTONIC timerfd armed
 // at the loop's deadline (absolute, to the nanosecond; disarmed when there is none, so nothing in
 // the kernel ticks for a static HUD) and an eventfd that any thread, or a signal handler, writes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The process's one loop, on one thread. It owns every descriptor the runtime watches (the
 // display's hotplug and page-flip events, signals, FIFOs, sockets, input devices), each with read
 // and/or write interest and one callback; one-shot timers on its clock; and the frame source that

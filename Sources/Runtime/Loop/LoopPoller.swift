@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the event loop waits on. The real poller is epoll plus a timerfd for the deadline and an
 // eventfd for wake-ups (EpollPoller.swift); tests give the loop a poller on virtual time that jumps
 // a fake clock to each deadline, so every wait the loop makes can be checked exactly.

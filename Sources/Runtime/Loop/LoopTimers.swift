@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One-shot timers on the loop's clock, kept in a binary heap ordered by deadline (then by the
 // order they were made), so the loop's next deadline is the top and firing what is due costs
 // log n each, whatever else is pending. Actions live in slots, reused once free; a timer names its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The loop's inbox: any thread posts, only the loop takes. A post wakes the loop (the waker is an
 // eventfd write) and a loop turn takes everything queued at once, in the order it was posted.
 import LinuxSystem

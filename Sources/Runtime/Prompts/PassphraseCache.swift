@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The passphrases typed at Plymouth's password prompts, kept so that one typing unlocks several
 // disks: systemd's agent asks for the cache first for each volume (AcceptCached=1), dracut's
 // `ask-for-password --command` tries it before prompting. Plymouth keeps every answer until it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Prompts on the HUD: Plymouth's ask-for-password and ask-question, and the control socket's
 // ask-password. Requests wait in order and one is shown at a time; its keys come from a terminal in
 // raw mode (the VT under the display, where the kernel's keymap gives the user's layout, or a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The bytes a terminal in raw mode sends for the keys of a prompt, as plymouthd reads them
 // (ply-keyboard.c): text in the user's layout (the kernel's keymap made it), Enter, Backspace,
 // Ctrl-U and Ctrl-W (erase the whole entry, as Plymouth does), Ctrl-C and Ctrl-D (cancel).

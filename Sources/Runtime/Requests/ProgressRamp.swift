@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `progress-over FRACTION SECONDS`: the progress moving on its own from where it was by FRACTION
 // over SECONDS, as Android recovery's updater fills a span of its bar while a step of known length
 // runs. The runtime samples it on a loop timer (a few hundred steps over the span, never more

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What became of a request, for a transport that answers its sender (the control socket, the Swift
 // API): applied, or refused with the reason (the HUD changed nothing).
 import HUDProtocol

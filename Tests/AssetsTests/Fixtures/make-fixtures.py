@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Writes the PNG fixtures for AssetsTests (run from anywhere; outputs land beside this script).
 
 Every good fixture is 13x11 (odd sizes: partial bytes at low bit depths, and every Adam7 pass is

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # shellcheck disable=SC2154 # dracut sets dracutsysrootdir, moddir, systemdsystemunitdir, udevdir
 # dracut module: the SplashHUD splash in the initramfs (Fedora-like systems; any dracut). The
 # daemon with its libraries (dracut-install follows ldd) and the client as a link to it (and as

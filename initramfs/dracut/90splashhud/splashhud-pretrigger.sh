@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # SplashHUD (dracut without systemd): start the splash before the rest of udev's trigger, as
 # 50plymouth does: the display devices first (every PCI display controller, class 0x03xxxx: a
 # virtio GPU is 0x038000, not VGA's 0x030000; then drm, graphics), a settle bounded at 5 s so
