@@ -90,6 +90,9 @@ install() {
         SPLASHHUD_PROFILE="" SPLASHHUD_STATUS="" SPLASHHUD_FONTS=""
         # shellcheck source=/dev/null
         [[ -r $dracutsysrootdir$conf ]] && . "$dracutsysrootdir$conf"
+        # The profile: initrd.conf's, else the one /etc/default/splashhud gives splashhud.service.
+        SPLASHHUD_PROFILE=$(SPLASHHUD_CONF="$dracutsysrootdir$conf" SPLASHHUD_DEFAULT="$dracutsysrootdir${SPLASHHUD_DEFAULT:-/etc/default/splashhud}" \
+            sh "$dracutsysrootdir$helper" profile)
         export SPLASHHUD_PROFILE SPLASHHUD_STATUS SPLASHHUD_FONTS
         sh "$dracutsysrootdir${helper%/*}/splashhud-fonts" "$dracutsysrootdir$prefix" "$work"
     ) | while read -r source target; do
@@ -105,6 +108,9 @@ install() {
         esac
     done
     [[ -r $dracutsysrootdir$conf ]] && inst_simple "$conf" /etc/splashhud/initrd.conf
+    # The real root's settings, for the helper's profile in the image (the same as the unit's).
+    [[ -r $dracutsysrootdir${SPLASHHUD_DEFAULT:-/etc/default/splashhud} ]] \
+        && inst_simple "${SPLASHHUD_DEFAULT:-/etc/default/splashhud}" /etc/default/splashhud
 
     if dracut_module_included "systemd"; then
         # scripts/install.sh puts them in /etc (under its --destdir: beside PREFIX, "${prefix%/usr*}").
