@@ -5,10 +5,13 @@
 # splashhud.conf(5)), the documentation the units name (PREFIX/share/doc/splashhud), the udev rule and the systemd units (splashhud-mqtt.service beside the daemon's),
 # and with --initramfs the initramfs integration (initramfs-tools hook and scripts in
 # /etc/initramfs-tools, the dracut module in /usr/lib/dracut/modules.d/90splashhud, the helper
-# PREFIX/lib/splashhud/splashhud-initrd, /etc/splashhud/initrd.conf unless one is there).
+# PREFIX/lib/splashhud/splashhud-initrd, /etc/splashhud/initrd.conf unless one is there), and
+# /etc/default/splashhud (the unit's settings: the board profile) unless one is there.
 #
 #   scripts/install.sh [--prefix /usr] [--destdir DIR] [--bin-dir DIR] [--dynamic [--no-pie]]
-#                      [--initramfs]
+#                      [--initramfs] [--replace-plymouth]
+#   scripts/install.sh --build-only [--dynamic [--no-pie]]
+#   scripts/install.sh --uninstall [--prefix /usr]
 #
 # --prefix  where bin/, lib/splashhud and share/splashhud go (default /usr); the units' and the
 #           initramfs configuration's paths follow it.
@@ -37,16 +40,33 @@
 # Everything installed is stripped (install -s).
 # --initramfs also the initramfs integration. Rebuild the image afterwards: update-initramfs -u
 #           (Debian, Ubuntu) or dracut -f (Fedora-like).
+# Without `swift` on PATH (a kiosk, a board) nothing is built: the daemon and the client come from
+#           this tree's .build-static-executable/release (what --build-only leaves there, built
+#           where Swift is; then .../debug, scripts/test.sh's), splashhud-tools and splashhud-mqtt
+#           from .build-static/release when there; --bin-dir names another directory.
+# --build-only build as above and stop: copy the tree (with its .build-static* folders) to the
+#           target and run scripts/install.sh there.
+# --replace-plymouth also make this system's `plymouth` SplashHUD's (not with --destdir): where
+#           Debian's plymouth package is installed, its /usr/bin/plymouth, plymouthd and initramfs
+#           hook and scripts are diverted (dpkg-divert --rename, to PREFIX/lib/splashhud/plymouth)
+#           and its units masked, so neither two splashes nor two clients fight; then
+#           /usr/bin/plymouth becomes a link to the client, which answers as `plymouth`.
+# --uninstall remove what this script installs (for this --prefix), restore Plymouth's diverted
+#           files and unmask its units; /etc/default/splashhud and /etc/splashhud stay. Then reload
+#           systemd and udev and rebuild the initramfs, as it says.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-prefix=/usr destdir="" bindir="" initramfs=0 dynamic=0 static=() nopie=()
+prefix=/usr destdir="" bindir="" initramfs=0 dynamic=0 static=() nopie=() build_only=0 replace_plymouth=0 uninstall=0
 while (($#)); do
     case "$1" in
         --prefix) prefix="${2:?--prefix needs a directory}"; shift 2 ;;
         --destdir) destdir="${2:?--destdir needs a directory}"; shift 2 ;;
         --bin-dir) bindir="${2:?--bin-dir needs a directory}"; shift 2 ;;
         --initramfs) initramfs=1; shift ;;
+        --build-only) build_only=1; shift ;;
+        --replace-plymouth) replace_plymouth=1; shift ;;
+        --uninstall) uninstall=1; shift ;;
         --no-pie) nopie=(-Xlinker --no-pie); shift ;;
         --dynamic) dynamic=1; shift ;;
         --static-stdlib) dynamic=0; shift ;;
@@ -58,6 +78,53 @@ prefix="${prefix%/}"
 ((dynamic)) || static=(--static-swift-stdlib --scratch-path .build-static)
 [[ $prefix == /* ]] || { echo "install.sh: --prefix must be absolute" >&2; exit 64; }
 [[ -z $destdir || $destdir == /* ]] || destdir="$PWD/$destdir"
+((replace_plymouth)) && [[ -n $destdir ]] && { echo "install.sh: --replace-plymouth changes this system (dpkg-divert, systemctl mask): not with --destdir" >&2; exit 64; }
+
+# Plymouth's files that would fight ours (its client, its daemon, its initramfs hook and scripts)
+# and its units, for --replace-plymouth and --uninstall.
+plymouth_files=(/usr/bin/plymouth /usr/sbin/plymouthd /usr/share/initramfs-tools/hooks/plymouth
+    /usr/share/initramfs-tools/scripts/init-premount/plymouth /usr/share/initramfs-tools/scripts/init-bottom/plymouth
+    /usr/share/initramfs-tools/scripts/panic/plymouth)
+plymouth_units=(plymouth-start.service plymouth-read-write.service plymouth-quit.service plymouth-quit-wait.service
+    plymouth-switch-root.service plymouth-switch-root-initramfs.service plymouth-halt.service plymouth-reboot.service
+    plymouth-poweroff.service plymouth-kexec.service plymouth-log.service)
+# The units --replace-plymouth masked (and only those are unmasked again).
+masked_list="$destdir/var/lib/splashhud/masked-units"
+
+if ((uninstall)); then
+    if [[ -z $destdir ]] && command -v systemctl >/dev/null; then
+        systemctl disable --quiet splashhud-quit.service splashhud-ask-password.path splashhud-mqtt.service 2>/dev/null || true
+    fi
+    rm -f "$destdir$prefix/bin/splashhudd" "$destdir$prefix/bin/splashhud" "$destdir$prefix/bin/splashhud-tools" \
+        "$destdir$prefix/bin/splashhud-mqtt" "$destdir/etc/udev/rules.d/90-splashhud.rules"
+    rm -f "$destdir$prefix/share/man/man1/splashhud"*.1 "$destdir$prefix/share/man/man5/splashhud.conf.5" \
+        "$destdir$prefix/share/man/man8/splashhudd.8"
+    rm -rf "$destdir$prefix/share/splashhud" "$destdir$prefix/share/doc/splashhud" "$destdir/usr/lib/dracut/modules.d/90splashhud"
+    for u in splashhud.service splashhud-quit.service splashhud-ask-password.path splashhud-ask-password.service splashhud-mqtt.service; do
+        rm -f "$destdir/etc/systemd/system/$u"
+    done
+    rm -f "$destdir/etc/initramfs-tools/hooks/splashhud" "$destdir/etc/initramfs-tools/scripts/"{init-premount,init-bottom,panic}/splashhud
+    # Plymouth back: our link gone, its files renamed back, the units we masked unmasked.
+    if [[ -L $destdir/usr/bin/plymouth && $(readlink "$destdir/usr/bin/plymouth") == *splashhud ]]; then
+        rm -f "$destdir/usr/bin/plymouth"
+    fi
+    if [[ -z $destdir ]] && command -v dpkg-divert >/dev/null; then
+        for f in "${plymouth_files[@]}"; do
+            if [[ $(dpkg-divert --listpackage "$f") == splashhud ]]; then
+                dpkg-divert --package splashhud --rename --remove "$f" >/dev/null
+                echo "install.sh: $f is Plymouth's again"
+            fi
+        done
+    fi
+    if [[ -r $masked_list ]]; then
+        mapfile -t masked < "$masked_list"
+        ((${#masked[@]})) && systemctl unmask --quiet "${masked[@]}"
+    fi
+    rm -rf "$destdir$prefix/lib/splashhud" "$destdir/var/lib/splashhud"
+    echo "install.sh: removed SplashHUD from ${destdir:-/}${destdir:+ }(prefix $prefix); kept the settings in /etc/default/splashhud and /etc/splashhud"
+    [[ -z $destdir ]] && echo "install.sh: then: systemctl daemon-reload && udevadm control --reload, and rebuild the initramfs: update-initramfs -u (or dracut -f)"
+    exit 0
+fi
 
 # swiftc names libstdc++ with a plain -lstdc++: a directory searched before the compiler's, holding
 # only the archive, makes that the static one.
@@ -91,7 +158,18 @@ static_link_flags() {
 release=(-c release -Xswiftc -enforce-exclusivity=unchecked)
 
 clientdir="" toolsdir=""
-if [[ -z $bindir ]]; then
+if [[ -z $bindir ]] && ! command -v swift >/dev/null; then
+    # A target without Swift: what was built in this tree where Swift is (the fully static pair
+    # needs no library here; the dynamic build would need the Swift runtime).
+    ((build_only)) && { echo "install.sh: --build-only needs swift on PATH" >&2; exit 69; }
+    ((dynamic)) && { echo "install.sh: no swift on PATH: --dynamic binaries need the Swift runtime; build and install them where Swift is" >&2; exit 69; }
+    for d in .build-static-executable/release .build-static-executable/debug; do
+        if [[ -x $d/splashhudd && -x $d/splashhud ]]; then bindir="$PWD/$d"; break; fi
+    done
+    [[ -n $bindir ]] || { echo "install.sh: no swift on PATH and no binaries built in this tree (.build-static-executable/release): run scripts/install.sh --build-only where Swift is and copy the tree here, or pass --bin-dir" >&2; exit 69; }
+    [[ -x .build-static/release/splashhud-tools || -x .build-static/release/splashhud-mqtt ]] && toolsdir="$PWD/.build-static/release"
+    echo "install.sh: no swift on PATH: installing the binaries built in ${bindir#"$PWD/"}${toolsdir:+ and ${toolsdir#"$PWD/"}}"
+elif [[ -z $bindir ]]; then
     ((${#static[@]})) && static_link_flags
     # --no-export-dynamic: swiftc exports every symbol of an executable, 7,600 in the daemon; the
     # runtime's start walks them all (dladdr, a fifth of `splashhudd --version`'s instructions)
@@ -119,6 +197,10 @@ if [[ -z $bindir ]]; then
     fi
 fi
 clientdir="${clientdir:-$bindir}"
+if ((build_only)); then
+    echo "install.sh: built ${bindir#"$PWD/"}/splashhudd and ${clientdir#"$PWD/"}/splashhud${toolsdir:+, ${toolsdir#"$PWD/"}/splashhud-tools and splashhud-mqtt}: copy this tree to the target and run scripts/install.sh there"
+    exit 0
+fi
 for b in "$bindir/splashhudd" "$clientdir/splashhud"; do
     [[ -x $b ]] || { echo "install.sh: $b is missing" >&2; exit 66; }
 done
@@ -139,9 +221,11 @@ unit() {
 }
 
 install -d "$destdir$prefix/bin" "$destdir$prefix/share/splashhud" "$destdir/etc/udev/rules.d" "$destdir/etc/systemd/system"
-install -m 0755 -s "$bindir/splashhudd" "$clientdir/splashhud" "$destdir$prefix/bin/"
-((${#tools[@]})) && install -m 0755 -s "${tools[@]}" "$destdir$prefix/bin/"
-((${#bridge[@]})) && install -m 0755 -s "${bridge[@]}" "$destdir$prefix/bin/"
+# Stripped where binutils' strip is (a board may have none: then as built).
+strip=(); command -v strip >/dev/null && strip=(-s)
+install -m 0755 "${strip[@]}" "$bindir/splashhudd" "$clientdir/splashhud" "$destdir$prefix/bin/"
+((${#tools[@]})) && install -m 0755 "${strip[@]}" "${tools[@]}" "$destdir$prefix/bin/"
+((${#bridge[@]})) && install -m 0755 "${strip[@]}" "${bridge[@]}" "$destdir$prefix/bin/"
 rm -rf "$destdir$prefix/share/splashhud/boards"
 cp -r boards "$destdir$prefix/share/splashhud/"
 install -m 0644 udev/90-splashhud.rules "$destdir/etc/udev/rules.d/"
@@ -153,7 +237,7 @@ install -d "$man/man1" "$man/man5" "$man/man8"
 "$clientdir/splashhud" --generate-manual > "$man/man1/splashhud.1"
 "$bindir/splashhudd" --generate-manual > "$man/man8/splashhudd.8"
 install -m 0644 docs/man/splashhud.conf.5 "$man/man5/"
-if ((${#tools[@]})); then
+if ((${#tools[@]})) && command -v swift >/dev/null; then
     swift build --product generate-manual >/dev/null
     "$(swift build --show-bin-path)/generate-manual" "${tools[0]}" --output-directory "$man/man1" >/dev/null
 fi
@@ -168,6 +252,11 @@ unit splashhud-quit.service
 unit splashhud-ask-password.path
 unit splashhud-ask-password.service
 unit splashhud-mqtt.service
+# The unit's settings (the board profile), the admin's once there: never overwritten.
+if [[ ! -e $destdir/etc/default/splashhud ]]; then
+    install -d "$destdir/etc/default"
+    install -m 0644 udev/splashhud.default "$destdir/etc/default/splashhud"
+fi
 
 if ((initramfs)); then
     install -d "$destdir$prefix/lib/splashhud" "$destdir/etc/splashhud"
@@ -185,6 +274,30 @@ if ((initramfs)); then
     install -d "$dm"
     install -m 0755 initramfs/dracut/90splashhud/*.sh "$dm/"
     install -m 0644 initramfs/dracut/90splashhud/splashhud-initrd.conf "$dm/"
+fi
+
+if ((replace_plymouth)); then
+    # Debian's Plymouth still installed: its files moved aside with dpkg-divert (an upgrade of the
+    # package writes there too), its units masked; --uninstall undoes both.
+    if dpkg-query -W -f='${Status}' plymouth 2>/dev/null | grep -q ' installed$'; then
+        install -d "$prefix/lib/splashhud/plymouth" "${masked_list%/*}"
+        for f in "${plymouth_files[@]}"; do
+            [[ $(dpkg-divert --listpackage "$f") == splashhud ]] && continue
+            dpkg-divert --package splashhud --rename --divert "$prefix/lib/splashhud/plymouth/$(basename "$(dirname "$f")")-${f##*/}" --add "$f" >/dev/null
+            echo "install.sh: diverted Plymouth's $f"
+        done
+        for u in "${plymouth_units[@]}"; do
+            [[ -e /lib/systemd/system/$u || -e /usr/lib/systemd/system/$u ]] || continue
+            [[ $(readlink "/etc/systemd/system/$u" 2>/dev/null) == /dev/null ]] && continue
+            systemctl mask --quiet "$u" && echo "$u" >> "$masked_list"
+        done
+    fi
+    if [[ -e /usr/bin/plymouth || -L /usr/bin/plymouth ]] && [[ $(readlink /usr/bin/plymouth) != *splashhud ]]; then
+        echo "install.sh: /usr/bin/plymouth is not Plymouth's packaged client nor ours: left alone" >&2
+        exit 73
+    fi
+    if [[ $prefix == /usr ]]; then ln -sfn splashhud /usr/bin/plymouth; else ln -sfn "$prefix/bin/splashhud" /usr/bin/plymouth; fi
+    echo "install.sh: /usr/bin/plymouth is SplashHUD's client"
 fi
 
 echo "install.sh: installed into ${destdir:-/}${destdir:+ }(prefix $prefix)"
