@@ -35,7 +35,7 @@ public enum SplashHUDClient {
         if first == "--help" || first == "-h" || first == "help" {
             CommandLineTool.exitWithHelp(spec.helpText(program: "splashhud", verbs: allVerbs))
         }
-        if first == "--version" { print(ControlProtocol.softwareVersion); return }
+        if first == "--version" { print(SplashHUDVersion.current); return }
         if arguments == ["--generate-manual"] {
             CommandLineTool.exitWithHelp(ManPage.page(for: spec, verbs: allVerbs,
                                                       seeAlso: ["splashhudd(8)", "splashhud-tools(1)", "splashhud.conf(5)", "plymouth(1)"]))

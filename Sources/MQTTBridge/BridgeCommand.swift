@@ -7,11 +7,11 @@ import HUDProtocol
 public enum BridgeCommand {
     public static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        if arguments == ["--version"] { print(ControlProtocol.softwareVersion); return }
+        if arguments == ["--version"] { print(SplashHUDVersion.current); return }
         let configuration: BridgeConfiguration
         do {
             guard let c = try BridgeOptions.parse(arguments) else {
-                CommandLineTool.exitWithHelp(BridgeOptions.spec.helpText(program: "splashhud-mqtt"))
+                CommandLineTool.exitWithHelp(BridgeOptions.spec.helpText(program: "splashhud-mqtt", version: SplashHUDVersion.current))
             }
             configuration = c
         } catch {

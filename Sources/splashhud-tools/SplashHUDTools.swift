@@ -11,7 +11,7 @@ struct SplashHUDTools: ParsableCommand {
         commandName: "splashhud-tools",
         abstract: "SplashHUD's tools: the demo, headless renders of scripts and the display probe.",
         discussion: "`splashhud demo|render|probe …` runs these; the other verbs of `splashhud` talk to a running splashhudd.",
-        version: ControlProtocol.softwareVersion,
+        version: SplashHUDVersion.current,
         subcommands: [Demo.self, Render.self, Probe.self, Faces.self],
         defaultSubcommand: Demo.self)
 }

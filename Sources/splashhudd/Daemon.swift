@@ -44,7 +44,7 @@ enum Daemon {
             CommandLineTool.exitWithUsageError(error, program: "splashhudd", usage: DaemonOptions.spec.shortUsage(program: "splashhudd"))
         }
         if options.wantsHelp { CommandLineTool.exitWithHelp(DaemonOptions.spec.helpText(program: "splashhudd")) }
-        if options.wantsVersion { print(ControlProtocol.softwareVersion); return }
+        if options.wantsVersion { print(SplashHUDVersion.current); return }
         timeline.mark("options")
         do { try DaemonRun(options: options, timeline: timeline).run() } catch let error as UsageError {
             CommandLineTool.exitWithUsageError(error, program: "splashhudd", usage: DaemonOptions.spec.shortUsage(program: "splashhudd"))

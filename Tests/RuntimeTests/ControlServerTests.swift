@@ -23,7 +23,7 @@ struct ControlServerTests {
         let replies = try rig.lines(c, count: 8)
         #expect(replies.count == 8, "\(replies)")
         #expect(replies[0] == "ok pong")
-        #expect(replies[1] == "ok protocol \(ControlProtocol.version) splashhud \(ControlProtocol.softwareVersion)")
+        #expect(replies[1] == "ok protocol \(ControlProtocol.version) splashhud \(SplashHUDVersion.current)")
         #expect(replies[2] == "ok" && replies[3] == "ok", "blank and comment lines are answered too")
         #expect(replies[4] == "ok")
         #expect(replies[5].hasPrefix("error syntax unknown verb 'bogus'"), "\(replies[5])")

@@ -45,12 +45,27 @@ extension ClientVerb {
             }
         })
 
-    static let version = ClientVerb(spec: spec("version", "Print the daemon's protocol and version.")) { _, connection throws(ClientFailure) in
-        let client = try connection.connect()
-        let reply: String?
-        do throws(ControlClientError) { reply = try client.request("version") } catch { throw ClientFailure(error) }
-        print(reply ?? "")
-    }
+    static let version = ClientVerb(
+        spec: spec("version", "Print this client's version and the daemon's, each with its control protocol.",
+                   discussion: """
+                       Two lines: `client VERSION protocol N`, then `daemon VERSION protocol N` as the daemon answers. Without \
+                       a daemon only the client's line is printed (exit 69). A daemon that speaks another control protocol \
+                       exits 76 after both lines: its replies may mean something else to this client.
+                       """),
+        run: { _, connection throws(ClientFailure) in
+            print("client \(SplashHUDVersion.current) protocol \(ControlProtocol.version)")
+            CommandLineTool.flushOutput()  // before an error on standard error, in the order it happened
+            let client = try connection.connect()
+            let reply: String?
+            do throws(ControlClientError) { reply = try client.request("version") } catch { throw ClientFailure(error) }
+            guard let daemon = VersionReply(line: reply ?? "") else { throw ClientFailure(.protocolError("unreadable version '\(reply ?? "")'")) }
+            print("daemon \(daemon.software) protocol \(daemon.protocolVersion)")
+            CommandLineTool.flushOutput()
+            guard daemon.speaksThisProtocol else {
+                throw ClientFailure("splashhud version: the daemon speaks control protocol \(daemon.protocolVersion), this client \(ControlProtocol.version)",
+                                    status: 76)
+            }
+        })
 
     static let stateFields = ["visible", "mode", "progress", "status", "outputs"]
 

@@ -8,7 +8,7 @@
 // one of the control verbs:
 //
 //     ping                   ok pong
-//     version                ok protocol 1 splashhud VERSION
+//     version                ok protocol 1 splashhud VERSION   (VersionReply: the compatibility rule)
 //     state                  ok visible yes mode ring progress 0.4 status "Copying" outputs Virtual-1:1024x768
 //     wait                   ok hidden            (sent once the HUD is hidden: at once if it is)
 //     subscribe [keys]       ok subscribed        then one `event T KIND ["STATUS"] [KEY VALUE]...` line
@@ -27,10 +27,9 @@
 // The daemon closes a connection whose unread output passes its bound.
 
 public enum ControlProtocol {
-    /// Bumped when a verb's reply changes meaning; new verbs and new state keys do not bump it.
+    /// Bumped when a verb's reply changes meaning; new verbs and new state keys do not bump it
+    /// (SplashHUD's own version is `SplashHUDVersion.current`).
     public static let version = 1
-    /// SplashHUD's own version (`version`'s reply, `--version`).
-    public static let softwareVersion = "0.9.0"
     /// The longest request line, without its newline (the FIFO's limit too: PIPE_BUF - 1).
     public static let maxLineBytes = 4095
     /// The daemon's socket unless told otherwise.

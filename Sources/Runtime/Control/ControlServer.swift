@@ -127,7 +127,7 @@ public final class ControlServer {
             c.fill(slot, .ok("pong"))
             send(c)
         case .version:
-            c.fill(slot, .ok("protocol \(ControlProtocol.version) splashhud \(ControlProtocol.softwareVersion)"))
+            c.fill(slot, .ok(VersionReply.current.line))
             send(c)
         case .subscribe(let keys):
             c.subscribed = true
