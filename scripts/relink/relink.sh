@@ -1,0 +1,26 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Links a SplashHUD program again from its relink kit, against the static libraries the compiler
+# finds: Debian's by default (libc6-dev, libfribidi-dev, libthai-dev, libdatrie-dev, gcc), or
+# your modified ones first from each -L DIR. See README beside this script.
+#
+#   relink.sh [-L DIR]... PROGRAM OUTPUT      (PROGRAM: splashhudd or splashhud)
+#
+# CC names the compiler driver (default cc); extra linker options may follow in LDFLAGS.
+set -eu
+kit="$(dirname "$0")"
+dirs=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+        -L) dirs="$dirs -L${2:?-L needs a directory}"; shift 2 ;;
+        -L*) dirs="$dirs $1"; shift ;;
+        -h|--help) sed -n '3,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) break ;;
+    esac
+done
+[ $# -eq 2 ] || { echo "usage: relink.sh [-L DIR]... PROGRAM OUTPUT" >&2; exit 64; }
+program="$1" output="$2"
+[ -f "$kit/$program.o" ] && [ -f "$kit/$program.args" ] || { echo "relink.sh: no kit for '$program' in $kit" >&2; exit 66; }
+# The arguments file has one word per line and no spaces in any.
+# shellcheck disable=SC2046,SC2086
+exec "${CC:-cc}" -static -o "$output" "$kit/$program.o" $dirs $(cat "$kit/$program.args") ${LDFLAGS:-}
