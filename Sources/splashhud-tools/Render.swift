@@ -19,26 +19,31 @@ struct Render: ParsableCommand {
               --at T --out FILE.png              the frame at T seconds
               --apng FROM:TO:FPS --out FILE.png  an animated PNG of that range
               --events FILE                      the event log, `T EVENT STATUS` a line (`-`: stdout)
-            The HUD uses the library's defaults unless the script sets something.
+            The HUD uses the library's defaults unless the script sets something; --profile
+            takes a board profile's size, scale, format, rotation, screen colour, logo, theme
+            and [hud] settings instead (the options given win over it).
             """)
 
     @Argument(help: "The script of timed commands (`-` for standard input).")
     var script: String
 
-    @Option(help: "Screen size in pixels, WxH.")
-    var size: String = "1280x720"
+    @Option(help: "Board profile whose look the frames take (a name in boards/ or a .conf file).")
+    var profile: String?
 
-    @Option(help: "Pixels per point.")
-    var scale: Double = 1
+    @Option(help: "Screen size in pixels, WxH (default: the profile's mode, else 1280x720).")
+    var size: String?
 
-    @Option(help: "Scanout pixel format the frames are shown in (ARGB8888, XRGB8888, ABGR8888, XBGR8888, RGB888, BGR888, RGB565, BGR565).")
-    var format: String = "XRGB8888"
+    @Option(help: "Pixels per point (default: the profile's, else 1).")
+    var scale: Double?
 
-    @Option(help: "Panel rotation: 0, 90, 180 or 270 (clockwise).")
-    var rotate: Int = 0
+    @Option(help: "Scanout pixel format the frames are shown in (ARGB8888, XRGB8888, ABGR8888, XBGR8888, RGB888, BGR888, RGB565, BGR565; default: the profile's, else XRGB8888).")
+    var format: String?
 
-    @Option(help: "What lies behind the HUD: a colour #RRGGBB[AA] or a PNG file (scaled to fill).")
-    var background: String = "#000000"
+    @Option(help: "Panel rotation: 0, 90, 180 or 270 (clockwise; default: the profile's, else 0).")
+    var rotate: Int?
+
+    @Option(help: "What lies behind the HUD: a colour #RRGGBB[AA] or a PNG file (scaled to fill; default: the profile's screen and logo, else #000000).")
+    var background: String?
 
     @Option(help: "Write the event log here (`-` for standard output).")
     var events: String?
@@ -48,16 +53,18 @@ struct Render: ParsableCommand {
 
     func validate() throws {
         _ = try screenSize()
-        guard scale > 0 && scale <= 8 else { throw ValidationError("--scale must be above 0 and at most 8, got \(scale)") }
-        guard PixelFormat(name: format) != nil else { throw ValidationError("unknown --format '\(format)'") }
-        guard Rotation(rawValue: rotate) != nil else { throw ValidationError("--rotate must be 0, 90, 180 or 270, got \(rotate)") }
+        if let scale, !(scale > 0 && scale <= 8) { throw ValidationError("--scale must be above 0 and at most 8, got \(scale)") }
+        if let format, PixelFormat(name: format) == nil { throw ValidationError("unknown --format '\(format)'") }
+        if let rotate, Rotation(rawValue: rotate) == nil { throw ValidationError("--rotate must be 0, 90, 180 or 270, got \(rotate)") }
         do { _ = try RenderOutput.parse(outputs) } catch { throw ValidationError("\(error)") }
         if try RenderOutput.parse(outputs).isEmpty && events == nil {
             throw ValidationError("nothing to do: ask for --at T --out FILE.png, --apng FROM:TO:FPS --out FILE.png or --events FILE")
         }
     }
 
-    func screenSize() throws -> (Int32, Int32) {
+    /// `--size` as numbers; nil when not given.
+    func screenSize() throws -> (Int32, Int32)? {
+        guard let size else { return nil }
         let parts = size.lowercased().split(separator: "x")
         guard parts.count == 2, let w = Int32(parts[0]), let h = Int32(parts[1]), (1...8192).contains(w), (1...8192).contains(h) else {
             throw ValidationError("--size must be WxH with each 1...8192, got '\(size)'")
@@ -66,10 +73,10 @@ struct Render: ParsableCommand {
     }
 
     func run() throws {
-        let commands = try loadScript()
-        let (w, h) = try screenSize()
-        let setup = try RenderSetup(width: w, height: h, scale: Fixed16_16(scale), background: loadBackground(),
-                                    format: PixelFormat(name: format)!, rotation: Rotation(rawValue: rotate)!, commands: commands)
+        let look = try RenderLook(profile: profile.map(Demo.loadProfile), size: screenSize(), scale: scale, format: format,
+                                  rotate: rotate, background: background.map(loadBackground))
+        let setup = try RenderSetup(width: look.width, height: look.height, scale: look.scale, background: look.background,
+                                    format: look.format, rotation: look.rotation, commands: look.settings + loadScript())
         for problem in setup.problems() { FileHandle.standardError.write("splashhud render: \(script): \(problem)\n".data(using: .utf8)!) }
         var written: [String] = []
         for output in try RenderOutput.parse(outputs) {
@@ -100,7 +107,7 @@ struct Render: ParsableCommand {
         do { return try CommandParser.parseScript(bytes: [UInt8](data)) } catch { throw ValidationError("\(script): \(error)") }
     }
 
-    func loadBackground() throws -> SceneBackground {
+    func loadBackground(_ background: String) throws -> SceneBackground {
         if background.hasPrefix("#") {
             guard let c = Color(hex: background) else { throw ValidationError("--background: bad colour '\(background)' (use #RRGGBB or #RRGGBBAA)") }
             return .color(c)

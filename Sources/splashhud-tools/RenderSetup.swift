@@ -25,15 +25,16 @@ struct RenderSetup {
     }
 
     /// What in the script cannot be drawn as asked (an image that will not load, a font that
-    /// will not open), one message a line with the script's line number. Drawing goes on with a
-    /// placeholder or the default font.
+    /// will not open), one message a line with the script's line number (line 0: a board
+    /// profile's setting). Drawing goes on with a placeholder or the default font.
     func problems() -> [String] {
         commands.compactMap { c in
+            let place = c.line > 0 ? "line \(c.line)" : "the board profile"
             switch c.command {
             case .image(.custom(let path), _):
-                if case .failure(let e) = resources.image(at: path) { return "line \(c.line): \(e)" }
+                if case .failure(let e) = resources.image(at: path) { return "\(place): \(e)" }
             case .set(.font(let path)):
-                if case .failure(let e) = resources.chain(fontAt: path) { return "line \(c.line): \(e)" }
+                if case .failure(let e) = resources.chain(fontAt: path) { return "\(place): \(e)" }
             default: break
             }
             return nil
