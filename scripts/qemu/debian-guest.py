@@ -1,0 +1,312 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Runs the docs' marked shell blocks verbatim in a Debian 12 guest with Plymouth, and reboots it.
+
+    debian-guest.py image [--work DIR]
+    debian-guest.py run --work DIR --shots-dir DIR [--timeout S]
+
+`image`: the cached guest, .build/qemu/debian12-HASH.img and its Debian initrd (the hash covers
+the package list, the guest kernel and this recipe): mmdebstrap's bookworm minbase with PACKAGES
+(Plymouth as Debian ships it, busybox as initramfs-tools recommends), the guest kernel's modules
+for virtio, ext4 and the display (copied from the host, depmod), an fstab, and docs-guest.service,
+which mounts the second disk and runs its guest.sh. Prints the image's path.
+
+`run`: a second disk with the repository's tracked files, the binaries scripts/test.sh builds
+(.build-static-executable/debug/splashhudd and splashhud; .build-static/release's tools when there)
+and the blocks scripts/doc-blocks.py extracts; then
+  1. boot 1 (Debian's own initramfs, Plymouth in it): the tree is copied to /root/splashhud and
+     the `install` blocks run there, one `bash -e -o pipefail` each (they rebuild the initramfs);
+  2. the new /boot/initrd.img-* is read out of the image (debugfs);
+  3. boot 2 with it: once the splash is up, the `check` blocks, a screendump of the HUD, what
+     the daemons did (command line, hand-over, logs), then the `uninstall` blocks and what is
+     left of SplashHUD and Plymouth.
+Every fact is an `INFO` line on ttyS1 (vmtest.py's protocol; the test reads them), each block's
+output goes to the guest console. Exits with the first failing boot's status. Runs as root
+(mmdebstrap, mke2fs -d, debugfs). Python 3 standard library only.
+"""
+import argparse
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+CACHE = os.path.join(REPO, ".build", "qemu")
+os.environ["PATH"] = os.environ.get("PATH", "/usr/bin:/bin") + ":/usr/sbin:/sbin"
+
+# What a kiosk's Debian 12 has: systemd and udev, initramfs-tools with busybox (its recommends),
+# Plymouth from Debian, DejaVu for the HUD's text.
+PACKAGES = ["systemd-sysv", "udev", "kmod", "initramfs-tools", "busybox", "zstd", "plymouth", "fonts-dejavu-core"]
+# The guest kernel's modules the boots need (with their dependencies): virtio disk and GPU, ext4.
+MODULES = ["virtio_pci", "virtio_blk", "virtio_gpu", "bochs", "ext4", "crc32c_generic", "crc32c_intel",
+           "virtio_input", "evdev"]
+
+# The test's unit (not SplashHUD's): the second disk's guest.sh once the system is up, before
+# splashhud-quit.service ends the splash.
+UNIT = """[Unit]
+Description=The docs' blocks (SplashHUD's DocsEndToEndTests)
+After=local-fs.target systemd-udevd.service
+Before=splashhud-quit.service
+
+[Service]
+Type=oneshot
+ExecStart=/bin/sh -c 'mkdir -p /mnt/tree-disk && mount -o ro /dev/vdb /mnt/tree-disk && exec /bin/sh /mnt/tree-disk/guest.sh'
+StandardOutput=journal+console
+StandardError=journal+console
+TimeoutStartSec=infinity
+
+[Install]
+WantedBy=multi-user.target
+"""
+
+# The second disk's runner: the phase is kept on the root disk (/var/lib/docs-guest/phase).
+GUEST = r"""#!/bin/sh
+# The test's guest runner (DocsEndToEndTests; not part of SplashHUD).
+disk=/mnt/tree-disk
+tree=/root/splashhud
+phase=/var/lib/docs-guest/phase
+stty -F /dev/ttyS1 raw -echo
+exec 3<>/dev/ttyS1
+say() { echo "INFO $*" >&3; echo "docs-guest: $*"; }
+ctl() { echo "$1" >&3; read -r answer <&3; echo "docs-guest: $1 -> $answer"; }
+finish() { sync; echo "EXIT $1" >&3; sleep 600; }
+# Every block of a phase, verbatim, from the tree's root; the first that fails ends the boot.
+blocks() {
+    for b in "$disk/blocks/$1"/*.sh; do
+        [ -e "$b" ] || continue
+        where=$(head -n 1 "$b" | cut -c 3-)
+        t0=$(date +%s)
+        (cd "$tree" && bash -e -o pipefail "$b") >/run/docs-block.log 2>&1
+        rc=$?
+        sed "s|^|docs-guest: $where: |" /run/docs-block.log
+        say "BLOCK $1 $where status $rc seconds $(( $(date +%s) - t0 ))"
+        [ "$rc" = 0 ] || finish 1
+    done
+}
+image() { lsinitramfs "/boot/initrd.img-$(uname -r)"; }
+mkdir -p /var/lib/docs-guest
+case "$(cat "$phase" 2>/dev/null)" in
+"")
+    say "BOOT1 plymouth $(dpkg-query -W -f='${Status} ${Version}' plymouth) swift $(command -v swift || echo none)"
+    cp -a "$disk/tree" "$tree"
+    blocks install
+    say "BOOT1 image-plymouthd $(image | grep -c 'plymouthd$') image-splashhudd $(image | grep -c 'usr/bin/splashhudd$') default $(image | grep -c 'etc/default/splashhud$')"
+    say "BOOT1 diversions $(dpkg-divert --list | grep -c 'by splashhud')"
+    echo check > "$phase"
+    finish 0
+    ;;
+check)
+    i=0
+    st=""
+    while [ $i -lt 600 ]; do
+        st=$(splashhud state --timeout 500 2>&1)
+        case "$st" in *"visible yes"*"outputs card"*) break ;; esac
+        sleep 0.1
+        i=$((i + 1))
+    done
+    say "BOOT2 state $st"
+    pid=$(pidof splashhudd)
+    say "BOOT2 daemon $(tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null)"
+    say "BOOT2 unit $(systemctl show -p MainPID --value splashhud.service) $pid"
+    say "BOOT2 plymouthd $(pidof plymouthd || echo none)"
+    say "BOOT2 handover-env $(ls /run/initramfs/splashhud.env 2>/dev/null || echo none)"
+    say "BOOT2 initramfs-log $(grep -c . /run/initramfs/splashhud.log 2>/dev/null || echo none)"
+    blocks check
+    say "BOOT2 message $(splashhud state 2>&1)"
+    # psplash's PROGRESS keeps the text display-message set: a still HUD for the screendump.
+    splashhud send 'PROGRESS 50'
+    ctl "SHOT check settled"
+    say "BOOT2 shown $(splashhud state 2>&1)"
+    echo "--- the initramfs daemon's log"; cat /run/initramfs/splashhud.log
+    echo "--- splashhud.service"; journalctl -b -u splashhud.service --no-pager -o cat
+    blocks uninstall
+    say "BOOT2 after diversions $(dpkg-divert --list | grep -c 'by splashhud') plymouth $(if [ -L /usr/bin/plymouth ]; then echo link; elif [ -x /usr/bin/plymouth ]; then echo file; else echo none; fi) plymouthd $(test -x /usr/sbin/plymouthd && echo yes || echo no) start $(systemctl is-enabled plymouth-start.service 2>&1) splashhudd $(test -e /usr/bin/splashhudd && echo yes || echo no)"
+    say "BOOT2 after image-plymouthd $(image | grep -c 'plymouthd$') image-splashhudd $(image | grep -c 'splashhudd$')"
+    finish 0
+    ;;
+esac
+say "docs-guest: unknown phase"
+finish 2
+"""
+
+
+def log(msg):
+    print(f"debian-guest: {msg}", file=sys.stderr, flush=True)
+
+
+def run(argv, **kw):
+    t = time.monotonic()
+    p = subprocess.run(argv, capture_output=True, text=True, **kw)
+    if p.returncode != 0:
+        sys.stderr.write(p.stdout + p.stderr)
+        raise SystemExit(f"debian-guest: {' '.join(argv[:3])}… failed ({p.returncode})")
+    return p.stdout, time.monotonic() - t
+
+
+def kernel_version():
+    out, _ = run([sys.executable, os.path.join(HERE, "vmtest.py"), "kernel"])
+    return out.strip()
+
+
+def module_files(version):
+    """The modules MODULES need, in load order, as modprobe resolves them on the host."""
+    files = []
+    for m in MODULES:
+        out, _ = run(["modprobe", "-S", version, "-D", m])
+        for line in out.splitlines():
+            if line.startswith("insmod "):
+                path = line.split()[1]
+                if path not in files:
+                    files.append(path)
+    return files
+
+
+def image(work=None):
+    """The cached image and its Debian initrd (built once per key)."""
+    version = kernel_version()
+    key = hashlib.sha256("\n".join([version, " ".join(PACKAGES), " ".join(MODULES), UNIT]).encode()).hexdigest()[:16]
+    img = os.path.join(CACHE, f"debian12-{key}.img")
+    initrd = img[:-4] + ".initrd"
+    if os.path.exists(img) and os.path.exists(initrd):
+        return img, initrd, version
+    for tool in ("mmdebstrap", "mke2fs"):
+        if not shutil.which(tool):
+            raise SystemExit(f"debian-guest: {tool} is not installed: run scripts/setup.sh --tests")
+    os.makedirs(CACHE, exist_ok=True)
+    work = os.path.abspath(work or os.path.join(CACHE, f"debian12-{key}.work"))
+    shutil.rmtree(work, ignore_errors=True)
+    stage = os.path.join(work, "stage")
+    # The kernel's side, copied in: its modules (and depmod's inputs), its config (mkinitramfs reads it).
+    base = f"/lib/modules/{version}"
+    for path in module_files(version) + [f"{base}/{n}" for n in ("modules.order", "modules.builtin", "modules.builtin.modinfo")]:
+        # Under usr/: bookworm's /lib is a link to usr/lib, which a lib/ in the stage would replace.
+        dest = os.path.join(stage, "usr", os.path.relpath(os.path.realpath(path), "/usr") if path.startswith("/usr/") else path.lstrip("/"))
+        os.makedirs(os.path.dirname(dest), exist_ok=True)
+        shutil.copy2(path, dest)
+    os.makedirs(os.path.join(stage, "boot"))
+    shutil.copy2(f"/boot/config-{version}", os.path.join(stage, "boot"))
+    files = {
+        "etc/fstab": "/dev/vda / ext4 rw,errors=remount-ro 0 1\n",
+        "etc/hostname": "docs-guest\n",
+        "etc/systemd/system/docs-guest.service": UNIT,
+    }
+    for path, text in files.items():
+        dest = os.path.join(stage, path)
+        os.makedirs(os.path.dirname(dest), exist_ok=True)
+        with open(dest, "w") as f:
+            f.write(text)
+    os.makedirs(os.path.join(stage, "etc/systemd/system/multi-user.target.wants"))
+    os.symlink("/etc/systemd/system/docs-guest.service", os.path.join(stage, "etc/systemd/system/multi-user.target.wants/docs-guest.service"))
+    root = os.path.join(work, "root")
+    out = os.path.join(work, "out")
+    os.makedirs(out)
+    # Debian's own initrd for the first boot: Plymouth's hook and scripts in it, as installed.
+    _, took = run(["mmdebstrap", "--mode=root", "--variant=minbase", "--include=" + ",".join(PACKAGES),
+                   f"--customize-hook=sync-in {stage} /",
+                   f"--customize-hook=chroot \"$1\" /usr/bin/env PATH=/usr/sbin:/usr/bin:/sbin:/bin depmod {version}",
+                   f"--customize-hook=chroot \"$1\" /usr/bin/env PATH=/usr/sbin:/usr/bin:/sbin:/bin update-initramfs -c -k {version}",
+                   f"--customize-hook=copy-out /boot/initrd.img-{version} {out}",
+                   "bookworm", root])
+    log(f"mmdebstrap: {took:.0f} s")
+    size = int(subprocess.run(["du", "-sm", root], capture_output=True, text=True).stdout.split()[0])
+    tmp = img + ".tmp"
+    # Room for the tree, the installed binaries and two more initrds.
+    run(["mke2fs", "-q", "-F", "-t", "ext4", "-L", "root", "-d", root, tmp, f"{size + 600}M"])
+    shutil.copy2(os.path.join(out, f"initrd.img-{version}"), initrd)
+    os.replace(tmp, img)
+    shutil.rmtree(work, ignore_errors=True)
+    log(f"image {img}: {size} MB of files")
+    return img, initrd, version
+
+
+def tree_disk(work):
+    """The second disk: the tracked tree with the test's binaries, the blocks and guest.sh."""
+    top = os.path.join(work, "disk")
+    shutil.rmtree(top, ignore_errors=True)
+    tree = os.path.join(top, "tree")
+    listing, _ = run(["git", "-C", REPO, "ls-files", "-z"])
+    for rel in filter(None, listing.split("\0")):
+        src = os.path.join(REPO, rel)
+        if not os.path.lexists(src):
+            continue  # deleted in the work tree, not yet committed
+        dest = os.path.join(tree, rel)
+        os.makedirs(os.path.dirname(dest), exist_ok=True)
+        shutil.copy2(src, dest, follow_symlinks=False)
+    # The binaries scripts/test.sh builds before the QEMU phase (the fully static pair), at the path
+    # install.sh looks in when there is no swift; the tools only when built (not by test.sh).
+    static = os.environ.get("SPLASHHUD_STATIC_DAEMON") or os.path.join(REPO, ".build-static-executable/debug/splashhudd")
+    pairs = [(static, ".build-static-executable/debug/splashhudd"),
+             (os.environ.get("SPLASHHUD_STATIC_CLIENT") or os.path.join(os.path.dirname(static), "splashhud"),
+              ".build-static-executable/debug/splashhud")]
+    for name in ("splashhud-tools", "splashhud-mqtt"):
+        built = os.path.join(REPO, ".build-static/release", name)
+        if os.path.exists(built):
+            pairs.append((built, f".build-static/release/{name}"))
+    for src, rel in pairs:
+        if not os.path.exists(src):
+            raise SystemExit(f"debian-guest: {src} is missing (scripts/test.sh builds it)")
+        os.makedirs(os.path.dirname(os.path.join(tree, rel)), exist_ok=True)
+        shutil.copy2(src, os.path.join(tree, rel))
+    for phase in ("install", "check", "uninstall"):
+        out, _ = run([sys.executable, os.path.join(REPO, "scripts/doc-blocks.py"), "extract", phase, os.path.join(top, "blocks", phase)])
+        for line in out.splitlines():
+            print(f"BLOCKS {phase} {line}")
+    with open(os.path.join(top, "guest.sh"), "w") as f:
+        f.write(GUEST)
+    size = sum(os.path.getsize(os.path.join(d, n)) for d, _, ns in os.walk(top) for n in ns
+               if not os.path.islink(os.path.join(d, n)))
+    disk = os.path.join(work, "tree.img")
+    run(["mke2fs", "-q", "-F", "-t", "ext4", "-d", top, disk, f"{size // (1 << 20) + 32}M"])
+    return disk
+
+
+def boot(a, initrd, root, disk, name):
+    cmd = [sys.executable, os.path.join(HERE, "vmtest.py"), "boot", "--display", "virtio", "--initrd", initrd,
+           "--drive", root, "--drive", disk, "--shots-dir", a.shots_dir, "--timeout", str(a.timeout), "--verbose",
+           "--cmdline", "root=/dev/vda rw"]
+    t = time.monotonic()
+    sys.stdout.flush()
+    status = subprocess.call(cmd)
+    print(f"TIME {name} {time.monotonic() - t:.1f}", flush=True)
+    return status
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    i = sub.add_parser("image")
+    i.add_argument("--work")
+    r = sub.add_parser("run")
+    r.add_argument("--work", required=True)
+    r.add_argument("--shots-dir", required=True)
+    r.add_argument("--timeout", type=float, default=360.0)
+    a = ap.parse_args()
+    t0 = time.monotonic()
+    img, initrd, version = image(getattr(a, "work", None) and os.path.join(a.work, "image"))
+    print(f"TIME image {time.monotonic() - t0:.1f}", flush=True)
+    if a.cmd == "image":
+        print(img)
+        return 0
+    work = os.path.abspath(a.work)
+    os.makedirs(work, exist_ok=True)
+    root = os.path.join(work, "root.img")
+    subprocess.run(["cp", "--sparse=always", "--reflink=auto", img, root], check=True)
+    disk = tree_disk(work)
+    status = boot(a, initrd, root, disk, "boot1")
+    if status != 0:
+        return status
+    # The initrd the blocks' update-initramfs -u wrote, read out of the root file system.
+    new = os.path.join(work, "initrd.img")
+    run(["debugfs", "-R", f"dump -p /boot/initrd.img-{version} {new}", root])
+    if not os.path.getsize(new):
+        raise SystemExit(f"debian-guest: no /boot/initrd.img-{version} in the guest")
+    status = boot(a, new, root, disk, "boot2")
+    print(f"TIME total {time.monotonic() - t0:.1f}", flush=True)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
