@@ -246,6 +246,7 @@ chmod 0644 "$man"/man?/*
 doc="$destdir$prefix/share/doc/splashhud"
 install -d "$doc/docs" "$doc/udev"
 install -m 0644 docs/*.md "$doc/docs/"
+install -m 0644 CHANGELOG.md "$doc/"   # protocol.md links it (../CHANGELOG.md)
 install -m 0644 udev/README.md "$doc/udev/"
 unit splashhud.service
 unit splashhud-quit.service
