@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """Writes THIRD-PARTY-NOTICES from what each installed binary really contains or loads.
 
-    third-party-notices.py [--record RECORD.json]... [--kit-dir DIR] BINARY... > THIRD-PARTY-NOTICES
+    third-party-notices.py [--record RECORD.json]... [--kit-dir DIR] [-o FILE] BINARY...
 
 For each BINARY: the object files and archive members its link took (RECORD, written by
 scripts/relink/record-link.py when it was built; a static binary needs one) and the shared
@@ -15,9 +15,11 @@ name (/usr/share/common-licenses) follow at the end. A file no entry claims is a
 naming it, so a new library cannot be linked in without its notice.
 """
 import argparse
+import functools
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -79,14 +81,40 @@ def library_of(path):
     raise NoticeError(f"no notice entry for {path}: add its library to LIBRARIES in {sys.argv[0]}")
 
 
+@functools.lru_cache(maxsize=None)
+def dpkg_files():
+    """Every file dpkg installed -> its package (PACKAGE or PACKAGE:ARCH): the lists read once, as
+    dpkg-query -S would for each file (a second each)."""
+    owners, info = {}, "/var/lib/dpkg/info"
+    for name in os.listdir(info):
+        if name.endswith(".list"):
+            with open(os.path.join(info, name), encoding="utf-8", errors="replace") as f:
+                for line in f:
+                    owners.setdefault(line.rstrip("\n"), name[:-5])
+    return owners
+
+
+@functools.lru_cache(maxsize=None)
+def package_version(package):
+    return run(["dpkg-query", "-W", "-f", "${Version}", package]).stdout.strip()
+
+
+@functools.lru_cache(maxsize=None)
+def swift_version(swiftc):
+    return run([swiftc, "--version"]).stdout.split("\n")[0]
+
+
+@functools.lru_cache(maxsize=None)
 def debian_package(path):
-    """(package, version, copyright file) of the Debian package that installed path, or None."""
-    for p in dict.fromkeys([path, os.path.realpath(path)]):
-        r = run(["dpkg-query", "-S", p])
-        if r.returncode == 0:
-            pkg = r.stdout.split(":")[0].split(",")[0].strip()
-            arch_pkg = r.stdout.split(": ")[0].split(",")[0].strip()
-            version = run(["dpkg-query", "-W", "-f", "${Version}", arch_pkg]).stdout.strip()
+    """(package, version, copyright file) of the Debian package that installed path, or None.
+    With /usr merged, dpkg may know a file by its /lib path or by its /usr/lib one."""
+    real = os.path.realpath(path)
+    candidates = [path, real] + [p[4:] if p.startswith("/usr/") else "/usr" + p for p in (path, real)]
+    for p in dict.fromkeys(candidates):
+        arch_pkg = dpkg_files().get(p)
+        if arch_pkg:
+            pkg = arch_pkg.split(":")[0]
+            version = package_version(arch_pkg)
             copyright_file = f"/usr/share/doc/{pkg}/copyright"
             if not os.path.exists(copyright_file):
                 raise NoticeError(f"{path} is from {pkg}, which has no {copyright_file}")
@@ -109,14 +137,15 @@ def source_tree_notice(path):
     return None
 
 
+@functools.lru_cache(maxsize=None)
 def swift_toolchain_notice(path):
-    swiftc = run(["sh", "-c", "command -v swiftc"]).stdout.strip()
+    swiftc = shutil.which("swiftc") or ""
     root = os.path.dirname(os.path.dirname(os.path.realpath(swiftc))) if swiftc else ""
     real = os.path.realpath(path)
     for d in (root, os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(real))))):
         lic = os.path.join(d, "share", "swift", "LICENSE.txt")
         if d and real.startswith(d + "/") and os.path.exists(lic):
-            version = run([os.path.join(d, "bin", "swiftc"), "--version"]).stdout.split("\n")[0]
+            version = swift_version(os.path.join(d, "bin", "swiftc"))
             if re.match(r"lib_FoundationICU\.", os.path.basename(path)):
                 # The toolchain carries ICU (swift-foundation-icu) without its licence file: ICU's
                 # licence is the one Debian's libicu package reproduces.
@@ -128,6 +157,7 @@ def swift_toolchain_notice(path):
     return None
 
 
+@functools.lru_cache(maxsize=None)
 def origin_of(path):
     """(package, version, [copyright files]) for a library file."""
     deb = debian_package(path)
@@ -198,6 +228,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--record", action="append", default=[], help="a link record of one of the binaries")
     ap.add_argument("--kit-dir", default="/usr/lib/splashhud/relink", help="where the relink kit is installed")
+    ap.add_argument("-o", "--output", help="write here instead of standard output")
     ap.add_argument("binaries", nargs="+")
     a = ap.parse_args()
     records = {}
@@ -248,7 +279,7 @@ def main():
         print(f"third-party-notices: {e}", file=sys.stderr)
         return 1
 
-    out = sys.stdout
+    out = open(a.output, "w", encoding="utf-8") if a.output else sys.stdout
     out.write("SplashHUD: third-party notices\n==============================\n\n")
     out.write("SplashHUD itself is under the MIT licence (LICENSE, beside this file). Its programs contain\n"
               "(\"linked in\", \"compiled in\") or load at run time (\"loaded\") the software below, under the\n"
