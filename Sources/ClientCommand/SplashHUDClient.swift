@@ -38,7 +38,8 @@ public enum SplashHUDClient {
         if first == "--version" { print(SplashHUDVersion.current); return }
         if arguments == ["--generate-manual"] {
             CommandLineTool.exitWithHelp(ManPage.page(for: spec, verbs: allVerbs,
-                                                      seeAlso: ["splashhudd(8)", "splashhud-tools(1)", "splashhud.conf(5)", "plymouth(1)"]))
+                                                      seeAlso: ["splashhudd(8)", "splashhud-tools(1)", "splashhud.conf(5)", "plymouth(1)"],
+                                                      version: SplashHUDVersion.current))
         }
         if first == "--generate-completion-script" {
             guard arguments.count == 2, let script = Completions.script(for: arguments[1], command: spec, verbs: allVerbs) else {

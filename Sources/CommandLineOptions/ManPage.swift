@@ -4,11 +4,13 @@
 // client, 8 for the daemon (a system service).
 
 public enum ManPage {
+    /// `version` goes in the footer beside the package's name (`SplashHUD 0.9.0`), as man-pages(7) asks.
     public static func page(for command: CommandSpec, verbs: [CommandSpec] = [], section: Int = 1, seeAlso: [String] = [],
-                            date: String = "") -> String {
+                            date: String = "", version: String? = nil) -> String {
         let name = command.name
         let manual = section == 8 ? "System Administration" : "User Commands"
-        var s = ".TH \(name.uppercased()) \(section) \"\(date)\" \"SplashHUD\" \"\(manual)\"\n"
+        let source = version.map { "SplashHUD \($0)" } ?? "SplashHUD"
+        var s = ".TH \(name.uppercased()) \(section) \"\(date)\" \"\(escape(source))\" \"\(manual)\"\n"
         s += ".SH NAME\n\(escape(name)) \\- \(escape(command.abstract))\n"
         s += ".SH SYNOPSIS\n.B \(escape(name))\n" + escape(command.usageWords(program: name, verbs: !verbs.isEmpty).dropFirst().joined(separator: " ")) + "\n"
         if !command.discussion.isEmpty { s += ".SH DESCRIPTION\n\(escape(command.discussion))\n" }

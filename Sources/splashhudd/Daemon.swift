@@ -37,7 +37,8 @@ enum Daemon {
         }
         if arguments == ["--generate-manual"] {
             CommandLineTool.exitWithHelp(ManPage.page(for: DaemonOptions.spec, section: 8,
-                                                      seeAlso: ["splashhud(1)", "splashhud-tools(1)", "splashhud.conf(5)"]))
+                                                      seeAlso: ["splashhud(1)", "splashhud-tools(1)", "splashhud.conf(5)"],
+                                                      version: SplashHUDVersion.current))
         }
         let options: DaemonOptions
         do { options = try DaemonOptions(arguments: arguments) } catch {

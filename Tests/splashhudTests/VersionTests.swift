@@ -23,6 +23,15 @@ import Testing
         #expect(output == SplashHUDVersion.current + "\n", "\(program) --version printed '\(output)'")
     }
 
+    /// The man pages' footer names the version (the .TH line's fourth field).
+    @Test(arguments: [("splashhud", "SPLASHHUD 1"), ("splashhudd", "SPLASHHUDD 8")])
+    func theManPagesNameTheVersion(_ program: String, _ title: String) throws {
+        let (status, page) = try SplashBinary.run(try SplashBinary.path(program), ["--generate-manual"])
+        #expect(status == 0)
+        let th = page.components(separatedBy: "\n").first ?? ""
+        #expect(th.hasPrefix(".TH \(title) ") && th.contains("\"SplashHUD \(SplashHUDVersion.current)\""), "\(th)")
+    }
+
     // MARK: CHANGELOG.md
 
     /// One `## ` section of the changelog: `[Unreleased]` or `[VERSION] - DATE`, and its lines.
