@@ -49,8 +49,8 @@ extension ClientVerb {
         spec: spec("version", "Print this client's version and the daemon's, each with its control protocol.",
                    discussion: """
                        Two lines: `client VERSION protocol N`, then `daemon VERSION protocol N` as the daemon answers. Without \
-                       a daemon only the client's line is printed (exit 69). A daemon that speaks another control protocol \
-                       exits 76 after both lines: its replies may mean something else to this client.
+                       a daemon only the client's line is printed (exit 69). With a daemon that speaks another control \
+                       protocol it exits 76 after both lines: that daemon's replies may mean something else to this client.
                        """),
         run: { _, connection throws(ClientFailure) in
             print("client \(SplashHUDVersion.current) protocol \(ControlProtocol.version)")
