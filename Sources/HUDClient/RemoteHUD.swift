@@ -9,7 +9,7 @@ import LinuxSystem
 /// The HUD of a running `splashhudd`, over its control socket.
 ///
 /// Requests go over one connection, in order, sent by a background thread, so posting never
-/// blocks the caller; ``state()``, ``whenHidden(_:)``, ``events()`` and ``askPassword(prompt:completion:)``
+/// blocks the caller; ``state()``, ``version()``, ``whenHidden(_:)``, ``events()`` and ``askPassword(prompt:completion:)``
 /// each use a connection of their own, so a long wait never holds the requests behind it. Every
 /// call is bounded by the timeout; a daemon that restarted is reconnected to at the next request.
 public final class RemoteHUD: HUDConnection, @unchecked Sendable {
@@ -77,6 +77,15 @@ public final class RemoteHUD: HUDConnection, @unchecked Sendable {
         let line = try c.request("state") ?? ""
         guard let state = HUDState(line: line) else { throw .protocolError("unreadable state '\(line)'") }
         return state
+    }
+
+    /// The daemon's version and its control protocol's (`version`): a program that may meet
+    /// daemons of several releases checks its `speaksThisProtocol` once.
+    public func version() throws(ControlClientError) -> VersionReply {
+        let c = try ControlClient(socket: socket, timeoutMilliseconds: timeoutMilliseconds)
+        let line = try c.request("version") ?? ""
+        guard let reply = VersionReply(line: line) else { throw .protocolError("unreadable version '\(line)'") }
+        return reply
     }
 
     public func whenHidden(_ completion: @escaping @Sendable () -> Void) {

@@ -4,6 +4,7 @@
 // docs/protocol.md, so a release cannot forget one of them; `splashhud version` prints the
 // client's version and a real daemon's, and tells a daemon of another protocol by its exit status.
 import Foundation
+import HUDClient
 import HUDProtocol
 import LinuxSystem
 import SystemPackage
@@ -110,6 +111,9 @@ import Testing
         defer { d.end() }
         let line = "\(SplashHUDVersion.current) protocol \(ControlProtocol.version)"
         #expect(try d.client(["version"]) == (0, "client \(line)\ndaemon \(line)\n"))
+        // The Swift API asks the same.
+        let reply = try RemoteHUD(socket: d.socket, timeoutMilliseconds: 5000).version()
+        #expect(reply == VersionReply.current && reply.speaksThisProtocol)
     }
 
     @Test func withoutADaemonOnlyTheClientsLineAndExit69() throws {
