@@ -50,6 +50,10 @@ if [[ " $* " == *" --tests "* ]]; then
     # mke2fs -d; and dracut (dracut-core installs beside initramfs-tools without replacing it)
     # to build images with the dracut module and list them with lsinitrd.
     initramfs-tools zstd e2fsprogs dracut-core
+    # The docs' blocks run in a Debian 12 guest with Plymouth (Tests/QEMUTests/DocsEndToEndTests,
+    # scripts/qemu/debian-guest.py): mmdebstrap builds its root once (cached in .build/qemu),
+    # debugfs (e2fsprogs) reads the rebuilt initrd out of it.
+    mmdebstrap
     # The LUKS test (Tests/QEMUTests/LUKSEndToEndTests, scripts/qemu/luks-boot.py): cryptsetup
     # encrypts the root image on the host (offline, through the kernel's crypto API: no
     # device-mapper needed) and cryptsetup-initramfs puts cryptsetup, askpass and the cryptroot
