@@ -28,11 +28,12 @@ extension SplashHUDClient {
             CommandSpec(
                 name: "render", abstract: "Render a timed script headless to PNGs (splashhud-tools).",
                 options: [
-                    .option("size", "size", help: "Screen size in pixels, WxH."),
-                    .option("scale", "scale", help: "Pixels per point."),
-                    .option("format", "format", help: "Scanout pixel format the frames are shown in (ARGB8888, XRGB8888, ABGR8888, XBGR8888, RGB888, BGR888, RGB565, BGR565)."),
-                    .option("rotate", "rotate", help: "Panel rotation: 0, 90, 180 or 270 (clockwise)."),
-                    .option("background", "background", help: "What lies behind the HUD: a colour #RRGGBB[AA] or a PNG file (scaled to fill)."),
+                    .option("profile", "profile", help: "Board profile whose look the frames take (a name in boards/ or a .conf file)."),
+                    .option("size", "size", help: "Screen size in pixels, WxH (default: the profile's mode, else 1280x720)."),
+                    .option("scale", "scale", help: "Pixels per point (default: the profile's, else 1)."),
+                    .option("format", "format", help: "Scanout pixel format the frames are shown in (ARGB8888, XRGB8888, ABGR8888, XBGR8888, RGB888, BGR888, RGB565, BGR565; default: the profile's, else XRGB8888)."),
+                    .option("rotate", "rotate", help: "Panel rotation: 0, 90, 180 or 270 (clockwise; default: the profile's, else 0)."),
+                    .option("background", "background", help: "What lies behind the HUD: a colour #RRGGBB[AA] or a PNG file (scaled to fill; default: the profile's screen and logo, else #000000)."),
                     .option("events", "events", help: "Write the event log here (`-` for standard output)."),
                     version,
                     .option("at", "seconds", help: "Write the frame at this many seconds to the --out file that follows."),
