@@ -35,11 +35,21 @@ def outside_kit(path):
     return notices.library_of(path)[2] or re.fullmatch(GCC_DRIVER_FILES, base) is not None
 
 
-def relink_arguments(ld, lgpl_archives):
-    """The linker options a program needs again (entry symbol, forced undefined symbols, -z) and the
-    LGPL libraries, each where the original command had it; the compiler driver adds the rest."""
-    args, i = [], 0
+def soname(path):
+    out = subprocess.run(["readelf", "-dW", path], stdout=subprocess.PIPE, text=True).stdout
+    m = re.search(r"\(SONAME\)\s+Library soname: \[(.*)\]", out)
+    return m.group(1) if m else os.path.basename(path)
+
+
+def relink_arguments(record, lgpl_archives):
+    """How the compiler driver links the kit again: -static or -pie as the program was, the linker
+    options it needs (entry symbol, forced undefined symbols, -z), the LGPL archives where the
+    original command had them, and the shared libraries it loaded (a program built with
+    --static-swift-stdlib loads glibc's and a few others); the driver adds its start files."""
+    ld = record["linker"]
+    args = ["-static"] if record["static_executable"] else (["-pie"] if "-pie" in ld else ["-no-pie"])
     named = {os.path.basename(a): a for a in lgpl_archives}
+    i = 0
     while i < len(ld):
         a = ld[i]
         if a == "--defsym" and i + 1 < len(ld):
@@ -50,24 +60,35 @@ def relink_arguments(ld, lgpl_archives):
         elif a == "-z" and i + 1 < len(ld):
             args.append(f"-Wl,-z,{ld[i + 1]}")
             i += 1
-        elif a in ("--gc-sections", "--build-id"):
+        elif a in ("--gc-sections", "--build-id", "--no-export-dynamic"):
             args.append(f"-Wl,{a}")
         elif a.startswith("-l"):
             name = a[3:] if a.startswith("-l:") else f"lib{a[2:]}.a"
             if name in named and f"-l:{name}" not in args:
                 args.append(f"-l:{name}")
         i += 1
+    for i in record["inputs"]:
+        f = i["file"]
+        if "member" not in i and (f.endswith(".so") or ".so." in f) and not notices.library_of(f)[0].startswith("GNU C Library"):
+            if f"-l:{soname(f)}" not in args:
+                args.append(f"-l:{soname(f)}")
     # glibc's other archives after the LGPL libraries that call them; the driver adds -lc.
     return args + ["-lm", "-lpthread", "-ldl"]
 
 
+def needs_kit(record):
+    """Whether the program has an LGPL archive linked in (glibc's start files aside)."""
+    return any(notices.library_of(i["file"])[2] for i in record["inputs"]
+               if "member" in i and not i["file"].endswith("libc_nonshared.a"))
+
+
 def make_kit(record, out):
-    if not record["static_executable"]:
-        raise SystemExit(f"make-kit: {record['product']} is not linked with -static-executable: it needs no kit")
     product = record["product"]
     kit_objects, lgpl_archives, members = [], [], {}
     for i in record["inputs"]:
         f = i["file"]
+        if f.endswith(".so") or ".so." in f:
+            continue  # loaded, not linked in: relink_arguments names it
         if f.startswith(record["scratch_path"] + "/") and "member" not in i:
             kit_objects.append(("file", f))
         elif outside_kit(f):
@@ -106,7 +127,7 @@ def make_kit(record, out):
         # -S: no debug information (the installed programs are stripped too).
         subprocess.run(["ld", "-r", "-S", "-o", obj, f"@{listing}"], check=True)
     with open(os.path.join(out, f"{product}.args"), "w") as f:
-        f.write("\n".join(relink_arguments(record["linker"], lgpl_archives)) + "\n")
+        f.write("\n".join(relink_arguments(record, lgpl_archives)) + "\n")
     return obj
 
 
@@ -115,11 +136,19 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("records", nargs="+")
     a = ap.parse_args()
-    os.makedirs(a.out, exist_ok=True)
+    made = 0
     for path in a.records:
         with open(path, encoding="utf-8") as f:
-            obj = make_kit(json.load(f), a.out)
+            record = json.load(f)
+        if not needs_kit(record):
+            print(f"make-kit: {record['product']} has no LGPL archive linked in: no kit", file=sys.stderr)
+            continue
+        os.makedirs(a.out, exist_ok=True)
+        obj = make_kit(record, a.out)
+        made += 1
         print(f"make-kit: {obj}: {os.path.getsize(obj)} bytes", file=sys.stderr)
+    if not made:
+        return
     shutil.copy(os.path.join(HERE, "relink.sh"), os.path.join(a.out, "relink.sh"))
     os.chmod(os.path.join(a.out, "relink.sh"), 0o755)
     shutil.copy(os.path.join(HERE, "README"), os.path.join(a.out, "README"))

@@ -40,7 +40,8 @@ def link_command(commands, product, config):
     for name, c in commands.items():
         if re.fullmatch(rf"C\.{re.escape(product)}-[a-z0-9_]+-[a-z]+-linux-[a-z]+-{config}\.exe", name) and "args" in c:
             return c
-    raise SystemExit(f"record-link: no link command for {product} ({config}) in the manifest: build it first")
+    print(f"record-link: no link command for {product} ({config}) in the manifest: build it first", file=sys.stderr)
+    sys.exit(3)
 
 
 def parse_trace(text):
@@ -92,7 +93,12 @@ def main():
     ap.add_argument("-o", "--output")
     a = ap.parse_args()
     scratch = os.path.realpath(a.scratch_path)
-    commands = manifest_commands(os.path.join(scratch, f"{a.configuration}.yaml"))
+    manifest = os.path.join(scratch, f"{a.configuration}.yaml")
+    if not os.path.exists(manifest):
+        # Exit 3: the binary is not from a SwiftPM build here (install.sh --bin-dir tells it apart).
+        print(f"record-link: no build manifest {manifest}", file=sys.stderr)
+        sys.exit(3)
+    commands = manifest_commands(manifest)
     link = link_command(commands, a.product, a.configuration)
     args = list(link["args"])
     binary = link["outputs"][0]

@@ -20,7 +20,10 @@ while [ $# -gt 0 ]; do
 done
 [ $# -eq 2 ] || { echo "usage: relink.sh [-L DIR]... PROGRAM OUTPUT" >&2; exit 64; }
 program="$1" output="$2"
-[ -f "$kit/$program.o" ] && [ -f "$kit/$program.args" ] || { echo "relink.sh: no kit for '$program' in $kit" >&2; exit 66; }
+if [ ! -f "$kit/$program.o" ] || [ ! -f "$kit/$program.args" ]; then
+    echo "relink.sh: no kit for '$program' in $kit" >&2
+    exit 66
+fi
 # The arguments file has one word per line and no spaces in any.
 # shellcheck disable=SC2046,SC2086
-exec "${CC:-cc}" -static -o "$output" "$kit/$program.o" $dirs $(cat "$kit/$program.args") ${LDFLAGS:-}
+exec "${CC:-cc}" -o "$output" "$kit/$program.o" $dirs $(cat "$kit/$program.args") ${LDFLAGS:-}
