@@ -93,7 +93,7 @@ masked_list="$destdir/var/lib/splashhud/masked-units"
 
 if ((uninstall)); then
     if [[ -z $destdir ]] && command -v systemctl >/dev/null; then
-        systemctl disable --quiet splashhud-quit.service splashhud-ask-password.path splashhud-mqtt.service 2>/dev/null || true
+        systemctl disable --quiet --no-reload splashhud-quit.service splashhud-ask-password.path splashhud-mqtt.service 2>/dev/null || true
     fi
     rm -f "$destdir$prefix/bin/splashhudd" "$destdir$prefix/bin/splashhud" "$destdir$prefix/bin/splashhud-tools" \
         "$destdir$prefix/bin/splashhud-mqtt" "$destdir/etc/udev/rules.d/90-splashhud.rules"
@@ -118,7 +118,7 @@ if ((uninstall)); then
     fi
     if [[ -r $masked_list ]]; then
         mapfile -t masked < "$masked_list"
-        ((${#masked[@]})) && systemctl unmask --quiet "${masked[@]}"
+        ((${#masked[@]})) && systemctl unmask --quiet --no-reload "${masked[@]}"
     fi
     rm -rf "$destdir$prefix/lib/splashhud" "$destdir/var/lib/splashhud"
     echo "install.sh: removed SplashHUD from ${destdir:-/}${destdir:+ }(prefix $prefix); kept the settings in /etc/default/splashhud and /etc/splashhud"
@@ -197,6 +197,19 @@ elif [[ -z $bindir ]]; then
     fi
 fi
 clientdir="${clientdir:-$bindir}"
+# THIRD-PARTY-NOTICES and the relink kit of the programs with LGPL libraries linked in statically
+# (docs/licences.md), from what the links of these very binaries took, written beside them in
+# notices/ where Swift is (a target without it installs them from there). Binaries of --bin-dir not
+# from a SwiftPM build here (exit 3) get none; any other failure, such as a library linked without
+# its notice, stops the install.
+notices="$bindir/notices"
+if command -v swift >/dev/null; then
+    built=("$bindir/splashhudd" "$clientdir/splashhud")
+    for p in splashhud-tools splashhud-mqtt; do [[ -x ${toolsdir:-$bindir}/$p ]] && built+=("${toolsdir:-$bindir}/$p"); done
+    scripts/relink/prepare.sh --kit-dir "$prefix/lib/splashhud/relink" "$notices" "${built[@]}" || {
+        rc=$?; ((rc == 3)) || { echo "install.sh: THIRD-PARTY-NOTICES could not be made (above)" >&2; exit 70; }
+        echo "install.sh: the binaries of $bindir are not from a SwiftPM build here: no THIRD-PARTY-NOTICES" >&2; }
+fi
 if ((build_only)); then
     echo "install.sh: built ${bindir#"$PWD/"}/splashhudd and ${clientdir#"$PWD/"}/splashhud${toolsdir:+, ${toolsdir#"$PWD/"}/splashhud-tools and splashhud-mqtt}: copy this tree to the target and run scripts/install.sh there"
     exit 0
@@ -248,6 +261,15 @@ install -d "$doc/docs" "$doc/udev"
 install -m 0644 docs/*.md "$doc/docs/"
 install -m 0644 CHANGELOG.md "$doc/"   # protocol.md links it (../CHANGELOG.md)
 install -m 0644 udev/README.md "$doc/udev/"
+# The licence, the notices of what the binaries contain, and the relink kit (docs/licences.md).
+install -m 0644 LICENSE "$doc/"
+[[ -f $notices/THIRD-PARTY-NOTICES ]] && install -m 0644 "$notices/THIRD-PARTY-NOTICES" "$doc/"
+if [[ -d $notices/relink ]]; then
+    kit="$destdir$prefix/lib/splashhud/relink"
+    rm -rf "$kit" && install -d "$kit"
+    install -m 0644 "$notices/relink/"*.o "$notices/relink/"*.args "$notices/relink/README" "$kit/"
+    install -m 0755 "$notices/relink/relink.sh" "$kit/"
+fi
 unit splashhud.service
 unit splashhud-quit.service
 unit splashhud-ask-password.path
@@ -287,11 +309,17 @@ if ((replace_plymouth)); then
             dpkg-divert --package splashhud --rename --divert "$prefix/lib/splashhud/plymouth/$(basename "$(dirname "$f")")-${f##*/}" --add "$f" >/dev/null
             echo "install.sh: diverted Plymouth's $f"
         done
+        mask=()
         for u in "${plymouth_units[@]}"; do
             [[ -e /lib/systemd/system/$u || -e /usr/lib/systemd/system/$u ]] || continue
             [[ $(readlink "/etc/systemd/system/$u" 2>/dev/null) == /dev/null ]] && continue
-            systemctl mask --quiet "$u" && echo "$u" >> "$masked_list"
+            mask+=("$u")
         done
+        # One call, no reload: the user's daemon-reload follows (a reload a unit is slow under emulation).
+        if ((${#mask[@]})); then
+            systemctl mask --quiet --no-reload "${mask[@]}"
+            printf '%s\n' "${mask[@]}" >> "$masked_list"
+        fi
     fi
     if [[ -e /usr/bin/plymouth || -L /usr/bin/plymouth ]] && [[ $(readlink /usr/bin/plymouth) != *splashhud ]]; then
         echo "install.sh: /usr/bin/plymouth is not Plymouth's packaged client nor ours: left alone" >&2
