@@ -267,7 +267,7 @@ install -m 0644 LICENSE "$doc/"
 if [[ -d $notices/relink ]]; then
     kit="$destdir$prefix/lib/splashhud/relink"
     rm -rf "$kit" && install -d "$kit"
-    install -m 0644 "$notices/relink/"*.o "$notices/relink/"*.args "$notices/relink/README" "$kit/"
+    install -m 0644 "$notices/relink/"*.o.xz "$notices/relink/"*.args "$notices/relink/README" "$kit/"
     install -m 0755 "$notices/relink/relink.sh" "$kit/"
 fi
 unit splashhud.service

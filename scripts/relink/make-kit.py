@@ -4,9 +4,10 @@
 
     make-kit.py --out DIR RECORD.json...
 
-For each record: DIR/PRODUCT.o, everything the link used except the LGPL libraries (glibc, FriBidi,
+For each record: DIR/PRODUCT.o.xz, everything the link used except the LGPL libraries (glibc, FriBidi,
 libthai, libdatrie) and the compiler's own start files and libgcc, as one relocatable object
-(ld -r of our objects and of the very archive members the link took, debug information dropped);
+(ld -r of our objects and of the very archive members the link took, debug information dropped,
+compressed with xz);
 and DIR/PRODUCT.args, the arguments that link it again (the linker options the program needs and
 the LGPL archives, in the original order). DIR/relink.sh and DIR/README come from this directory.
 So anyone can link the program again against modified versions of those libraries, as LGPL 2.1
@@ -124,8 +125,11 @@ def make_kit(record, out):
         with open(listing, "w") as f:
             f.write("\n".join(paths) + "\n")
         obj = os.path.join(out, f"{product}.o")
-        # -S: no debug information (the installed programs are stripped too).
+        # -S: no debug information (the installed programs are stripped too). xz -1 makes it a
+        # sixth (the daemon's release kit 27.8 MB to 4.7 MB) in a few seconds; xz is in every Debian.
         subprocess.run(["ld", "-r", "-S", "-o", obj, f"@{listing}"], check=True)
+        subprocess.run(["xz", "-1", "-T0", "-f", obj], check=True)
+        obj += ".xz"
     with open(os.path.join(out, f"{product}.args"), "w") as f:
         f.write("\n".join(relink_arguments(record, lgpl_archives)) + "\n")
     return obj

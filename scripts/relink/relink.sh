@@ -20,10 +20,13 @@ while [ $# -gt 0 ]; do
 done
 [ $# -eq 2 ] || { echo "usage: relink.sh [-L DIR]... PROGRAM OUTPUT" >&2; exit 64; }
 program="$1" output="$2"
-if [ ! -f "$kit/$program.o" ] || [ ! -f "$kit/$program.args" ]; then
+if [ ! -f "$kit/$program.o.xz" ] || [ ! -f "$kit/$program.args" ]; then
     echo "relink.sh: no kit for '$program' in $kit" >&2
     exit 66
 fi
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+xz -dc "$kit/$program.o.xz" > "$tmp/$program.o"
 # The arguments file has one word per line and no spaces in any.
 # shellcheck disable=SC2046,SC2086
-exec "${CC:-cc}" -o "$output" "$kit/$program.o" $dirs $(cat "$kit/$program.args") ${LDFLAGS:-}
+"${CC:-cc}" -o "$output" "$tmp/$program.o" $dirs $(cat "$kit/$program.args") ${LDFLAGS:-}
