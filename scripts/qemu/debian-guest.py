@@ -79,14 +79,16 @@ blocks() {
         [ -e "$b" ] || continue
         where=$(head -n 1 "$b" | cut -c 3-)
         t0=$(date +%s)
-        (cd "$tree" && bash -e -o pipefail "$b") >/run/docs-block.log 2>&1
-        rc=$?
-        sed "s|^|docs-guest: $where: |" /run/docs-block.log
+        # Its output on the console as it comes (the status through a file: sh has no pipefail).
+        { (cd "$tree" && bash -e -x -o pipefail "$b") 2>&1; echo $? >/run/docs-block.status; } | sed -u "s|^|docs-guest: $where: |"
+        rc=$(cat /run/docs-block.status)
         say "BLOCK $1 $where status $rc seconds $(( $(date +%s) - t0 ))"
         [ "$rc" = 0 ] || finish 1
     done
 }
 image() { lsinitramfs "/boot/initrd.img-$(uname -r)"; }
+# What runs, every 30 s, for a block that hangs.
+(while sleep 30; do for p in /proc/[0-9]*; do c=$(tr '\0' ' ' < "$p/cmdline" 2>/dev/null); [ -n "$c" ] && echo "docs-guest: ps: ${p#/proc/} $c"; done | tail -n 8; done) &
 mkdir -p /var/lib/docs-guest
 case "$(cat "$phase" 2>/dev/null)" in
 "")

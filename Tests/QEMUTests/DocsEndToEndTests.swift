@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+// The docs run: the shell blocks README.md and docs/install.md mark with `<!-- run: PHASE -->`
+// (scripts/doc-blocks.py extracts them) run verbatim, as root in a copy of the tree, in a Debian 12
+// guest with Debian's Plymouth installed and in its initramfs (scripts/qemu/debian-guest.py: an
+// mmdebstrap image cached in .build/qemu, the guest kernel's modules, no Swift). Boot 1 runs the
+// `install` blocks: the fully static pair scripts/test.sh builds is installed without swift, the
+// profile chosen in /etc/default/splashhud, Plymouth replaced, the initramfs rebuilt. The rebuilt
+// initrd is read out of the image and booted: the splash is SplashHUD's from the initramfs on,
+// handed over to splashhud.service, which runs with the documented profile; the `check` block's
+// `plymouth --ping && plymouth display-message` is answered by splashhudd and the message is on
+// the screendump, bit for bit the memory display's render. Then the `uninstall` block gives
+// Plymouth back. A block that fails (bash -e) fails the boot and this test.
+import Assets
+import Foundation
+import Raster
+import Testing
+
+@Suite("The docs' blocks in a Debian 12 guest with Plymouth", .serialized)
+struct DocsEndToEndTests {
+    static let driver = VMSelftestTests.repo.appendingPathComponent("scripts/qemu/debian-guest.py").path
+
+    @Test("install, profile, replacing Plymouth, the initramfs, uninstall: as the docs say, in Debian 12")
+    func docsRunInDebian() throws {
+        try VMSelftestTests.requireQEMUTools()
+        try InitramfsEndToEndTests.requireTools(["mmdebstrap", "mke2fs", "debugfs"])
+        let dir = try InitramfsEndToEndTests.workDirectory("docs-vm")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // Exclusive: mmdebstrap and the guest's update-initramfs load both cores.
+        let (status, output) = try VMBootLock.holding(exclusive: true) {
+            try runProcess("python3", [Self.driver, "run", "--work", "\(dir)/work", "--shots-dir", "\(dir)/shots"])
+        }
+        let lines = output.split(whereSeparator: \.isNewline).map(String.init)
+        print(lines.filter { $0.hasPrefix("TIME") || $0.hasPrefix("BLOCKS") || $0.contains("guest said:") }.joined(separator: "\n"))
+        try #require(status == 0, "the guest failed (\(status)):\n\(output)")
+        func info(_ prefix: String) -> String? {
+            lines.first { $0.contains("guest said: INFO \(prefix) ") }.map { String($0[$0.range(of: "INFO \(prefix) ")!.upperBound...]) }
+        }
+
+        // Every marked block ran, and each one succeeded (the guest stops at the first failure).
+        let extracted = lines.filter { $0.hasPrefix("BLOCKS ") }
+        let ran = lines.filter { $0.contains("guest said: INFO BLOCK ") }
+        #expect(extracted.count >= 5 && ["install", "check", "uninstall"].allSatisfy { p in extracted.contains { $0.hasPrefix("BLOCKS \(p) ") } },
+                "\(extracted)")
+        #expect(ran.count == extracted.count && ran.allSatisfy { $0.contains(" status 0 ") }, "\(ran)")
+
+        // Boot 1: Debian's Plymouth, no Swift; after the blocks the image holds our splash, not plymouthd.
+        #expect(info("BOOT1 plymouth")?.hasPrefix("install ok installed") == true && info("BOOT1 plymouth")?.hasSuffix("swift none") == true,
+                "\(output)")
+        #expect(info("BOOT1 image-plymouthd") == "0 image-splashhudd 1 default 1", "the rebuilt initramfs:\n\(output)")
+        #expect(info("BOOT1 diversions") == "6", "Plymouth's client, daemon, hook and three scripts diverted:\n\(output)")
+
+        // Boot 2: the HUD on the card, shown by the unit's daemon with the profile of
+        // /etc/default/splashhud, resumed from the initramfs's (its hand-over file consumed).
+        #expect(info("BOOT2 state")?.hasPrefix("visible yes mode spinner outputs card0-Virtual-1:1280x800") == true, "\(output)")
+        let daemon = try #require(info("BOOT2 daemon"), "\(output)")
+        #expect(daemon.contains("--plymouth=auto --plymouth-pid-file /run/plymouth/pid"), "\(daemon)")
+        #expect(daemon.contains(" --profile qemu-virtio "), "the documented profile is not on the daemon's command line: \(daemon)")
+        #expect(daemon.hasSuffix("--script /run/initramfs/splashhud-resume.hud "), "no hand-over from the initramfs: \(daemon)")
+        let unit = try #require(info("BOOT2 unit")).split(separator: " ")
+        #expect(unit.count == 2 && unit[0] == unit[1], "the daemon is not splashhud.service's: \(unit)")
+        #expect(info("BOOT2 plymouthd") == "none" && info("BOOT2 handover-env") == "none", "\(output)")
+        #expect(info("BOOT2 initramfs-log").flatMap { Int($0) }.map { $0 > 0 } == true, "the initramfs's daemon left no log:\n\(output)")
+        #expect(output.contains("the real root's splashhud.service takes the screen over"), "\(output)")
+        #expect(info("BOOT2 message")?.contains("status \"Booting\"") == true, "display-message did not reach the HUD:\n\(output)")
+        #expect(info("BOOT2 shown")?.hasPrefix("visible yes mode ring progress 0.5 status \"Booting\"") == true, "\(output)")
+
+        // The screendump: the message on the HUD, bit for bit what the memory display draws with the
+        // same profile (the daemon scripts/test.sh built, the one installed in the guest).
+        let host = ProcessInfo.processInfo.environment["SPLASHHUD_STATIC_DAEMON"]
+            ?? VMSelftestTests.repo.appendingPathComponent(".build-static-executable/debug/splashhudd").path
+        try "@0 show\n@0 progress 0.5 Booting\n".write(toFile: "\(dir)/s.hud", atomically: true, encoding: .utf8)
+        let profile = VMSelftestTests.repo.appendingPathComponent("boards/qemu-virtio.conf").path
+        let (hostStatus, hostLog) = try runProcess(host, ["--profile", profile, "--display", "memory:1280x800", "--socket", "none",
+                                                          "--script", "\(dir)/s.hud", "--duration", "1.5", "--retain",
+                                                          "--out", "\(dir)/host", "--log-level", "error"])
+        try #require(hostStatus == 0, "\(hostLog)")
+        let expected = try PNGDecoder.decode(contentsOf: "\(dir)/host/shown-last.png")
+        let screen = try PNGDecoder.decode(contentsOf: "\(dir)/shots/check.png")
+        try #require(screen.width == expected.width && screen.height == expected.height, "\(screen.width)x\(screen.height)")
+        let off = ServiceEndToEndTests.differing(expected, screen)
+        if off != 0 {
+            let failures = VMSelftestTests.repo.appendingPathComponent(".build/qemu-failures").path
+            try? FileManager.default.createDirectory(atPath: failures, withIntermediateDirectories: true)
+            try? PNGEncoder.write(screen, to: "\(failures)/docs-check.png")
+        }
+        #expect(off == 0, "\(off) pixels differ from the HUD on the memory display")
+
+        // After the uninstall block: Plymouth's files and units back, ours gone, its initramfs again.
+        #expect(info("BOOT2 after diversions") == "0 plymouth file plymouthd yes start static splashhudd no", "\(output)")
+        #expect(info("BOOT2 after image-plymouthd") == "1 image-splashhudd 0", "\(output)")
+        if let total = lines.first(where: { $0.hasPrefix("TIME total ") }) { print("docs guest: \(total)") }
+    }
+}
