@@ -71,11 +71,6 @@ public final class SecretBytes: CustomStringConvertible {
         count = try read(UnsafeMutableRawBufferPointer(start: base, count: capacity))
     }
 
-    /// Zeroes memory that held a secret (a socket's output buffer once sent).
-    public static func zero(_ buffer: UnsafeMutableRawBufferPointer) {
-        if let p = buffer.baseAddress { system_explicit_bzero(p, buffer.count) }
-    }
-
     /// A copy in pages of its own.
     public func copy() -> SecretBytes? {
         guard let c = SecretBytes(capacity: capacity) else { return nil }

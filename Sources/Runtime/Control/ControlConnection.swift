@@ -4,6 +4,10 @@
 // later than a `ping` sent after it); the filled slots at the head go out, so replies keep the
 // order of their requests. Event lines go out as they happen. Output waiting to be sent is bounded:
 // a client that stops reading is cut off rather than growing the daemon.
+// A secret reply (a passphrase) never enters the ordinary output array, whose growth for what
+// follows it (a snapshot's PNG) would free a copy unzeroed: it waits in its own pages, a segment
+// of the queue marked by where it goes in the ordinary bytes, is written to the socket from there
+// and zeroed once written (or when the connection closes).
 import HUDProtocol
 import LinuxSystem
 import SystemPackage
@@ -45,13 +49,22 @@ final class ControlConnection {
     private var slots: [Payload?] = []
     /// The id of `slots[0]`; ids only grow.
     private var firstSlot = 0
+    /// The ordinary bytes queued, `sent` of them taken by the socket; never a secret.
     private var output: [UInt8] = []
     private var sent = 0
-    /// `output` has held a secret since it was last empty: zeroed before it is emptied.
-    private var holdsSecret = false
+    /// Secrets queued, in order: each goes once `output` up to its `at` has gone.
+    private var secrets: [SecretSegment] = []
     /// Bytes of snapshot PNGs queued since the output was last empty: not counted against the
     /// bound (one snapshot at a time may be larger than it).
     private(set) var snapshotBytes = 0
+
+    private struct SecretSegment {
+        /// Where in `output` it goes: after the bytes before this index.
+        let at: Int
+        let bytes: SecretBytes
+        /// How many of its bytes the socket took.
+        var sent = 0
+    }
 
     init(descriptor: FileDescriptor, name: String, peer: UnixSocket.Credentials?, origin: String) {
         self.descriptor = descriptor; self.name = name; self.peer = peer; self.origin = origin
@@ -60,7 +73,9 @@ final class ControlConnection {
     /// Replies owed (requests not answered yet, and answered ones behind them).
     var owedReplies: Int { slots.count }
     /// Bytes queued and not yet taken by the socket.
-    var pendingOutput: Int { output.count - sent }
+    var pendingOutput: Int {
+        secrets.reduce(output.count - sent) { $0 + $1.bytes.count - $1.sent }
+    }
     var isIdle: Bool { slots.isEmpty && pendingOutput == 0 }
 
     /// A slot for the next request's reply; fill it with `fill`.
@@ -79,7 +94,6 @@ final class ControlConnection {
             firstSlot += 1
             if let secret = ready.secret {
                 send(secret: secret)
-                secret.removeAll()
             } else {
                 append(Array((ready.line + "\n").utf8))
             }
@@ -104,43 +118,64 @@ final class ControlConnection {
         append(bytes)
     }
 
-    /// A secret (a passphrase answer), after whatever is queued; the buffer is zeroed once sent.
+    /// A secret (a passphrase answer), after whatever is queued: the connection takes `secret`
+    /// itself (no copy) and zeroes it once the socket has taken it all, or when it closes.
     func send(secret: SecretBytes) {
-        guard !closed else { return }
-        if sent > 0 && sent == output.count { forgetOutput() }
-        // Room for it and what may follow, so no growth leaves a copy in freed memory.
-        output.reserveCapacity(output.count + secret.count + 4096)
-        secret.withBytes { output.append(contentsOf: $0) }
-        holdsSecret = true
+        guard !closed else { return secret.removeAll() }
+        if allSent { forgetOutput() }
+        secrets.append(SecretSegment(at: output.count, bytes: secret))
     }
 
     /// Output counted against the bound (snapshots excepted).
     var boundedOutput: Int { pendingOutput - snapshotBytes }
 
     private func append(_ bytes: [UInt8]) {
-        if sent > 0 && sent == output.count { forgetOutput() }
+        if allSent { forgetOutput() }
         output += bytes
     }
 
-    /// Empties the output (all of it sent or abandoned), zeroing it first when it held a secret.
+    /// Some output was queued and the socket has taken all of it.
+    private var allSent: Bool { sent > 0 && sent == output.count && secrets.isEmpty }
+
+    /// Empties the output (all of it sent or abandoned); a secret abandoned is zeroed.
     private func forgetOutput(keepingCapacity: Bool = true) {
-        if holdsSecret { output.withUnsafeMutableBytes { SecretBytes.zero($0) } }
-        holdsSecret = false
+        for s in secrets { s.bytes.removeAll() }
+        secrets.removeAll()
         output.removeAll(keepingCapacity: keepingCapacity)
         sent = 0
     }
 
     /// Sends what the socket takes now. Returns true when everything queued is sent.
     func flush() throws(SystemError) -> Bool {
-        while sent < output.count {
-            let r = output.withUnsafeBytes { b in
-                Result { () throws(SystemError) in try UnixSocket.send(descriptor, UnsafeRawBufferPointer(rebasing: b[sent...]), subject: name) }
+        while true {
+            let end = secrets.first?.at ?? output.count
+            while sent < end {
+                let r = output.withUnsafeBytes { b in
+                    Result { () throws(SystemError) in try UnixSocket.send(descriptor, UnsafeRawBufferPointer(rebasing: b[sent..<end]), subject: name) }
+                }
+                guard let n = try r.get() else { return false }
+                sent += n
             }
-            guard let n = try r.get() else { return false }
-            sent += n
+            guard !secrets.isEmpty else { break }
+            guard try flushSecret() else { return false }
         }
         forgetOutput(keepingCapacity: output.capacity <= 65536)
         snapshotBytes = 0
+        return true
+    }
+
+    /// Sends what the socket takes of the first secret, from its own pages; zeroes and drops it
+    /// once all of it is sent. Returns false when the socket is full.
+    private func flushSecret() throws(SystemError) -> Bool {
+        while secrets[0].sent < secrets[0].bytes.count {
+            let from = secrets[0].sent
+            let r = secrets[0].bytes.withBytes { b in
+                Result { () throws(SystemError) in try UnixSocket.send(descriptor, UnsafeRawBufferPointer(rebasing: b[from...]), subject: name) }
+            }
+            guard let n = try r.get() else { return false }
+            secrets[0].sent += n
+        }
+        secrets.removeFirst().bytes.removeAll()
         return true
     }
 

@@ -195,8 +195,7 @@ public final class PlymouthServer {
             return ask(.question, prompt: prompt, from: c)
         case .cachedPassword:
             guard let frame = runtime.prompts.cachedAnswer() else { return reply(c, PlymouthWire.noAnswerByte) }
-            c.send(secret: frame)
-            frame.removeAll()
+            c.send(secret: frame)  // the connection's now: zeroed once written
             return send(c)
         case .unknown(let byte):
             runtime.peerLog.log(.warning, "refused requests", from: c.origin, "plymouth: unknown command 0x\(String(byte, radix: 16)); NAK")
@@ -215,8 +214,7 @@ public final class PlymouthServer {
                 guard let frame = SecretBytes(capacity: text.count + 5) else { return self.reply(c, PlymouthWire.noAnswerByte) }
                 frame.append([PlymouthWire.answerByte] + PlymouthWire.littleEndian(UInt32(text.count)))
                 text.withBytes { _ = frame.append($0) }
-                c.send(secret: frame)
-                frame.removeAll()
+                c.send(secret: frame)  // the connection's now: zeroed once written
                 self.send(c)
             case .cancelled:
                 c.send(raw: PlymouthWire.answer(PlymouthWire.cancelled))
