@@ -18,6 +18,7 @@ for binary in "$@"; do
     real="$(readlink -f "$binary")"
     config="$(basename "$(dirname "$real")")"
     scratch="$(dirname "$(dirname "$(dirname "$real")")")"
+    [[ -f $scratch/$config.yaml ]] || { echo "prepare.sh: $binary is not in a SwiftPM build directory (no $scratch/$config.yaml)" >&2; exit 3; }
     record="$out/records/$(basename "$real").json"
     python3 "$here/record-link.py" --scratch-path "$scratch" -c "$config" --product "$(basename "$real")" -o "$record"
     records+=("$record")
