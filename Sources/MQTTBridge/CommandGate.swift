@@ -5,31 +5,8 @@
 // on the kiosk (`image PATH`, `set font PATH`), watching its keyboard (`subscribe keys`) and
 // asking its user for a secret (`ask-password`). A payload is one line of UTF-8 of at most the
 // control socket's 4,095 bytes; anything else is answered here and never reaches the daemon.
+// The privileged verbs are the daemon's own table (HUDProtocol's PrivilegedVerb).
 import HUDProtocol
-
-enum PrivilegedVerb: String, CaseIterable, Sendable {
-    case quit, image
-    case setFont = "set-font"
-    case subscribeKeys = "subscribe-keys"
-    case askPassword = "ask-password"
-
-    /// `--allow` takes the name with a hyphen or, quoted, a space (`"set font"`).
-    init?(allowName: String) {
-        self.init(rawValue: String(allowName.map { $0 == " " ? "-" : $0 }))
-    }
-
-    /// The privileged verb `request` uses, nil for an ordinary one.
-    static func of(_ request: ControlRequest) -> PrivilegedVerb? {
-        switch request {
-        case .request(.quit), .request(.dismissAndQuit): return .quit
-        case .request(.hud(.image(.custom, _))): return .image
-        case .request(.hud(.set(.font))): return .setFont
-        case .subscribe(keys: true): return .subscribeKeys
-        case .askPassword: return .askPassword
-        default: return nil
-        }
-    }
-}
 
 struct CommandGate: Sendable {
     let allowed: Set<PrivilegedVerb>
@@ -59,7 +36,7 @@ struct CommandGate: Sendable {
             return .answer(.error(.syntax, "\(error)"))
         }
         guard let request else { return .answer(.ok(nil)) }  // blank or comment: ok, as the socket says
-        if let verb = PrivilegedVerb.of(request), !allowed.contains(verb) {
+        if let verb = request.privilegedVerb, !allowed.contains(verb) {
             return .answer(.error(.denied, "\(verb.rawValue) is not allowed over MQTT (splashhud-mqtt --allow \(verb.rawValue))"))
         }
         switch request {

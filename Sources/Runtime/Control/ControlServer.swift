@@ -109,8 +109,8 @@ public final class ControlServer {
             c.fill(slot, .ok(nil))
             return send(c)
         }
-        if !c.trusted, let what = Self.privileged(request) {
-            c.fill(slot, .error(.denied, "\(what) is for root and the daemon's user (uid \(Files.effectiveUserID)), not the socket's group"))
+        if !c.trusted, let verb = request.privilegedVerb {
+            c.fill(slot, .error(.denied, "\(verb.purpose) is for root and the daemon's user (uid \(Files.effectiveUserID)), not the socket's group"))
             return send(c)
         }
         switch request {
@@ -170,20 +170,6 @@ public final class ControlServer {
         }
         line.append(Array("\"\n".utf8))
         return line
-    }
-
-    /// What in `r` only a trusted peer may ask for: ending the daemon, naming a file for it to
-    /// open, or watching the keyboard (keys could be a passphrase typed at a console prompt). nil
-    /// when anyone the socket admits may send it.
-    static func privileged(_ r: ControlRequest) -> String? {
-        switch r {
-        case .request(.quit), .request(.dismissAndQuit): return "ending the daemon"
-        case .request(.hud(.image(.custom, _))): return "an image path"
-        case .request(.hud(.set(.font))): return "a font path"
-        case .subscribe(keys: true): return "watching keys"
-        case .askPassword: return "asking for a passphrase"
-        default: return nil
-        }
     }
 
     // MARK: End of turn
