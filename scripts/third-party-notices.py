@@ -25,16 +25,17 @@ import sys
 import textwrap
 
 # name, SPDX licence (the one SplashHUD uses it under), whether LGPL 2.1 §6 applies to a static
-# link of it, and the file names (without directory) that belong to it.
+# link of it, and the file names (without directory) that belong to it; the first match counts.
 LIBRARIES = [
     ("GNU C Library (glibc)", "LGPL-2.1-or-later", True,
      r"(libc|libm|libmvec|libpthread|libdl|librt|libresolv|libutil|libanl|libc_nonshared|libBrokenLocale|libnss_\w+)(-[0-9.]+)?\.(a|so(\.[0-9.]+)?)"
      r"|[SR]?crt1\.o|crt[in]\.o|ld-linux[-\w.]*\.so(\.[0-9.]+)?"),
     ("GCC runtime libraries (libgcc, libstdc++)", "GPL-3.0-or-later WITH GCC-exception-3.1", False,
      r"(libgcc|libgcc_eh|libgcc_s|libstdc\+\+|libatomic)\.(a|so(\.[0-9.]+)?)|crt(begin|end)[ST]?\.o|crtfastmath\.o"),
+    # Before the Swift runtime's entry, whose Foundation pattern would take it.
+    ("ICU (swift-foundation-icu)", "Unicode-3.0", False, r"lib_FoundationICU\.(a|so)"),
     ("Swift runtime, standard library and Foundation (swift.org toolchain)", "Apache-2.0 WITH Swift-exception", False,
      r"swiftrt\.o|lib(swift\w*|_?Foundation\w*|_FoundationCShims|_FoundationCollections|dispatch|BlocksRuntime|CoreFoundation)\.(a|so)"),
-    ("ICU (swift-foundation-icu)", "Unicode-3.0", False, r"lib_FoundationICU\.(a|so)"),
     ("libdrm", "MIT", False, r"libdrm\.(a|so(\.[0-9.]+)?)"),
     ("FreeType", "FTL", False, r"libfreetype\.(a|so(\.[0-9.]+)?)"),
     ("libpng", "libpng-2.0", False, r"libpng(16)?\.(a|so(\.[0-9.]+)?)"),
