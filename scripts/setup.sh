@@ -25,6 +25,9 @@ PACKAGES=(
   # tarball from Debian's pool, and g++ and gcc compile them (Debian 12 ships neither as a static archive).
   dpkg-dev g++ gcc curl
   libc6-dev             # glibc's archives: scripts/install.sh links the daemon and the client fully static by default
+  # THIRD-PARTY-NOTICES and the relink kit (scripts/relink): python3 runs them; binutils' ld -r,
+  # ar and readelf and xz-utils' xz make the kit.
+  python3 binutils xz-utils
 )
 
 # `--tests` (what scripts/test.sh passes) adds what only the tests and the benchmark need.
