@@ -3,6 +3,8 @@
 # Installs SplashHUD: the daemon and the client (and splashhud-tools and the fleet bridge splashhud-mqtt when
 # built), the board profiles, the man pages (splashhud(1), splashhudd(8), splashhud-tools(1),
 # splashhud.conf(5)), the documentation the units name (PREFIX/share/doc/splashhud), the udev rule and the systemd units (splashhud-mqtt.service beside the daemon's),
+# LICENSE and THIRD-PARTY-NOTICES (made from what the binaries' links took) beside the documentation,
+# the relink kit of the programs with LGPL libraries linked in (PREFIX/lib/splashhud/relink; docs/licences.md),
 # and with --initramfs the initramfs integration (initramfs-tools hook and scripts in
 # /etc/initramfs-tools, the dracut module in /usr/lib/dracut/modules.d/90splashhud, the helper
 # PREFIX/lib/splashhud/splashhud-initrd, /etc/splashhud/initrd.conf unless one is there), and
