@@ -2,10 +2,11 @@
 // What the control socket (and its abstract fallback) and Plymouth's socket share: a listening
 // socket on the runtime's loop, its clients accepted into slots (ConnectionLimits: a pool for root
 // and the daemon's user, a pool for everyone else with a share per uid), each named with its
-// peer's credentials for the log, refused when the owner says so; read with a per-turn budget;
-// their output sent as the socket takes it, never blocking. A client whose unread output passes
-// the owner's bound is dropped with a log line; one that has finished sending, or that the owner
-// is finishing, is closed once it has everything. A client that sends no complete request and is
+// peer's credentials for the log, refused when the owner says so or when the kernel will not say
+// who the peer is (SO_PEERCRED fails: no uid to judge or to count a slot against); read with a
+// per-turn budget; their output sent as the socket takes it, never blocking. A client whose
+// unread output passes the owner's bound is dropped with a log line; one that has finished
+// sending, or that the owner is finishing, is closed once it has everything. A client that sends no complete request and is
 // sent nothing for the idle time, while not waiting on the daemon (the owner's `waiting`), is
 // closed: one timer on the loop, armed for the earliest such deadline only, so a daemon whose
 // clients all wait (or that has none) is never woken for them. Every line a client can cause is
@@ -25,9 +26,9 @@ final class ConnectionHost {
     /// Bytes read from one client in one turn, so one cannot starve the others or the frames.
     var readBudget = 65536
     /// Why `peer` may not connect, nil when it may.
-    var refusal: (UnixSocket.Credentials?) -> String? = { _ in nil }
+    var refusal: (UnixSocket.Credentials) -> String? = { _ in nil }
     /// Sets a new client up (its decoder) before its first bytes.
-    var accepted: (ControlConnection, UnixSocket.Credentials?) -> Void = { _, _ in }
+    var accepted: (ControlConnection, UnixSocket.Credentials) -> Void = { _, _ in }
     /// Bytes a client sent. The owner calls `heard` for each complete request in them.
     var received: (ControlConnection, ArraySlice<UInt8>) -> Void = { _, _ in }
     /// Whether to read from a client now (false: its requests wait in its socket).
@@ -74,11 +75,11 @@ final class ConnectionHost {
     }
 
     /// Connections open now for `uid`.
-    func count(uid: UInt32) -> Int { connections.values.count { $0.peer?.uid == uid } }
+    func count(uid: UInt32) -> Int { connections.values.count { $0.peer.uid == uid } }
 
     /// Root and the daemon's own user: their own pool, and the right to use everything.
-    static func isPrivileged(_ peer: UnixSocket.Credentials?) -> Bool {
-        peer.map { $0.uid == 0 || $0.uid == Files.effectiveUserID } ?? false
+    static func isPrivileged(_ peer: UnixSocket.Credentials) -> Bool {
+        peer.uid == 0 || peer.uid == Files.effectiveUserID
     }
 
     // MARK: Accepting
@@ -91,9 +92,16 @@ final class ConnectionHost {
                 return
             }
             guard let fd else { return }
-            let peer = try? UnixSocket.peerCredentials(fd, subject: kind)
-            let name = "\(kind) \(nextID) (\(peer.map { "pid \($0.pid) uid \($0.uid) gid \($0.gid)" } ?? "unknown peer"))"
-            let origin = peer.map { "uid \($0.uid) on \(place)" } ?? "unknown peers on \(place)"
+            let peer: UnixSocket.Credentials
+            do { peer = try UnixSocket.peerCredentials(fd, subject: kind) } catch {
+                peerLog.log(.warning, "refused connections", from: "unknown peers on \(place)",
+                            "\(kind) \(nextID) refused: who it is cannot be read (\(error))")
+                nextID += 1
+                Files.close(fd)
+                continue
+            }
+            let name = "\(kind) \(nextID) (pid \(peer.pid) uid \(peer.uid) gid \(peer.gid))"
+            let origin = "uid \(peer.uid) on \(place)"
             nextID += 1
             let privileged = Self.isPrivileged(peer)
             if let why = refusal(peer) ?? noSlot(for: peer, privileged: privileged) {
@@ -122,14 +130,14 @@ final class ConnectionHost {
     }
 
     /// Why `peer` gets no slot, nil when one is free for it.
-    private func noSlot(for peer: UnixSocket.Credentials?, privileged: Bool) -> String? {
+    private func noSlot(for peer: UnixSocket.Credentials, privileged: Bool) -> String? {
         if privileged {
             guard privilegedCount < limits.privileged else {
                 return "\(limits.privileged) connections of root and uid \(Files.effectiveUserID) are open already"
             }
             return nil
         }
-        let uid = peer?.uid ?? .max
+        let uid = peer.uid
         if perUID[uid, default: 0] >= limits.perUID { return "uid \(uid) has \(limits.perUID) connections open already" }
         if unprivilegedCount >= limits.unprivileged { return "\(limits.unprivileged) connections of other users are open already" }
         return nil
@@ -138,13 +146,13 @@ final class ConnectionHost {
     private func take(slotOf c: ControlConnection) {
         if c.trusted { privilegedCount += 1; return }
         unprivilegedCount += 1
-        perUID[c.peer?.uid ?? .max, default: 0] += 1
+        perUID[c.peer.uid, default: 0] += 1
     }
 
     private func release(slotOf c: ControlConnection) {
         if c.trusted { privilegedCount -= 1; return }
         unprivilegedCount -= 1
-        let uid = c.peer?.uid ?? .max
+        let uid = c.peer.uid
         let left = perUID[uid, default: 1] - 1
         perUID[uid] = left > 0 ? left : nil
     }

@@ -24,8 +24,8 @@ final class ControlConnection {
     let descriptor: FileDescriptor
     /// For log lines: "connection 4 (pid 812 uid 0)".
     let name: String
-    /// Who is at the other end (SO_PEERCRED); nil when the kernel would not say.
-    let peer: UnixSocket.Credentials?
+    /// Who is at the other end (SO_PEERCRED; a peer the kernel would not name is refused).
+    let peer: UnixSocket.Credentials
     /// The source its log lines are limited as: its uid on its socket ("uid 1000 on the control
     /// socket"), so that reconnecting buys no fresh allowance.
     let origin: String
@@ -66,7 +66,7 @@ final class ControlConnection {
         var sent = 0
     }
 
-    init(descriptor: FileDescriptor, name: String, peer: UnixSocket.Credentials?, origin: String) {
+    init(descriptor: FileDescriptor, name: String, peer: UnixSocket.Credentials, origin: String) {
         self.descriptor = descriptor; self.name = name; self.peer = peer; self.origin = origin
     }
 

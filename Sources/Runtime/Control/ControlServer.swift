@@ -49,8 +49,7 @@ public final class ControlServer {
         host = try ConnectionHost(runtime: runtime, listener: socket.descriptor, kind: "control client",
                                   place: socket.isAbstract ? "the control socket \(socket.address)" : "the control socket")
         host.refusal = { [socket] peer in
-            guard let peer, !socket.admits(peer) else { return nil }
-            return "not root, not our user, not in the socket's group"
+            socket.admits(peer) ? nil : "not root, not our user, not in the socket's group"
         }
         host.received = { [unowned self] c, bytes in
             for line in c.lines.feed(bytes) {
