@@ -4,10 +4,11 @@
 // and the daemon's user, a pool for everyone else with a share per uid), each named with its
 // peer's credentials for the log, refused when the owner says so or when the kernel will not say
 // who the peer is (SO_PEERCRED fails: no uid to judge or to count a slot against); read with a
-// per-turn budget; their output sent as the socket takes it, never blocking. A client whose
-// unread output passes the owner's bound is dropped with a log line; one that has finished
-// sending, or that the owner is finishing, is closed once it has everything. A client that sends no complete request and is
-// sent nothing for the idle time, while not waiting on the daemon (the owner's `waiting`), is
+// per-turn budget; their output sent as the socket takes it, never blocking. What is whose is the
+// owner's to say (ConnectionOwner), given once with `start`. A client whose unread output passes
+// the owner's bound is dropped with a log line; one that has finished sending, or that the owner
+// is finishing, is closed once it has everything. A client that sends no complete request and is
+// sent nothing for the idle time, while not waiting on the daemon (the owner's `isWaiting`), is
 // closed: one timer on the loop, armed for the earliest such deadline only, so a daemon whose
 // clients all wait (or that has none) is never woken for them. Every line a client can cause is
 // logged through the runtime's `peerLog`, limited per uid on this socket.
@@ -25,20 +26,8 @@ final class ConnectionHost {
     var limits = ConnectionLimits()
     /// Bytes read from one client in one turn, so one cannot starve the others or the frames.
     var readBudget = 65536
-    /// Why `peer` may not connect, nil when it may.
-    var refusal: (UnixSocket.Credentials) -> String? = { _ in nil }
-    /// Sets a new client up (its decoder) before its first bytes.
-    var accepted: (ControlConnection, UnixSocket.Credentials) -> Void = { _, _ in }
-    /// Bytes a client sent. The owner calls `heard` for each complete request in them.
-    var received: (ControlConnection, ArraySlice<UInt8>) -> Void = { _, _ in }
-    /// Whether to read from a client now (false: its requests wait in its socket).
-    var wantsInput: (ControlConnection) -> Bool = { !$0.peerFinished }
-    /// Whether a client waits on the daemon (subscribed, a `wait`, a prompt): never idle.
-    var waiting: (ControlConnection) -> Bool = { _ in false }
-    /// Why a client's unread output is too much, nil when it is not.
-    var overflow: (ControlConnection) -> String? = { _ in nil }
-    /// A client is gone (its state can be forgotten).
-    var dropped: (ControlConnection) -> Void = { _ in }
+    /// Decides for the clients; it owns this host (so, weak), set once by `start`.
+    private weak var owner: (any ConnectionOwner)?
     /// Log level of a client's arrival.
     var arrivalLevel: Logger.Level = .info
 
@@ -53,9 +42,14 @@ final class ConnectionHost {
     private var closed = false
     private var peerLog: LogRateLimiter { runtime.peerLog }
 
-    /// Watches `listener` on `runtime`'s loop.
-    init(runtime: HUDRuntime, listener: FileDescriptor, kind: String, place: String) throws {
+    /// For `listener`; nothing is accepted before `start`.
+    init(runtime: HUDRuntime, listener: FileDescriptor, kind: String, place: String) {
         self.runtime = runtime; self.listener = listener; self.kind = kind; self.place = place
+    }
+
+    /// Watches the listener on the runtime's loop, its clients decided by `owner` from now on.
+    func start(owner: any ConnectionOwner) throws {
+        self.owner = owner
         try runtime.loop.watch(listener.rawValue, interest: .read) { [unowned self] _ in acceptAll() }
     }
 
@@ -104,7 +98,7 @@ final class ConnectionHost {
             let origin = "uid \(peer.uid) on \(place)"
             nextID += 1
             let privileged = Self.isPrivileged(peer)
-            if let why = refusal(peer) ?? noSlot(for: peer, privileged: privileged) {
+            if let why = owner?.refusal(of: peer) ?? noSlot(for: peer, privileged: privileged) {
                 peerLog.log(.warning, "refused connections", from: origin, "\(name) refused: \(why)")
                 Files.close(fd)
                 continue
@@ -113,13 +107,13 @@ final class ConnectionHost {
             // Set once, here: it also says which pool the slot is given back to.
             c.trusted = privileged
             c.lastActive = runtime.clockNow
-            accepted(c, peer)
+            owner?.accepted(c)
             do {
                 try runtime.loop.watch(fd.rawValue, interest: .read) { [unowned self, unowned c] r in handle(c, r) }
             } catch {
                 peerLog.log(.error, "disconnections", from: origin, "\(name): \(error)")
                 c.close()
-                dropped(c)
+                owner?.dropped(c)
                 continue
             }
             connections[fd.rawValue] = c
@@ -160,7 +154,7 @@ final class ConnectionHost {
     // MARK: Reading and sending
 
     /// Reading from `c` now: neither finishing nor held back by its owner.
-    private func reading(_ c: ControlConnection) -> Bool { !c.finishing && wantsInput(c) }
+    private func reading(_ c: ControlConnection) -> Bool { !c.finishing && owner?.wantsInput(c) == true }
 
     private func handle(_ c: ControlConnection, _ r: LoopReadiness) {
         // Not watched for reading, so this is EPOLLHUP (closed both ways) or an error: it is gone.
@@ -184,7 +178,7 @@ final class ConnectionHost {
                 return send(c)
             }
             total += n
-            received(c, chunk[0..<n])
+            owner?.received(chunk[0..<n], from: c)
         }
     }
 
@@ -195,7 +189,7 @@ final class ConnectionHost {
         // Being answered is activity too: a `wait` answered after an hour gets the whole idle time.
         if c.pendingOutput > 0 { heard(c) }
         do { _ = try c.flush() } catch { return drop(c, reason: "\(error)") }
-        if let why = overflow(c) { return drop(c, reason: why) }
+        if let why = owner?.overflow(c) { return drop(c, reason: why) }
         if (c.peerFinished || c.finishing) && c.isIdle { return drop(c, reason: nil) }
         var interest: LoopInterest = reading(c) ? .read : []
         if c.pendingOutput > 0 { interest.insert(.write) }
@@ -217,7 +211,7 @@ final class ConnectionHost {
         connections[c.descriptor.rawValue] = nil
         release(slotOf: c)
         c.close()
-        dropped(c)
+        owner?.dropped(c)
     }
 
     // MARK: Idle clients
@@ -249,7 +243,7 @@ final class ConnectionHost {
         idleTimerDeadline = .max
         let now = runtime.clockNow
         var next = Int64.max
-        for c in Array(connections.values) where !c.closed && !waiting(c) {
+        for c in Array(connections.values) where !c.closed && owner?.isWaiting(c) != true {
             let limit = idleLimit(c)
             let deadline = c.lastActive + limit
             guard deadline <= now else {

@@ -46,29 +46,9 @@ public final class ControlServer {
     /// Serves `socket` on `runtime`'s loop until `close`.
     public init(socket: ControlSocket, runtime: HUDRuntime) throws {
         self.socket = socket; self.runtime = runtime
-        host = try ConnectionHost(runtime: runtime, listener: socket.descriptor, kind: "control client",
-                                  place: socket.isAbstract ? "the control socket \(socket.address)" : "the control socket")
-        host.refusal = { [socket] peer in
-            socket.admits(peer) ? nil : "not root, not our user, not in the socket's group"
-        }
-        host.received = { [unowned self] c, bytes in
-            for line in c.lines.feed(bytes) {
-                host.heard(c)
-                take(line, from: c)
-                if c.closed { return }
-            }
-        }
-        host.wantsInput = { [unowned self] c in !c.peerFinished && c.owedReplies < owedLimit }
-        host.waiting = { c in c.subscribed || c.owedReplies > 0 }
-        host.overflow = { [unowned self] c in
-            guard c.boundedOutput > outputLimit else { return nil }
-            disconnectedForOutput += 1
-            return "\(c.pendingOutput) bytes unread (more than \(outputLimit)): disconnected"
-        }
-        host.dropped = { [unowned runtime] c in
-            runtime.prompts.withdraw(owner: ObjectIdentifier(c))
-            if c.watchesKeys { c.watchesKeys = false; runtime.watchKeys(false) }
-        }
+        host = ConnectionHost(runtime: runtime, listener: socket.descriptor, kind: "control client",
+                              place: socket.isAbstract ? "the control socket \(socket.address)" : "the control socket")
+        try host.start(owner: self)
         runtime.addEventListener { [unowned self] events in broadcast(events) }
         runtime.loop.addTurnEndStep { [unowned self] in answerDeferred() }
         logger.info("control socket at \(socket.address)\(socket.tookOverStale ? " (took over a stale socket)" : ""): \(host.limits.summary)")
@@ -90,6 +70,14 @@ public final class ControlServer {
     }
 
     // MARK: Requests
+
+    func received(_ bytes: ArraySlice<UInt8>, from c: ControlConnection) {
+        for line in c.lines.feed(bytes) {
+            host.heard(c)
+            take(line, from: c)
+            if c.closed { return }
+        }
+    }
 
     private func take(_ line: Result<String, CommandFIFOError>, from c: ControlConnection) {
         let slot = c.openSlot()
@@ -227,4 +215,25 @@ public final class ControlServer {
     }
 
     private func send(_ c: ControlConnection) { host.send(c) }
+}
+
+extension ControlServer: ConnectionOwner {
+    func refusal(of peer: UnixSocket.Credentials) -> String? {
+        socket.admits(peer) ? nil : "not root, not our user, not in the socket's group"
+    }
+
+    func wantsInput(_ c: ControlConnection) -> Bool { !c.peerFinished && c.owedReplies < owedLimit }
+
+    func isWaiting(_ c: ControlConnection) -> Bool { c.subscribed || c.owedReplies > 0 }
+
+    func overflow(_ c: ControlConnection) -> String? {
+        guard c.boundedOutput > outputLimit else { return nil }
+        disconnectedForOutput += 1
+        return "\(c.pendingOutput) bytes unread (more than \(outputLimit)): disconnected"
+    }
+
+    func dropped(_ c: ControlConnection) {
+        runtime.prompts.withdraw(owner: ObjectIdentifier(c))
+        if c.watchesKeys { c.watchesKeys = false; runtime.watchKeys(false) }
+    }
 }

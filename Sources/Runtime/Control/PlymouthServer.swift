@@ -62,48 +62,12 @@ public final class PlymouthServer {
     /// Serves `listener` (from `bind`) on `runtime`'s loop until `close`.
     public init(runtime: HUDRuntime, listener: FileDescriptor, address: String = PlymouthWire.socketName) throws {
         self.runtime = runtime; self.address = address; self.listener = listener
-        do { host = try ConnectionHost(runtime: runtime, listener: listener, kind: "plymouth client", place: "Plymouth's socket") } catch {
-            Files.close(listener)
-            throw error
-        }
+        host = ConnectionHost(runtime: runtime, listener: listener, kind: "plymouth client", place: "Plymouth's socket")
         host.arrivalLevel = .debug
         host.limits.untrustedIdleNanoseconds = Self.untrustedIdle
-        // plymouthd answers only root; our own user may drive a daemon it started (tests, kiosks):
-        // that is the connection's `trusted`.
-        host.accepted = { [unowned self] c, _ in
-            decoders[ObjectIdentifier(c)] = PlymouthDecoder()
-        }
-        host.received = { [unowned self] c, bytes in
-            guard var decoder = decoders[ObjectIdentifier(c)] else { return }
-            let requests = decoder.feed(bytes)
-            decoders[ObjectIdentifier(c)] = decoder
-            for request in requests {
-                switch request {
-                case .success(let r):
-                    spoken.insert(ObjectIdentifier(c))
-                    host.heard(c)
-                    answer(r, from: c)
-                case .failure(let e): return host.drop(c, reason: "\(e); closing the connection")
-                }
-                if c.closed || c.finishing { return }
-            }
-        }
-        host.waiting = { [unowned self] c in
-            let id = ObjectIdentifier(c)
-            return (c.trusted && !spoken.contains(id)) || pausing.contains(id) || runtime.prompts.isWaiting(for: id) || keyWatches.contains { $0.connection === c }
-        }
-        host.overflow = { [unowned self] c in
-            c.pendingOutput > outputLimit ? "\(c.pendingOutput) bytes of replies unread: disconnected" : nil
-        }
-        host.dropped = { [unowned self] c in
-            decoders[ObjectIdentifier(c)] = nil
-            pausing.remove(ObjectIdentifier(c))
-            spoken.remove(ObjectIdentifier(c))
-            runtime.prompts.withdraw(owner: ObjectIdentifier(c))
-            for (i, w) in keyWatches.enumerated().reversed() where w.connection === c {
-                keyWatches.remove(at: i)
-                runtime.watchKeys(false)
-            }
+        do { try host.start(owner: self) } catch {
+            Files.close(listener)
+            throw error
         }
         runtime.addEventListener { [unowned self] events in
             for e in events where e.kind == .key { keyPressed(e.detail("text")) }
@@ -248,4 +212,48 @@ public final class PlymouthServer {
     }
 
     private func send(_ c: ControlConnection) { host.send(c) }
+}
+
+// plymouthd answers only root; our own user may drive a daemon it started (tests, kiosks): that is
+// the connection's `trusted`, which `answer` checks.
+extension PlymouthServer: ConnectionOwner {
+    func accepted(_ c: ControlConnection) {
+        decoders[ObjectIdentifier(c)] = PlymouthDecoder()
+    }
+
+    func received(_ bytes: ArraySlice<UInt8>, from c: ControlConnection) {
+        guard var decoder = decoders[ObjectIdentifier(c)] else { return }
+        let requests = decoder.feed(bytes)
+        decoders[ObjectIdentifier(c)] = decoder
+        for request in requests {
+            switch request {
+            case .success(let r):
+                spoken.insert(ObjectIdentifier(c))
+                host.heard(c)
+                answer(r, from: c)
+            case .failure(let e): return host.drop(c, reason: "\(e); closing the connection")
+            }
+            if c.closed || c.finishing { return }
+        }
+    }
+
+    func isWaiting(_ c: ControlConnection) -> Bool {
+        let id = ObjectIdentifier(c)
+        return (c.trusted && !spoken.contains(id)) || pausing.contains(id) || runtime.prompts.isWaiting(for: id) || keyWatches.contains { $0.connection === c }
+    }
+
+    func overflow(_ c: ControlConnection) -> String? {
+        c.pendingOutput > outputLimit ? "\(c.pendingOutput) bytes of replies unread: disconnected" : nil
+    }
+
+    func dropped(_ c: ControlConnection) {
+        decoders[ObjectIdentifier(c)] = nil
+        pausing.remove(ObjectIdentifier(c))
+        spoken.remove(ObjectIdentifier(c))
+        runtime.prompts.withdraw(owner: ObjectIdentifier(c))
+        for (i, w) in keyWatches.enumerated().reversed() where w.connection === c {
+            keyWatches.remove(at: i)
+            runtime.watchKeys(false)
+        }
+    }
 }
