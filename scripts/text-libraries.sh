@@ -137,5 +137,8 @@ pc harfbuzz "$(pkg-config --modversion harfbuzz)" "-L$hb -l:libharfbuzz.a $ft -l
 pc libunibreak "$ub_version" "-L$ub -l:libunibreak.a" "-I$ub/src"
 # libthai's dictionary, thbrk.tri, is read at run time from /usr/share/libthai (libthai-data) or
 # $LIBTHAI_DICTDIR: Debian's archive has the same path compiled in as its .so.
-pc fribidi "$(pkg-config --modversion fribidi)" "-l:libfribidi.a" "$(pkg-config --cflags fribidi)"
-pc libthai "$(pkg-config --modversion libthai)" "-l:libthai.a -l:libdatrie.a" "$(pkg-config --cflags libthai)"
+# FriBidi, libthai and libdatrie are LGPL: named plainly, a -static-executable link (the daemon,
+# the client) takes their archives, for which the relink kit exists (docs/licences.md), and the
+# tools and the bridge load the shared libraries, which a user can replace without relinking.
+pc fribidi "$(pkg-config --modversion fribidi)" "-lfribidi" "$(pkg-config --cflags fribidi)"
+pc libthai "$(pkg-config --modversion libthai)" "-lthai -ldatrie" "$(pkg-config --cflags libthai)"
