@@ -26,6 +26,9 @@ public struct DisplayOpener {
     /// When no screen opens and the profile tries DRM: wait for a card to appear (an empty DRM
     /// display that follows hotplug) instead of falling back to the memory display.
     public var waitForDisplay = false
+    /// Whether its caller goes on on the memory display when no screen opens (the daemon with an
+    /// explicit `--display` gives up instead, so the log must not say it goes on).
+    public var continuesOnMemory = true
     public var memoryWidth: Int32 = 1280
     public var memoryHeight: Int32 = 720
     /// How DRM and fbdev are opened; tests replace them to see the options a profile gives.
@@ -67,7 +70,9 @@ public struct DisplayOpener {
                 failures.append("drm (waiting): \(error)")
             }
         }
-        if !failures.isEmpty { logger.error("no screen could be opened (\(failures.joined(separator: "; "))); running on the memory display") }
+        if !failures.isEmpty {
+            logger.error("no screen could be opened (\(failures.joined(separator: "; ")))\(continuesOnMemory ? "; running on the memory display" : "")")
+        }
         return OpenedDisplay(display: memoryDisplay(p), backend: .memory, failures: failures)
     }
 

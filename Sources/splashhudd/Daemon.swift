@@ -96,6 +96,7 @@ struct DaemonRun {
         var opener = DisplayOpener(profile: profile, logger: logger)
         if let size = o.display.size { (opener.memoryWidth, opener.memoryHeight) = size }
         opener.waitForDisplay = o.waitForDisplay && o.display.backend != .memory
+        opener.continuesOnMemory = o.display.backend == nil || o.display.backend == .memory
         let opened = opener.open()
         timeline.mark("display (\(opened.backend.rawValue): open, modeset)")
         func giveUp(_ message: String) -> DaemonFailure {

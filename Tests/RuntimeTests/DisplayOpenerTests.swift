@@ -54,6 +54,17 @@ struct DisplayOpenerTests {
         #expect(out.mode.width == 1920 && out.mode.height == 1080 && out.rotation == .r270 && out.format == .rgb565)
     }
 
+    @Test("a caller that gives up without a screen (the daemon's explicit --display) is not said to go on on memory")
+    func noFallbackSaid() throws {
+        let profile = try BoardProfile.parse("[device]\nbackend = drm\n", file: "b.conf")
+        let log = LogLines(), calls = Calls()
+        var opener = Self.failing(profile, log, calls)
+        opener.continuesOnMemory = false
+        _ = opener.open()
+        #expect(log.contains("no screen could be opened (drm: ", level: .error))
+        #expect(!log.contains("running on the memory display", level: .error))
+    }
+
     @Test("backends are tried in the profile's order and the first that opens is used")
     func order() throws {
         let profile = try BoardProfile.parse("[device]\nbackend = fbdev, drm\n", file: "b.conf")
