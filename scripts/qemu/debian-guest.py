@@ -126,7 +126,10 @@ check)
     say "BOOT2 handover-env $(ls /run/initramfs/splashhud.env 2>/dev/null || echo none)"
     say "BOOT2 initramfs-log $(grep -c . /run/initramfs/splashhud.log 2>/dev/null || echo none)"
     echo "--- the initramfs daemon's log"; cat /run/initramfs/splashhud.log
-    echo "--- splashhud.service"; journalctl -b -u splashhud.service --no-pager -o short-monotonic
+    # The splash's units, the quit, Plymouth's units and this one: what started or ended the splash when.
+    echo "--- the journal"
+    journalctl -b --no-pager -o short-monotonic -u splashhud.service -u splashhud-quit.service -u docs-guest.service \
+        -u 'plymouth*' -u 'systemd-ask-password*' -u 'getty@tty1.service' | grep -v 'frame scheduler'
     blocks check
     say "BOOT2 message $(splashhud state 2>&1)"
     # psplash's PROGRESS keeps the text display-message set: a still HUD for the screendump.
