@@ -55,7 +55,7 @@ struct DocsEndToEndTests {
         let daemon = try #require(info("BOOT2 daemon"), "\(output)")
         #expect(daemon.contains("--plymouth=auto --plymouth-pid-file /run/plymouth/pid"), "\(daemon)")
         #expect(daemon.contains(" --profile qemu-virtio "), "the documented profile is not on the daemon's command line: \(daemon)")
-        #expect(daemon.hasSuffix("--script /run/initramfs/splashhud-resume.hud "), "no hand-over from the initramfs: \(daemon)")
+        #expect(daemon.hasSuffix("--script /run/initramfs/splashhud-resume.hud"), "no hand-over from the initramfs: \(daemon)")
         let unit = try #require(info("BOOT2 unit")).split(separator: " ")
         #expect(unit.count == 2 && unit[0] == unit[1], "the daemon is not splashhud.service's: \(unit)")
         #expect(info("BOOT2 plymouthd") == "none" && info("BOOT2 handover-env") == "none", "\(output)")
