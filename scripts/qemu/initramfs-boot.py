@@ -111,11 +111,13 @@ echo "INFO REALROOT initramfs-daemon $(pidof splashhudd || echo none)" >&3
 ctl "SHOT retained settled"
 for i in 1 2 3 4 5 6; do echo "SplashHUD initramfs test: the real root's console, line $i" > /dev/tty1; done
 # splashhud.service, as systemd would start it (udev's rule pulls it in when card0 is added):
-# its EnvironmentFile, its ExecStart with the variable expanded, its ExecStartPost.
+# its EnvironmentFiles in order (the hand-over's, the machine's settings), its ExecStart with the
+# variables expanded, its ExecStartPost.
 unit=/etc/systemd/system/splashhud.service
-env=$(sed -n 's/^EnvironmentFile=-\{0,1\}//p' $unit)
+envs=$(sed -n 's/^EnvironmentFile=-\{0,1\}//p' $unit)
+env=$(echo "$envs" | grep '/run/initramfs/splashhud.env$' || echo /unit-reads-no-handover-file)
 echo "INFO REALROOT handover $(cat "$env" 2>/dev/null || echo none)" >&3
-[ -r "$env" ] && . "$env"
+for e in $envs; do [ -r "$e" ] && . "$e"; done
 start=$(sed -n 's/^ExecStart=//p' $unit)
 eval "$start" >/run/realroot-daemon.log 2>&1 &
 pid=$!
