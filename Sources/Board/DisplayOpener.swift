@@ -92,7 +92,7 @@ public struct DisplayOpener {
     }
 
     /// The profile's rotation when fixed; panel-orientation is 0 where no property says more.
-    static func fixedRotation(_ p: BoardProfile) -> Rotation {
+    public static func fixedRotation(_ p: BoardProfile) -> Rotation {
         if case .fixed(let r) = p.rotation { return r }
         return .r0
     }

@@ -31,7 +31,7 @@ struct RenderLook {
             if case .size(let w, let h, _) = profile.mode { scanout = (w, h) }
             if case .fixed(let s) = profile.scale { self.scale = s }
             if let f = profile.pixelFormat { self.format = f }
-            if case .fixed(let r) = profile.rotation { rotation = r }
+            rotation = DisplayOpener.fixedRotation(profile)
             do {
                 settings = try profile.hudSettings().map { TimedCommand(time: .zero, command: .set($0), line: 0) }
             } catch {
