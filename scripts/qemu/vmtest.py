@@ -465,6 +465,26 @@ def _connect_unix(path, deadline):
             time.sleep(0.02)
 
 
+def _vcpu_wait_seconds(pid):
+    """How long QEMU's vCPU threads ("CPU 0/TCG", "CPU 0/KVM") have waited runnable on the host's
+    run queues, from /proc/<pid>/task/*/schedstat (run ns, wait ns, slices); 0 where unreadable."""
+    total = 0
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return 0.0
+    for tid in tids:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/comm") as f:
+                if not f.read().startswith("CPU "):
+                    continue
+            with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                total += int(f.read().split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+    return total / 1e9
+
+
 def _screendump(qmp, ppm, deadline, device=None, head=None):
     if os.path.exists(ppm):
         os.unlink(ppm)
@@ -622,8 +642,9 @@ def run_vm(display, program, args=(), shots_dir=".", timeout=120.0, env=(), extr
         # The caller's words go before the configuration's: QEMU's loader takes the first vga=.
         append = " ".join(filter(None, ["console=ttyS0 quiet panic=-1", cmdline, cfg["cmdline"]]))
         accel = "tcg" if tb_size is None else f"tcg,tb-size={tb_size}"
+        # debug-threads names the vCPU threads ("CPU 0/TCG"), for _vcpu_wait_seconds.
         argv = [qemu, "-nodefaults", "-accel", accel, "-m", str(memory), "-display", "none", "-no-reboot",
-                "-kernel", f"/boot/vmlinuz-{version}", "-initrd", initrd, "-append", append,
+                "-name", "vmtest,debug-threads=on", "-kernel", f"/boot/vmlinuz-{version}", "-initrd", initrd, "-append", append,
                 "-qmp", f"unix:{qmp_path},server=on,wait=off",
                 "-chardev", f"file,id=con,path={console}", "-serial", "chardev:con",
                 "-chardev", f"socket,id=ctl,path={ctl_path},server=on,wait=off", "-serial", "chardev:ctl",
@@ -695,13 +716,19 @@ def run_vm(display, program, args=(), shots_dir=".", timeout=120.0, env=(), extr
                     # screen asynchronously (DRM fbdev emulation's deferred-I/O worker).
                     # "settled": two dumps 1 s apart, for an animation that must have ended (a
                     # guest stalled by a loaded host can hold a fade's frame for 50 ms).
+                    # Equal dumps prove nothing if the host kept the guest's vCPUs off the CPU
+                    # between them (a blit stalled half way shows twice): such a pair is not counted.
                     tries, pause = 0, (1.0 if mode == "settled" else 0.05)
                     while mode and tries < (30 if mode == "settled" else 40):
+                        waited = _vcpu_wait_seconds(proc.pid)
                         time.sleep(pause)
                         prev = read_ppm(ppm)
                         _screendump(qmp, ppm, deadline, dev, head)
                         tries += 1
-                        if read_ppm(ppm) == prev:
+                        starved = _vcpu_wait_seconds(proc.pid) - waited > pause / 2
+                        if starved:
+                            log(f"SHOT {name}: the guest's vCPUs waited for the host's CPU; dumping again")
+                        if read_ppm(ppm) == prev and not starved:
                             break
                     if png:
                         write_png(os.path.join(shots_dir, name + ".png"), *read_ppm(ppm))
