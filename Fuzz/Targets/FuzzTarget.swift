@@ -183,7 +183,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         guard (try? Files.writeAtomically(bytes, to: fontPath, mode: 0o600)) != nil else { return }
         defer { try? Files.unlink(fontPath) }
         guard let face = try? FontFace(path: fontPath), let chain = try? FontChain(faces: [face]) else { return }
-        guard let layout = try? TextLayout("Ag é 漢\u{1F600} fi", chain: chain, fontSize: Fixed16_16(16), maxWidth: Fixed16_16(60)) else { return }
+        let layout = TextLayout("Ag é 漢\u{1F600} fi", chain: chain, fontSize: Fixed16_16(16), maxWidth: Fixed16_16(60))
         for line in layout.lines {
             for g in line.glyphs { _ = try? chain.faces[g.faceIndex].outline(glyph: g.glyph, size: Fixed16_16(16)) }
         }
@@ -206,8 +206,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         let width = bytes[1] & 0x80 != 0 ? nil : Fixed16_16(Int32(bytes[1] & 0x3F) * 8 + 8)
         let height = bytes[1] & 0x40 != 0 ? Fixed16_16(Int32(bytes[0] >> 4) * 16 + 16) : nil
         let text = String(decoding: bytes.dropFirst(2), as: UTF8.self)
-        guard let layout = try? TextLayout(text, chain: chain, fontSize: size, maxWidth: width, maxHeight: height,
-                                           direction: bytes[1] & 0x20 != 0 ? .rightToLeft : .leftToRight) else { return }
+        let layout = TextLayout(text, chain: chain, fontSize: size, maxWidth: width, maxHeight: height,
+                                direction: bytes[1] & 0x20 != 0 ? .rightToLeft : .leftToRight)
         precondition(!layout.lines.isEmpty, "a layout has at least one line")
         let scalars = text.unicodeScalars.count
         for line in layout.lines {

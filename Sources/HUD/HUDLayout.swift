@@ -105,23 +105,19 @@ public struct HUDLayout {
         return measure(text, chain: chain, size: size, maxWidth: maxWidth, maxHeight: maxHeight, direction: direction, issues: &issues)
     }
 
-    /// `text` laid out centred within maxWidth × maxHeight, or nil (with an issue) when FreeType fails.
+    /// `text` laid out centred within maxWidth × maxHeight, with an issue naming the characters no
+    /// face has (drawn as boxes).
     static func measure(_ text: String, chain: FontChain, size: Fixed16_16, maxWidth: Fixed16_16,
-                        maxHeight: Fixed16_16?, direction: HUDTextDirection, issues: inout [HUDResourceError]) -> TextLayout? {
-        do {
-            let layout = try TextLayout(text, chain: chain, fontSize: size, maxWidth: maxWidth, maxHeight: maxHeight,
-                                        alignment: .center, direction: direction == .rtl ? .rightToLeft : .leftToRight)
-            // Drawn as boxes, and said once per character in the chain's life.
-            let missing = chain.takeMissing()
-            if !missing.isEmpty {
-                let names = missing.prefix(8).map { CommandError.hex($0.value) }
-                issues.append(.text(text, reason: "no font has \(names.joined(separator: ", "))\(missing.count > 8 ? " and \(missing.count - 8) more" : ""); drawn as boxes"))
-            }
-            return layout
-        } catch {
-            issues.append(.text(text, reason: "\(error)"))
-            return nil
+                        maxHeight: Fixed16_16?, direction: HUDTextDirection, issues: inout [HUDResourceError]) -> TextLayout {
+        let layout = TextLayout(text, chain: chain, fontSize: size, maxWidth: maxWidth, maxHeight: maxHeight,
+                                alignment: .center, direction: direction == .rtl ? .rightToLeft : .leftToRight)
+        // Said once per character in the chain's life.
+        let missing = chain.takeMissing()
+        if !missing.isEmpty {
+            let names = missing.prefix(8).map { CommandError.hex($0.value) }
+            issues.append(.text(text, reason: "no font has \(names.joined(separator: ", "))\(missing.count > 8 ? " and \(missing.count - 8) more" : ""); drawn as boxes"))
         }
+        return layout
     }
 
     /// What an image indicator shows, decoding custom PNGs through the cache.

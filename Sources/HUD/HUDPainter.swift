@@ -132,9 +132,8 @@ public struct HUDPainter {
         }
     }
 
-    /// Draws a text block: glyph masks (which the canvas transform does not move) placed at the
-    /// transformed pen positions and rasterized at the font size times the total scale, so text
-    /// zooms with the bezel and stays sharp at any scale factor. Line breaks are the layout's.
+    /// Draws a text block through `TextLayout.draw`: pens through the bezel's transform, glyphs
+    /// rasterized at the font size times its scale, so text zooms with the bezel and stays sharp.
     private func draw(_ block: HUDTextBlock, transform t: Transform, color: Color, into canvas: Canvas) {
         let text = block.text
         // Skip a block far from the clip (a spinner-box redraw): its box grown by one em on
@@ -143,17 +142,7 @@ public struct HUDPainter {
         let reach = Rect(x: block.origin.x - em, y: block.origin.y - em,
                          width: text.size.width + em * 2, height: text.size.height + em * 2)
         if RingIndicator.deviceBounds(reach, t).intersection(canvas.clip).isEmpty { return }
-        let size = text.fontSize * t.scaleFactor
-        let paint = Paint.solid(color)
-        for line in text.lines {
-            for g in line.glyphs {
-                let pen = t.apply(Point(x: block.origin.x + line.x + g.x, y: block.origin.y + line.baseline + g.y))
-                guard let placed = try? text.chain.cache.placedMask(face: text.chain.faces[g.faceIndex], glyph: g.glyph,
-                                                                    size: size, at: pen),
-                      placed.mask.width > 0 else { continue }
-                canvas.draw(placed.mask, dx: placed.dx, dy: placed.dy, paint: paint)
-            }
-        }
+        text.draw(into: canvas, origin: block.origin, transform: t, color: color)
     }
 }
 

@@ -74,7 +74,7 @@ extension HUDLayout {
                 bullets.append(Point(x: left + bulletPitch * Int32(i) + bulletPitch.halved, y: field.midY))
             }
             caretX = left + bulletPitch * Int32(Swift.max(0, shown)) + Fixed16_16(2)
-        } else if let echo = echoLayout(entry.echo, chain: chain, width: innerWidth, issues: &issues) {
+        } else if let echo = echoLayout(entry.echo, chain: chain, width: innerWidth) {
             let s = echo.size
             texts.append(HUDTextBlock(role: .entry, text: echo,
                                       frame: Rect(x: innerLeft, y: field.midY - s.height.halved, width: s.width.ceilFixed, height: s.height.ceilFixed),
@@ -92,12 +92,12 @@ extension HUDLayout {
 
     /// A question's typed text on one line, left-aligned: its end when all of it does not fit
     /// (what was typed last stays in view, beside the caret).
-    private static func echoLayout(_ text: String, chain: FontChain?, width: Fixed16_16, issues: inout [HUDResourceError]) -> TextLayout? {
+    private static func echoLayout(_ text: String, chain: FontChain?, width: Fixed16_16) -> TextLayout? {
         guard !text.isEmpty, let chain else { return nil }
         var shown = Substring(text.suffix(200))
         while !shown.isEmpty {
-            guard let t = try? TextLayout(String(shown), chain: chain, fontSize: echoSize, maxWidth: Fixed16_16(16384), maxHeight: nil,
-                                          alignment: .left) else { issues.append(.text(text, reason: "cannot lay out")); return nil }
+            let t = TextLayout(String(shown), chain: chain, fontSize: echoSize, maxWidth: Fixed16_16(16384), maxHeight: nil,
+                               alignment: .left)
             if t.size.width <= width { return t }
             shown = shown.dropFirst()
         }

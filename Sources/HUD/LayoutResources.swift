@@ -13,7 +13,7 @@ import Raster
 public enum HUDResourceError: Error, Equatable, Sendable, CustomStringConvertible {
     case font(path: String, reason: String)
     case image(path: String, reason: String)
-    /// FreeType failed on a glyph of this text; the text is left out.
+    /// This text has characters no face has (drawn as boxes), or no font loads (left out).
     case text(String, reason: String)
 
     public var description: String {

@@ -13,7 +13,7 @@ import Testing
     /// first word at the right), lines reordered after breaking.
     @Test func wrappedRightToLeft() throws {
         let text = "אחת שתיים שלוש ארבע חמש שש שבע שמונה"
-        let layout = try TextLayout(text, chain: try chain(), fontSize: Fixed16_16(20), maxWidth: Fixed16_16(120), alignment: .center)
+        let layout = TextLayout(text, chain: try chain(), fontSize: Fixed16_16(20), maxWidth: Fixed16_16(120), alignment: .center)
         #expect(layout.lines.count > 1 && layout.lines.allSatisfy(\.isRightToLeft))
         #expect(layout.lines[0].text.hasPrefix("אחת"))
         for line in layout.lines {
@@ -25,8 +25,8 @@ import Testing
     /// Truncated: the ellipsis ends the kept text at its logical end, the left of the line.
     @Test func truncatedRightToLeft() throws {
         let text = "אחת שתיים שלוש ארבע חמש שש שבע שמונה תשע עשר"
-        let layout = try TextLayout(text, chain: try chain(), fontSize: Fixed16_16(20), maxWidth: Fixed16_16(120),
-                                    maxHeight: Fixed16_16(40), alignment: .center)
+        let layout = TextLayout(text, chain: try chain(), fontSize: Fixed16_16(20), maxWidth: Fixed16_16(120),
+                                maxHeight: Fixed16_16(40), alignment: .center)
         let last = try #require(layout.lines.last)
         #expect(layout.isTruncated && last.text.hasSuffix("…"))
         let ellipsis = try #require(last.glyphs.max { $0.cluster < $1.cluster })
@@ -36,8 +36,8 @@ import Testing
 
     /// A number alone takes the direction given for text without strong characters.
     @Test func neutralTextTakesTheGivenDirection() throws {
-        let ltr = try TextLayout("42 %", chain: try chain(), fontSize: Fixed16_16(20))
-        let rtl = try TextLayout("42 %", chain: try chain(), fontSize: Fixed16_16(20), direction: .rightToLeft)
+        let ltr = TextLayout("42 %", chain: try chain(), fontSize: Fixed16_16(20))
+        let rtl = TextLayout("42 %", chain: try chain(), fontSize: Fixed16_16(20), direction: .rightToLeft)
         #expect(!ltr.lines[0].isRightToLeft && rtl.lines[0].isRightToLeft)
         // "%" is after the number in both; in a right-to-left paragraph the space and "%" go left.
         #expect(ltr.lines[0].glyphs.first?.cluster == 0 && rtl.lines[0].glyphs.first?.cluster == 3)
@@ -45,7 +45,7 @@ import Testing
 
     /// Runs by script and face: Hebrew letters from the Hebrew face, Latin and digits from DejaVu.
     @Test func fallbackRuns() throws {
-        let layout = try TextLayout("עדכון Linux 6.1", chain: try chain(), fontSize: Fixed16_16(20))
+        let layout = TextLayout("עדכון Linux 6.1", chain: try chain(), fontSize: Fixed16_16(20))
         let faceOf = { (cluster: Int) in layout.lines[0].glyphs.first { $0.cluster == cluster }!.faceIndex }
         #expect(faceOf(0) == 0 && faceOf(6) == 1 && faceOf(12) == 1)
     }
@@ -53,10 +53,10 @@ import Testing
     /// A character no face has is one box (the missing glyph), reported once.
     @Test func missingCharactersAreBoxesReportedOnce() throws {
         let chain = try FontChain(paths: [TestFonts.dejaVu])
-        let layout = try TextLayout("a\u{1F9A9}b", chain: chain, fontSize: Fixed16_16(20))
+        let layout = TextLayout("a\u{1F9A9}b", chain: chain, fontSize: Fixed16_16(20))
         #expect(layout.lines[0].glyphs.map(\.glyph).filter { $0 == 0 }.count == 1)
         #expect(chain.takeMissing() == ["\u{1F9A9}"])
-        _ = try TextLayout("\u{1F9A9}", chain: chain, fontSize: Fixed16_16(20))
+        _ = TextLayout("\u{1F9A9}", chain: chain, fontSize: Fixed16_16(20))
         #expect(chain.takeMissing().isEmpty)
     }
 
@@ -80,8 +80,8 @@ import Testing
 
     /// Flags (regional indicators) made Debian's libunibreak 1.1 abort; they wrap as a word.
     @Test func flagsWrapAsAWord() throws {
-        let layout = try TextLayout("Flag \u{1F1E9}\u{1F1EA}\u{1F1EB}\u{1F1F7} ok", chain: try TestFonts.chain(),
-                                    fontSize: Fixed16_16(20), maxWidth: Fixed16_16(40))
+        let layout = TextLayout("Flag \u{1F1E9}\u{1F1EA}\u{1F1EB}\u{1F1F7} ok", chain: try TestFonts.chain(),
+                                fontSize: Fixed16_16(20), maxWidth: Fixed16_16(40))
         #expect(layout.lines.count >= 2)
     }
 }

@@ -22,8 +22,8 @@ import Testing
         let fonts = face == Self.dejaVu ? [face] : [face, Self.dejaVu]
         try #require(fonts.allSatisfy { FileManager.default.fileExists(atPath: $0) }, "\(face) is missing: scripts/setup.sh --tests installs it")
         let chain = try FontChain(paths: fonts)
-        let layout = try TextLayout(text, chain: chain, fontSize: Fixed16_16(integer: px),
-                                    maxWidth: width.map { Fixed16_16(integer: $0) }, alignment: .center)
+        let layout = TextLayout(text, chain: chain, fontSize: Fixed16_16(integer: px),
+                                maxWidth: width.map { Fixed16_16(integer: $0) }, alignment: .center)
         let size = layout.size
         let pixmap = Pixmap(width: Int32(size.width.ceil) + 8, height: Int32(size.height.ceil) + 8)
         let canvas = Canvas(pixmap.view)
@@ -79,7 +79,7 @@ import Testing
     /// DejaVu's kerning pairs (AV, VA, AT, WA).
     @Test func kernedLatin() throws {
         let layout = try check("kerned", "AVATAR WAVE", face: Self.dejaVu, family: "DejaVu Sans")
-        let unkerned = try TextLayout.advanceWidth(of: "A", chain: layout.chain, fontSize: Fixed16_16(integer: 24))
+        let unkerned = TextLayout.advanceWidth(of: "A", chain: layout.chain, fontSize: Fixed16_16(integer: 24))
         #expect(layout.lines[0].glyphs[1].x < unkerned, "V is pulled under A")
     }
 }

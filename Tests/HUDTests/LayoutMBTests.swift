@@ -27,7 +27,7 @@ struct LayoutMBTests {
     /// B2: indicator + label: H = 40 + 37 + 4 + 19 = 100; W = max(37, ceil(label)) + 40.
     @Test func indicatorAndLabel() throws {
         let res = try H.resources()
-        let w = try TextLayout.advanceWidth(of: "Loading", chain: try #require(res.bold), fontSize: Fixed16_16(16))
+        let w = TextLayout.advanceWidth(of: "Loading", chain: try #require(res.bold), fontSize: Fixed16_16(16))
         let l = HUDLayout.compute(H.mb(.determinate, .pie(progress: .half), label: "Loading"), screen: screen, resources: res)
         #expect(l.bezel.size == Size(width: Fixed16_16(Int32(w.ceil)) + Fixed16_16(40), height: Fixed16_16(100)))
         #expect(l.contentFrame.minY - l.bezel.minY == Fixed16_16(20))

@@ -32,7 +32,7 @@ struct LayoutSVTests {
     /// label centre y = 36 + 24 + 8 + 9 = 77.
     @Test func spinnerWithText() throws {
         let res = try H.resources()
-        let w = try TextLayout.advanceWidth(of: "Loading", chain: try #require(res.regular), fontSize: Fixed16_16(15))
+        let w = TextLayout.advanceWidth(of: "Loading", chain: try #require(res.regular), fontSize: Fixed16_16(15))
         let lw = Fixed16_16(Int32(w.ceil))
         let l = HUDLayout.compute(H.presentation(.spinner(elapsed: .zero), status: "Loading"), screen: screen, resources: res)
         let width = Fixed16_16(24) + max(lw, Fixed16_16(48))

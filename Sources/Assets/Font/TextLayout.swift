@@ -79,10 +79,11 @@ public struct TextLayout {
     /// than a line between clusters; without it, only at hard breaks. With `maxHeight`, at most
     /// max(1, ⌊maxHeight / lineHeight⌋) lines are kept and the last one is refilled with the rest
     /// of its paragraph, cut to fit and ended with "…". A paragraph's direction is its first
-    /// strong character's, `direction` when it has none. Throws when FreeType cannot load a glyph.
+    /// strong character's, `direction` when it has none. It cannot fail: a glyph FreeType cannot
+    /// load takes no room here and is left out when drawn.
     public init(_ text: String, chain: FontChain, fontSize: Fixed16_16, maxWidth: Fixed16_16? = nil,
                 maxHeight: Fixed16_16? = nil, alignment: TextAlignment = .center,
-                direction: TextDirection = .leftToRight) throws {
+                direction: TextDirection = .leftToRight) {
         precondition(fontSize.raw > 0, "font size must be positive: \(fontSize)")
         self.chain = chain; self.fontSize = fontSize; self.alignment = alignment
         let primary = chain.primary
@@ -134,7 +135,7 @@ public struct TextLayout {
 
     /// The advance width of `text` on one line (hard breaks ignored): the bench's measure.
     public static func advanceWidth(of text: String, chain: FontChain, fontSize: Fixed16_16,
-                                    direction: TextDirection = .leftToRight) throws -> Fixed16_16 {
+                                    direction: TextDirection = .leftToRight) -> Fixed16_16 {
         let raw = paragraphs(text).reduce(Int64(0)) {
             let para = ShapedParagraph($1.text, offset: $1.offset, chain: chain, size: fontSize, direction: direction)
             return $0 + para.width(0..<para.text.count)
@@ -142,17 +143,21 @@ public struct TextLayout {
         return Fixed16_16(raw: Int32(clamping: raw))
     }
 
-    /// Draws every glyph in `color`, the layout's top-left corner at `origin` in device pixels (the
-    /// canvas transform does not apply to glyph masks). Glyphs are rasterized once per sub-pixel
-    /// phase through the chain's cache; a glyph FreeType fails to load is left out.
-    public func draw(into canvas: Canvas, origin: Point, color: Color) {
+    /// Draws every glyph in `color`, the layout's top-left corner at `origin`: each pen position is
+    /// mapped through `transform` (the canvas transform does not apply to glyph masks) and each
+    /// glyph rasterized at the font size times the transform's scale, so text zooms with whatever
+    /// holds it and stays sharp at any scale. Glyphs are rasterized once per sub-pixel phase
+    /// through the chain's cache; a glyph FreeType fails to load is left out. The HUD's painter
+    /// and the text goldens draw through this one routine.
+    public func draw(into canvas: Canvas, origin: Point, transform t: Transform = .identity, color: Color) {
+        let size = fontSize * t.scaleFactor
         let paint = Paint.solid(color)
         for line in lines {
             for g in line.glyphs {
-                let pen = Point(x: origin.x + line.x + g.x, y: origin.y + line.baseline + g.y)
-                guard let placed = try? chain.cache.placedMask(face: chain.faces[g.faceIndex], glyph: g.glyph,
-                                                              size: fontSize, at: pen) else { continue }
-                if placed.mask.width > 0 { canvas.draw(placed.mask, dx: placed.dx, dy: placed.dy, paint: paint) }
+                let pen = t.apply(Point(x: origin.x + line.x + g.x, y: origin.y + line.baseline + g.y))
+                guard let placed = try? chain.cache.placedMask(face: chain.faces[g.faceIndex], glyph: g.glyph, size: size, at: pen),
+                      placed.mask.width > 0 else { continue }
+                canvas.draw(placed.mask, dx: placed.dx, dy: placed.dy, paint: paint)
             }
         }
     }
