@@ -31,7 +31,10 @@ final class ControlRig {
         server = try ControlServer(socket: try ControlSocket.bind(path: "\(dir)/control", group: group), runtime: runtime)
     }
 
-    deinit { server.close() }
+    deinit {
+        server.close()
+        try? FileManager.default.removeItem(atPath: dir)
+    }
 
     func connect() throws -> RawClient { try RawClient(path: path) }
 
@@ -71,6 +74,9 @@ final class RawClient {
     }
 
     deinit { close(fd) }
+
+    /// Closes the connection both ways, as a client that exits after writing does.
+    func shutDown() { _ = Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
 
     func send(_ text: String) { sendBytes(Array(text.utf8)) }
 

@@ -85,6 +85,27 @@ struct PlymouthServerTests {
         #expect(!estimate.paused)
     }
 
+    /// systemd's way: each unit's status written to the socket, the connection closed without
+    /// reading the ACK. The HUD takes the status, and the hang-up is not a warning (it was one per
+    /// unit in a boot's journal).
+    @Test func aSenderThatHangsUpBeforeItsAnswerIsNoFault() throws {
+        let rig = try ControlRig()
+        let (server, name) = try serve(rig)
+        defer { server.close() }
+        for text in ["Mounting /boot", "Starting udev"] {
+            let gone = try RawClient(path: name)
+            gone.sendBytes(Array("U\u{02}\(Character(Unicode.Scalar(UInt8(text.utf8.count + 1))))\(text)\0".utf8))
+            gone.shutDown()
+            try rig.run(for: 0.3)
+        }
+        #expect(!rig.log.lines.contains { $0.level >= .warning }, "\(rig.log.lines.filter { $0.level >= .warning })")
+        #expect(rig.log.contains("closed", level: .debug))
+        // Still answering the next client.
+        let next = try RawClient(path: name)
+        next.sendBytes(Array("P\0".utf8))
+        #expect(try replies(rig, next, count: 1) == [0x06])
+    }
+
     @Test func aMalformedRequestClosesOnlyItsConnection() throws {
         let rig = try ControlRig()
         let (server, name) = try serve(rig)

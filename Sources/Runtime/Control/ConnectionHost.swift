@@ -188,7 +188,13 @@ final class ConnectionHost {
         guard !c.closed else { return }
         // Being answered is activity too: a `wait` answered after an hour gets the whole idle time.
         if c.pendingOutput > 0 { heard(c) }
-        do { _ = try c.flush() } catch { return drop(c, reason: "\(error)") }
+        do { _ = try c.flush() } catch {
+            // Gone before its answer is an ordinary end, not a fault: systemd writes each unit's
+            // status to Plymouth's socket and never reads the ACK.
+            guard error.errno == .brokenPipe || error.errno == .connectionReset else { return drop(c, reason: "\(error)") }
+            peerLog.log(.debug, "closes", from: c.origin, "\(c.name) closed before its answer")
+            return forget(c)
+        }
         if let why = owner?.overflow(c) { return drop(c, reason: why) }
         if (c.peerFinished || c.finishing) && c.isIdle { return drop(c, reason: nil) }
         var interest: LoopInterest = reading(c) ? .read : []
