@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Text drawn through the glyph cache onto a canvas, black on white, against goldens in
-// Tests/AssetsTests/Golden/Text/ (record with RECORD_GOLDENS=1).
+// Tests/AssetsTests/Golden/Text/ (record with RECORD_GOLDENS=1), by TextLayout.draw: the routine
+// the HUD's painter draws its text with.
 
 import Assets
 import GoldenSupport
