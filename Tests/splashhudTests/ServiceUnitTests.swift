@@ -119,6 +119,9 @@ struct ServiceUnitTests {
         let quit = try Self.entries("splashhud-quit.service")
         #expect(quit.contains { $0.key == "Type" && $0.value == "oneshot" })
         #expect(quit.contains { $0.key == "WantedBy" && $0.value.contains("multi-user.target") })
+        // Before every getty (agetty tells a splash it cannot reach within 1 s to quit).
+        #expect(quit.contains { $0.key == "Before" && $0.value.split(separator: " ").contains("getty-pre.target") })
+        #expect(quit.contains { $0.key == "Wants" && $0.value.split(separator: " ").contains("getty-pre.target") })
     }
 
     /// systemd-analyze, when installed (else the verify test shows as skipped).
