@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // A connection to `splashhudd`'s control socket, for the CLI and the Swift API's remote side. It
 // never waits past its deadline: connecting, sending and every reply are bounded by a timeout, so a
-// daemon that is absent, stopped (SIGSTOP) or wedged costs a boot script at most that long.
-// Links only the protocol and the system layer.
+// daemon that is absent, stopped (SIGSTOP) or wedged costs a boot script at most that long. What
+// it reads is bounded too (a line, the events kept, a snapshot), and on the abstract fallback it
+// checks whom it talks to first (ServerTrust). Links only the protocol and the system layer.
 import HUDProtocol
 import LinuxSystem
 import SystemPackage
@@ -29,11 +30,28 @@ public final class ControlClient {
     private var events: [HUDEvent] = []
     private var closed = false
 
+    /// The longest reply or event line read, without its newline; the daemon's are far shorter, so
+    /// a longer one is not the protocol (and cannot grow the client's memory).
+    public static let maxReplyLineBytes = 65536
+    /// Event lines kept while a reply is awaited; more is not the protocol.
+    public static let maxPendingEvents = 4096
+    /// The largest output side a snapshot may have (the largest a display's mode may have).
+    public static let maxSnapshotSide = 16384
+
+    /// The most bytes a snapshot's PNG of `width`x`height` may have: every pixel RGBA8 with each
+    /// row's filter byte, stored without compression, plus 1/64 and 64 KiB for zlib's and PNG's
+    /// framing (zlib adds 5 bytes a stored block of up to 64 KiB, PNG 12 an IDAT chunk: far less).
+    public static func maxSnapshotBytes(width: Int, height: Int) -> Int {
+        let raw = height * (1 + 4 * width)
+        return raw + raw / 64 + 65536
+    }
+
     /// `$SPLASHHUD_SOCKET`, else the daemon's default.
     public static var defaultSocket: String { Environment.value("SPLASHHUD_SOCKET").flatMap { $0.isEmpty ? nil : $0 } ?? ControlProtocol.defaultSocketPath }
 
     /// Connects to the daemon at `socket` (nil: `defaultSocket`), trying its abstract fallback
-    /// when nothing is at the path.
+    /// when nothing is at the path: there, a server that is not root, us or the owner of the
+    /// path's directory is refused before anything is sent (`.untrustedServer`).
     public init(socket: String? = nil, timeoutMilliseconds: Int32 = 500) throws(ControlClientError) {
         let path = socket ?? Self.defaultSocket
         self.timeoutMilliseconds = timeoutMilliseconds
@@ -41,16 +59,13 @@ public final class ControlClient {
         if !path.hasPrefix("@") { candidates.append(ControlProtocol.abstractFallback(for: path)) }
         var failure: ControlClientError = .notRunning(socket: path, detail: "no socket")
         for candidate in candidates {
-            do {
-                let fd = try UnixSocket.connect(to: candidate)
-                descriptor = fd
-                self.socket = candidate
-                return
-            } catch {
+            let fd: FileDescriptor
+            do { fd = try UnixSocket.connect(to: candidate) } catch {
                 switch error.errno {
                 case .noSuchFileOrDirectory, .connectionRefused:
                     // The path's absence is the news; the fallback's absence adds nothing.
                     if candidate == path { failure = .notRunning(socket: path, detail: error.errno == .connectionRefused ? "a stale socket, nobody accepts" : "no socket") }
+                    continue
                 case .resourceTemporarilyUnavailable:
                     // Its backlog is full: it is there but not accepting.
                     throw .timedOut(socket: candidate, milliseconds: timeoutMilliseconds)
@@ -58,6 +73,15 @@ public final class ControlClient {
                 default: throw .io("\(error)")
                 }
             }
+            if candidate != path {
+                do { try ServerTrust.check(fd, socket: candidate, path: path) } catch {
+                    Files.close(fd)
+                    throw error
+                }
+            }
+            descriptor = fd
+            self.socket = candidate
+            return
         }
         throw failure
     }
@@ -103,7 +127,13 @@ public final class ControlClient {
     public func reply(deadline: Int64) throws(ControlClientError) -> String? {
         while true {
             let line = try readLine(deadline: deadline)
-            if let event = HUDEvent(line: line) { events.append(event); continue }
+            if let event = HUDEvent(line: line) {
+                guard events.count < Self.maxPendingEvents else {
+                    throw .protocolError("over \(Self.maxPendingEvents) events before a reply")
+                }
+                events.append(event)
+                continue
+            }
             guard let reply = ControlReply(line: line) else { throw .protocolError("unexpected line '\(line.prefix(80))'") }
             switch reply {
             case .ok(let data): return data
@@ -118,8 +148,14 @@ public final class ControlClient {
         try send([ControlRequest.snapshot(output: output).description], deadline: deadline)
         let data = try reply(deadline: deadline) ?? ""
         let words = data.split(separator: " ")
-        guard words.count == 4, words[0] == "png", let length = Int(words[1]), length >= 0, length <= 1 << 30 else {
+        let side = words.count == 4 ? words[3].split(separator: "x", omittingEmptySubsequences: false).compactMap { Int($0) } : []
+        guard words.count == 4, words[0] == "png", let length = Int(words[1]), length >= 0,
+              side.count == 2, side.allSatisfy({ (1...Self.maxSnapshotSide).contains($0) }) else {
             throw .protocolError("unexpected snapshot reply 'ok \(data.prefix(80))'")
+        }
+        let most = Self.maxSnapshotBytes(width: side[0], height: side[1])
+        guard length <= most else {
+            throw .protocolError("a snapshot of \(length) bytes for \(words[3]), over the \(most) its PNG can take")
         }
         return (try readBytes(length, deadline: deadline), String(words[2]), String(words[3]))
     }
@@ -201,10 +237,14 @@ public final class ControlClient {
 
     private func readLine(deadline: Int64) throws(ControlClientError) -> String {
         while true {
-            if let nl = input[start...].firstIndex(of: 0x0A) {
+            let end = Swift.min(input.count, start + Self.maxReplyLineBytes + 1)
+            if let nl = input[start..<end].firstIndex(of: 0x0A) {
                 let line = String(decoding: input[start..<nl], as: UTF8.self)
                 start = nl + 1
                 return line
+            }
+            guard input.count - start <= Self.maxReplyLineBytes else {
+                throw .protocolError("a line of over \(Self.maxReplyLineBytes) bytes (the daemon's are far shorter)")
             }
             guard try fill(deadline: deadline) else { throw .protocolError("the daemon closed the connection") }
         }

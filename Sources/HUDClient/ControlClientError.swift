@@ -4,8 +4,8 @@
 
 /// Why a request did not get its `ok`, and the exit status each means (sysexits.h).
 ///
-/// A shell script can tell a refused request (65) from a daemon that is not running (69), not
-/// answering (75) or not to be used by this user (77).
+/// A shell script can tell a refused request (65) from a daemon that is not running (69, also when
+/// another user holds the abstract fallback), not answering (75) or not to be used by this user (77).
 public enum ControlClientError: Error, Equatable, CustomStringConvertible {
     /// Nothing listens at the socket (no file, a stale socket, no abstract name).
     case notRunning(socket: String, detail: String)
@@ -15,6 +15,9 @@ public enum ControlClientError: Error, Equatable, CustomStringConvertible {
     case rejected(code: String, message: String)
     /// The socket exists but we may not use it.
     case permissionDenied(socket: String)
+    /// The abstract fallback is held by a process of `uid`: not root, not us, not the owner of
+    /// the socket path's directory. Nothing was sent to it.
+    case untrustedServer(socket: String, uid: UInt32)
     /// The daemon closed the connection or sent something that is not the protocol.
     case protocolError(String)
     /// A system call failed on our side.
@@ -27,6 +30,8 @@ public enum ControlClientError: Error, Equatable, CustomStringConvertible {
         case .timedOut(let socket, let ms): return "splashhudd at \(socket) did not answer within \(ms) ms"
         case .rejected(let code, let message): return "refused (\(code)): \(message)"
         case .permissionDenied(let socket): return "not allowed to use \(socket) (the socket is for root and its group)"
+        case .untrustedServer(let socket, let uid):
+            return "refused the server at \(socket): it runs as uid \(uid), not root, the socket directory's owner or us (any user may bind an abstract name first); nothing was sent"
         case .protocolError(let detail): return "protocol error: \(detail)"
         case .io(let detail): return detail
         }
@@ -39,7 +44,7 @@ public enum ControlClientError: Error, Equatable, CustomStringConvertible {
     public var exitStatus: Int32 {
         switch self {
         case .rejected(let code, _): return code == "denied" ? 77 : 65  // ControlErrorCode.denied: EX_NOPERM
-        case .notRunning: return 69
+        case .notRunning, .untrustedServer: return 69  // no splashhudd we trust answers
         case .io: return 74
         case .timedOut: return 75
         case .protocolError: return 76
