@@ -15,8 +15,9 @@ public enum SplashHUDClient {
         discussion: """
             The verbs talk to a running splashhudd over its control socket; `demo`, `render` and `probe` run \
             splashhud-tools (the demo on the best display, headless renders of scripts, the display probe). Exit \
-            status: 0 applied, 64 bad arguments, 65 refused by the daemon, 69 no daemon running, 73 a file could not be \
-            written, 74 an I/O error, 75 no answer within --timeout, 76 not the protocol, 77 not allowed to use the socket. \
+            status: 0 applied, 64 bad arguments, 65 refused by the daemon, 69 no daemon running (or another user's \
+            server at the abstract fallback), 73 a file could not be written, 74 an I/O error, 75 no answer within \
+            --timeout, 76 not the protocol, 77 not allowed to use the socket. \
             --generate-manual writes this man page, --generate-completion-script bash|zsh|fish the shell's completions.
             """,
         options: [.flag("version", help: "Show the version.")], operands: "[<arguments> ...]", operandCount: nil)
