@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Runs every test: installs what the tests need and builds; runs the one host suite that must run
 # without a sanitizer, then the QEMU boots on their own (their guests measure frame rate, CPU and latency, so the host suites must
-# not share the two cores with them); then every host suite under ThreadSanitizer, so a
+# not share the two cores with them); then the docs' blocks in a Debian guest beside the sanitizer
+# builds; then every host suite under ThreadSanitizer, so a
 # data race fails the run instead of corrupting the heap now and then (Swift Testing runs tests in
 # parallel), and under AddressSanitizer with LeakSanitizer (Swift has no UndefinedBehaviorSanitizer:
 # its own overflow and bounds checks trap in these debug builds); last a short libFuzzer run of
@@ -39,12 +40,22 @@ swift build --package-path Benchmarks --scratch-path .build-benchmarks-debug
 swift build -c release --scratch-path .build-release --product splashhudd
 swift build -c release --scratch-path .build-release --product splashhud
 swift test --skip-build --filter QEMUTests
+# The docs' blocks in a Debian 12 guest (DocsEndToEndTests, docs/testing.md): about 11 minutes of
+# one core under emulation, two of them rebuilding initramfs images. Nothing in it is timed, so it
+# runs beside the sanitizer builds (which only get slower) instead of after everything.
+docs_log=.build/docs-vm.log
+SPLASHHUD_DOCS_VM=1 swift test --skip-build --filter DocsEndToEndTests >"$docs_log" 2>&1 &
+docs_pid=$!
 # The QEMU suites are not run again here: their guests are separate programs, and the host side
 # only drives QEMU. halt_on_error makes the first race report fail the run.
 swift build --build-tests --sanitize=thread --scratch-path .build-tsan
+swift build --build-tests --sanitize=address --scratch-path .build-asan
+docs_status=0
+wait "$docs_pid" || docs_status=$?
+cat "$docs_log"
+[ "$docs_status" = 0 ] || { echo "test.sh: the docs' blocks failed in the Debian guest (DocsEndToEndTests)" >&2; exit 1; }
 TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" \
     swift test --skip-build --sanitize=thread --scratch-path .build-tsan --skip QEMUTests
-swift build --build-tests --sanitize=address --scratch-path .build-asan
 LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp ${LSAN_OPTIONS:-}" \
     swift test --skip-build --sanitize=address --scratch-path .build-asan --skip QEMUTests
 scripts/fuzz.sh 5

@@ -16,10 +16,10 @@ which mounts the second disk and runs its guest.sh. Prints the image's path.
 and the blocks scripts/doc-blocks.py extracts; then
   1. boot 1 (Debian's own initramfs, Plymouth in it): the tree is copied to /root/splashhud and
      the `install` blocks run there, one `bash -e -o pipefail` each (they rebuild the initramfs);
-  2. the new /boot/initrd.img-* is read out of the image (debugfs);
+  2. the new /boot/initrd.img-* is read out of the image (debugfs) and listed here (lsinitramfs);
   3. boot 2 with it: once the splash is up, the `check` blocks, a screendump of the HUD, what
      the daemons did (command line, hand-over, logs), then the `uninstall` blocks and what is
-     left of SplashHUD and Plymouth.
+     left of SplashHUD and Plymouth; the initrd the uninstall rebuilt is listed here too.
 Every fact is an `INFO` line on ttyS1 (vmtest.py's protocol; the test reads them), each block's
 output goes to the guest console. Exits with the first failing boot's status. Runs as root
 (mmdebstrap, mke2fs -d, debugfs). Python 3 standard library only.
@@ -27,6 +27,7 @@ output goes to the guest console. Exits with the first failing boot's status. Ru
 import argparse
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -83,12 +84,17 @@ blocks() {
         { (cd "$tree" && bash -e -x -o pipefail "$b") 2>&1; echo $? >/run/docs-block.status; } | sed -u "s|^|docs-guest: $where: |"
         rc=$(cat /run/docs-block.status)
         say "BLOCK $1 $where status $rc seconds $(( $(date +%s) - t0 ))"
-        [ "$rc" = 0 ] || finish 1
+        [ "$rc" = 0 ] || { journal; finish 1; }
     done
 }
-# The initramfs's listing, once (decompressing it takes a while under emulation).
-image() { lsinitramfs "/boot/initrd.img-$(uname -r)" > /run/docs-image.txt; }
-count() { grep -c "$1" /run/docs-image.txt; }
+# The splash's units, the quit, Plymouth's units and this one: what started or ended the splash when.
+journal() {
+    echo "--- the journal"
+    journalctl -b --no-pager -o short-monotonic -u splashhud.service -u splashhud-quit.service -u docs-guest.service \
+        -u 'plymouth*' -u 'systemd-ask-password*' -u 'splashhud-ask-password*' -u 'getty@tty1.service' | grep -v 'frame scheduler'
+    echo "--- the units' jobs"
+    systemctl list-jobs --no-pager
+}
 mkdir -p /var/lib/docs-guest
 case "$(cat "$phase" 2>/dev/null)" in
 "")
@@ -98,8 +104,6 @@ case "$(cat "$phase" 2>/dev/null)" in
     # The test's, after the docs: the daemon's reasons in the journal (its start, what ends it).
     . /etc/default/splashhud
     echo "SPLASHHUD_OPTIONS=\"$SPLASHHUD_OPTIONS --log-level info\"" >> /etc/default/splashhud
-    image
-    say "BOOT1 image-plymouthd $(count 'plymouthd$') image-splashhudd $(count 'usr/bin/splashhudd$') default $(count 'etc/default/splashhud$')"
     say "BOOT1 diversions $(dpkg-divert --list | grep -c 'by splashhud')"
     echo check > "$phase"
     finish 0
@@ -126,20 +130,15 @@ check)
     say "BOOT2 handover-env $(ls /run/initramfs/splashhud.env 2>/dev/null || echo none)"
     say "BOOT2 initramfs-log $(grep -c . /run/initramfs/splashhud.log 2>/dev/null || echo none)"
     echo "--- the initramfs daemon's log"; cat /run/initramfs/splashhud.log
-    # The splash's units, the quit, Plymouth's units and this one: what started or ended the splash when.
-    echo "--- the journal"
-    journalctl -b --no-pager -o short-monotonic -u splashhud.service -u splashhud-quit.service -u docs-guest.service \
-        -u 'plymouth*' -u 'systemd-ask-password*' -u 'getty@tty1.service' | grep -v 'frame scheduler'
     blocks check
     say "BOOT2 message $(splashhud state 2>&1)"
     # psplash's PROGRESS keeps the text display-message set: a still HUD for the screendump.
     splashhud send 'PROGRESS 50'
     ctl "SHOT check settled"
     say "BOOT2 shown $(splashhud state 2>&1)"
+    journal
     blocks uninstall
     say "BOOT2 after diversions $(dpkg-divert --list | grep -c 'by splashhud') plymouth $(if [ -L /usr/bin/plymouth ]; then echo link; elif [ -x /usr/bin/plymouth ]; then echo file; else echo none; fi) plymouthd $(test -x /usr/sbin/plymouthd && echo yes || echo no) start $(systemctl is-enabled plymouth-start.service 2>&1) splashhudd $(test -e /usr/bin/splashhudd && echo yes || echo no)"
-    image
-    say "BOOT2 after image-plymouthd $(count 'plymouthd$') image-splashhudd $(count 'splashhudd$')"
     finish 0
     ;;
 esac
@@ -296,6 +295,8 @@ def main():
     r.add_argument("--shots-dir", required=True)
     # A boot's blocks rebuild the initramfs: 3-6 minutes under TCG on two loaded cores.
     r.add_argument("--timeout", type=float, default=1200.0)
+    # A developer's aid: boot 1's disk kept in --work, and boot 2 alone when it is there.
+    r.add_argument("--reuse-boot1", action="store_true")
     a = ap.parse_args()
     t0 = time.monotonic()
     img, initrd, version = image(getattr(a, "work", None) and os.path.join(a.work, "image"))
@@ -308,17 +309,36 @@ def main():
     root = os.path.join(work, "root.img")
     subprocess.run(["cp", "--sparse=always", "--reflink=auto", img, root], check=True)
     disk = tree_disk(work)
-    status = boot(a, initrd, root, disk, "boot1")
-    if status != 0:
-        return status
+    kept = os.path.join(work, "root-after-boot1.img")
+    if a.reuse_boot1 and os.path.exists(kept):
+        subprocess.run(["cp", "--sparse=always", kept, root], check=True)
+    else:
+        status = boot(a, initrd, root, disk, "boot1")
+        if status != 0:
+            return status
+        if a.reuse_boot1:
+            subprocess.run(["cp", "--sparse=always", root, kept], check=True)
     # The initrd the blocks' update-initramfs -u wrote, read out of the root file system.
     new = os.path.join(work, "initrd.img")
     run(["debugfs", "-R", f"dump -p /boot/initrd.img-{version} {new}", root])
     if not os.path.getsize(new):
         raise SystemExit(f"debian-guest: no /boot/initrd.img-{version} in the guest")
+    print(f"HOST BOOT1 image-plymouthd {count(new, 'plymouthd$')} image-splashhudd {count(new, 'usr/bin/splashhudd$')}"
+          f" default {count(new, 'etc/default/splashhud$')}", flush=True)
     status = boot(a, new, root, disk, "boot2")
+    if status == 0:
+        after = os.path.join(work, "initrd-after.img")
+        run(["debugfs", "-R", f"dump -p /boot/initrd.img-{version} {after}", root])
+        print(f"HOST BOOT2 after image-plymouthd {count(after, 'plymouthd$')} image-splashhudd {count(after, 'splashhudd$')}", flush=True)
     print(f"TIME total {time.monotonic() - t0:.1f}", flush=True)
     return status
+
+
+def count(initrd, pattern):
+    """How many paths in the initramfs match: listed here, not in the guest, where unpacking it
+    under emulation took a minute."""
+    out, _ = run(["lsinitramfs", initrd])
+    return sum(1 for line in out.splitlines() if re.search(pattern, line))
 
 
 if __name__ == "__main__":
