@@ -3,7 +3,9 @@
 // first: a server of another user (uid 65534, a real process through setpriv) is refused before
 // the client sends a byte, with an error naming its uid and exit status 69; root's is answered, as
 // is one of the user that owns PATH's directory (who could have put a socket at PATH anyway). A
-// socket at the path itself is left to the filesystem's permissions, whoever serves it.
+// socket at the path itself is left to the filesystem's permissions, whoever serves it. With the
+// binaries: `splashhud` exits 69 naming the uid, and a daemon that drops root (`--user nobody`)
+// still shows root on its fallback, so a client of a third uid is answered by it.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -123,5 +125,36 @@ print("received", len(got), flush=True)
         #expect(try client.request("ping") == "pong")
         client.close()
         #expect(server.line() == "received 5")
+    }
+
+    @Test func theClientExits69NamingTheUid() throws {
+        let scratch = try Scratch()
+        let path = scratch.path + "/missing/control"
+        let server = try NobodyServer(address: "@" + path)
+        let (status, output) = try SplashBinary.run(try SplashBinary.path(), ["ping", "--socket", path, "--timeout", "5000"])
+        #expect(status == 69 && output.contains("refused the server at @\(path): it runs as uid 65534"), "\(status) \(output)")
+        #expect(server.line() == "received 0")
+    }
+
+    @Test func aDaemonThatDroppedRootIsAnsweredOnItsFallback() throws {
+        // No directory can be made in /proc: the daemon falls back to "@PATH".
+        let path = "/proc/splashhud-trust-\(getpid())-\(UInt32.random(in: 0...UInt32.max))/control"
+        let daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: try SplashBinary.path("splashhudd"))
+        daemon.arguments = ["--display", "memory:200x120", "--socket", path, "--socket-group", "\(Self.nobody)",
+                            "--duration", "30", "--user", "nobody"]
+        daemon.standardError = FileHandle.nullDevice
+        try daemon.run()
+        defer { daemon.terminate(); daemon.waitUntilExit() }
+        // As uid 65533 in the socket's group: neither nobody nor root, so only the daemon showing
+        // root (its listener was made before it became nobody) lets the client talk to it.
+        let client = ["/usr/bin/setpriv", "--reuid=65533", "--regid=\(Self.nobody)", "--clear-groups",
+                      try SplashBinary.path(), "ping", "--socket", path, "--timeout", "2000"]
+        var answer: (Int32, String) = (-1, "")
+        for _ in 0..<150 where answer.0 != 0 {
+            answer = try SplashBinary.run(client[0], Array(client.dropFirst()))
+            if answer.0 != 0 { Thread.sleep(forTimeInterval: 0.1) }
+        }
+        #expect(answer.0 == 0, "\(answer)")
     }
 }
