@@ -210,7 +210,7 @@ public final class ControlClient {
             case .success(let n?): done += n
             case .success(nil): try wait(.write, until: deadline)
             case .failure(let e) where e.errno == .brokenPipe || e.errno == .connectionReset:
-                throw .protocolError("the daemon closed the connection")
+                throw .daemonClosed
             case .failure(let e): throw .io("\(e)")
             }
         }
@@ -246,7 +246,7 @@ public final class ControlClient {
             guard input.count - start <= Self.maxReplyLineBytes else {
                 throw .protocolError("a line of over \(Self.maxReplyLineBytes) bytes (the daemon's are far shorter)")
             }
-            guard try fill(deadline: deadline) else { throw .protocolError("the daemon closed the connection") }
+            guard try fill(deadline: deadline) else { throw .daemonClosed }
         }
     }
 

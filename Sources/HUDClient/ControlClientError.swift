@@ -23,6 +23,9 @@ public enum ControlClientError: Error, Equatable, CustomStringConvertible {
     /// A system call failed on our side.
     case io(String)
 
+    /// The daemon closed the connection (a subscriber's normal end, when the daemon quits).
+    public static let daemonClosed = ControlClientError.protocolError("the daemon closed the connection")
+
     /// What happened, in a sentence that names the socket.
     public var description: String {
         switch self {

@@ -51,6 +51,30 @@ struct ControlClientBoundsTests {
         #expect(error?.exitStatus == 76)
     }
 
+    @Test func subscribeExits76OnAnEndlessLineAnd0WhenTheDaemonEnds() throws {
+        for endless in [true, false] {
+            let server = try FakeControlServer()
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                defer { done.signal() }
+                guard (try? server.accept()) != nil else { return }
+                server.write("ok subscribed\nevent 1.000 hidden\n")
+                if endless {
+                    while server.write([UInt8](repeating: UInt8(ascii: "x"), count: 16384)) {}
+                } else {
+                    server.close()
+                }
+            }.start()
+            let (status, output) = try SplashBinary.run(try SplashBinary.path(), ["subscribe", "--socket", server.address, "--timeout", "5000"], timeout: 20)
+            #expect(done.wait(timeout: .now() + 10) == .success)
+            if endless {
+                #expect(status == 76 && output.contains("a line of over \(ControlClient.maxReplyLineBytes) bytes"), "\(status) \(output)")
+            } else {
+                #expect(status == 0 && output == "event 1.000 hidden\n", "\(status) \(output)")
+            }
+        }
+    }
+
     @Test func aLineJustWithinTheBoundIsRead() throws {
         let server = try FakeControlServer()
         let client = try connected(server)

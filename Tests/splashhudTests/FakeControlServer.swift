@@ -62,6 +62,12 @@ final class FakeControlServer: @unchecked Sendable {
     @discardableResult
     func write(_ text: String) -> Bool { write(Array(text.utf8)) }
 
+    /// Hangs up on the client.
+    func close() {
+        if let connection { Files.close(connection) }
+        connection = nil
+    }
+
     /// Everything the client sent until it closed the connection (or `seconds` passed).
     func received(within seconds: Int = 5) -> [UInt8] {
         guard let fd = connection?.rawValue else { return [] }

@@ -123,9 +123,10 @@ extension ClientVerb {
             var seen = 0
             while true {
                 let event: HUDEvent?
-                do throws(ControlClientError) { event = try client.nextEvent() } catch .protocolError {
-                    return  // the daemon ended
-                } catch { throw ClientFailure(error) }
+                do throws(ControlClientError) { event = try client.nextEvent() } catch {
+                    if error == .daemonClosed { return }  // the daemon ended
+                    throw ClientFailure(error)  // not the protocol (a line past its bound): 76
+                }
                 guard let event else { continue }
                 print(event.line)
                 CommandLineTool.flushOutput()  // the line reaches a pipe now
