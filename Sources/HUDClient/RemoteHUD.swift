@@ -65,7 +65,7 @@ public final class RemoteHUD: HUDConnection, @unchecked Sendable {
             } catch {
                 client = nil
                 // A connection the daemon closed (it restarted): once more on a new one.
-                if case .protocolError = error, attempt == 0 { continue }
+                if error == .daemonClosed, attempt == 0 { continue }
                 return lines.map { _ in .failure(error) }
             }
         }
