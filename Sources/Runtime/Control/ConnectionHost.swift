@@ -170,7 +170,7 @@ final class ConnectionHost {
         while total < readBudget && !c.closed && reading(c) {
             let n: Int?
             do { n = try chunk.withUnsafeMutableBytes { try Files.read(c.descriptor, into: $0, subject: c.name) } } catch {
-                return drop(c, reason: "\(error)")
+                return drop(c, failing: error)
             }
             guard let n else { return }
             if n == 0 {
@@ -188,18 +188,24 @@ final class ConnectionHost {
         guard !c.closed else { return }
         // Being answered is activity too: a `wait` answered after an hour gets the whole idle time.
         if c.pendingOutput > 0 { heard(c) }
-        do { _ = try c.flush() } catch {
-            // Gone before its answer is an ordinary end, not a fault: systemd writes each unit's
-            // status to Plymouth's socket and never reads the ACK.
-            guard error.errno == .brokenPipe || error.errno == .connectionReset else { return drop(c, reason: "\(error)") }
-            peerLog.log(.debug, "closes", from: c.origin, "\(c.name) closed before its answer")
-            return forget(c)
-        }
+        do { _ = try c.flush() } catch { return drop(c, failing: error) }
         if let why = owner?.overflow(c) { return drop(c, reason: why) }
         if (c.peerFinished || c.finishing) && c.isIdle { return drop(c, reason: nil) }
         var interest: LoopInterest = reading(c) ? .read : []
         if c.pendingOutput > 0 { interest.insert(.write) }
         do { try runtime.loop.setInterest(c.descriptor.rawValue, interest) } catch { drop(c, reason: "\(error)") }
+    }
+
+    /// Drops `c` after its read or write failed. A peer that hung up (EPIPE, ECONNRESET) ended as
+    /// peers do, not a fault: systemd writes each unit's status to Plymouth's socket and never
+    /// reads the ACK. Anything else is worth a warning.
+    private func drop(_ c: ControlConnection, failing error: any Error) {
+        guard let e = error as? SystemError, e.errno == .brokenPipe || e.errno == .connectionReset else {
+            return drop(c, reason: "\(error)")
+        }
+        guard !c.closed else { return }
+        peerLog.log(.debug, "closes", from: c.origin, "\(c.name) closed before its answer")
+        forget(c)
     }
 
     func drop(_ c: ControlConnection, reason: String?) {
