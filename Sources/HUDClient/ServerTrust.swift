@@ -20,12 +20,8 @@ enum ServerTrust {
     /// The owner of the directory `path` is in, nil when it is missing or not a directory (a
     /// symlink's target is not followed: its owner could be anyone).
     static func directoryOwner(of path: String) -> UInt32? {
-        let directory: String
-        if let slash = path.lastIndex(of: "/") {
-            directory = slash == path.startIndex ? "/" : String(path[..<slash])
-        } else {
-            directory = "."
-        }
+        let parent = FilePath(path).removingLastComponent()
+        let directory = parent.isEmpty ? "." : parent.string
         guard let status = try? Files.status(atPath: directory), status.kind == .directory else { return nil }
         return status.owner
     }
