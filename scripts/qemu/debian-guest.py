@@ -319,27 +319,31 @@ def main():
             return status
         if a.reuse_boot1:
             subprocess.run(["cp", "--sparse=always", root, kept], check=True)
-    # The initrd the blocks' update-initramfs -u wrote, read out of the root file system.
+    # The initrd the blocks' update-initramfs -u wrote.
     new = os.path.join(work, "initrd.img")
-    run(["debugfs", "-R", f"dump -p /boot/initrd.img-{version} {new}", root])
-    if not os.path.getsize(new):
-        raise SystemExit(f"debian-guest: no /boot/initrd.img-{version} in the guest")
-    print(f"HOST BOOT1 image-plymouthd {count(new, 'plymouthd$')} image-splashhudd {count(new, 'usr/bin/splashhudd$')}"
-          f" default {count(new, 'etc/default/splashhud$')}", flush=True)
+    paths = initrd_paths(root, version, new)
+    print(f"HOST BOOT1 image-plymouthd {count(paths, 'plymouthd$')} image-splashhudd {count(paths, 'usr/bin/splashhudd$')}"
+          f" default {count(paths, 'etc/default/splashhud$')}", flush=True)
     status = boot(a, new, root, disk, "boot2")
     if status == 0:
-        after = os.path.join(work, "initrd-after.img")
-        run(["debugfs", "-R", f"dump -p /boot/initrd.img-{version} {after}", root])
-        print(f"HOST BOOT2 after image-plymouthd {count(after, 'plymouthd$')} image-splashhudd {count(after, 'splashhudd$')}", flush=True)
+        paths = initrd_paths(root, version, os.path.join(work, "initrd-after.img"))
+        print(f"HOST BOOT2 after image-plymouthd {count(paths, 'plymouthd$')} image-splashhudd {count(paths, 'splashhudd$')}", flush=True)
     print(f"TIME total {time.monotonic() - t0:.1f}", flush=True)
     return status
 
 
-def count(initrd, pattern):
-    """How many paths in the initramfs match: listed here, not in the guest, where unpacking it
-    under emulation took a minute."""
-    out, _ = run(["lsinitramfs", initrd])
-    return sum(1 for line in out.splitlines() if re.search(pattern, line))
+def initrd_paths(root, version, dest):
+    """The guest's /boot/initrd.img-VERSION, read out of its root file system into `dest`, and the
+    paths it holds: listed here, not in the guest, where unpacking it under emulation took a minute."""
+    run(["debugfs", "-R", f"dump -p /boot/initrd.img-{version} {dest}", root])
+    if not os.path.getsize(dest):
+        raise SystemExit(f"debian-guest: no /boot/initrd.img-{version} in the guest")
+    out, _ = run(["lsinitramfs", dest])
+    return out.splitlines()
+
+
+def count(paths, pattern):
+    return sum(1 for p in paths if re.search(pattern, p))
 
 
 if __name__ == "__main__":
