@@ -60,6 +60,12 @@ enum Syscalls {
 
     static func munmap(_ address: UnsafeMutableRawPointer, length: Int) { Memory.unmap(address, length: length) }
 
+    /// The size of a page of memory, the unit deferred I/O tracks writes in.
+    static var pageSize: Int { Memory.pageSize }
+
+    /// Writes a mapped byte back to itself so that deferred I/O sees its page written again.
+    static func rewriteByte(at address: UnsafeMutableRawPointer) { Memory.rewriteByte(at: address) }
+
     /// Waits up to `timeoutMilliseconds` for `fd` to become readable (a DRM event is ready);
     /// false on timeout or a signal.
     static func pollReadable(_ fd: FileDescriptor, timeoutMilliseconds: Int32, device: String) throws(DisplayError) -> Bool {

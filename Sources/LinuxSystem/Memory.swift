@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Mapping scanout memory: an fbdev framebuffer or a DRM dumb buffer, shared and read-write.
+import CLinuxShim
 import SystemPackage
 
 public enum Memory {
@@ -16,6 +17,15 @@ public enum Memory {
     public static func unmap(_ address: UnsafeMutableRawPointer, length: Int) {
         let r = system_munmap(address, length)
         precondition(r == 0, "munmap of \(length) bytes failed: \(currentErrno())")
+    }
+
+    /// The size of a page of memory (4 KiB on x86-64; 4, 16 or 64 KiB on arm64 kernels).
+    public static let pageSize = system_pageSize()
+
+    /// Writes the byte at `address` back to itself, a store the compiler keeps (a plain
+    /// `p[0] = p[0]` it may drop): a page of a mapping with deferred I/O counts as written again.
+    public static func rewriteByte(at address: UnsafeMutableRawPointer) {
+        CLinuxShim_rewrite_byte(address.assumingMemoryBound(to: UInt8.self))
     }
 }
 

@@ -254,6 +254,8 @@ func system_munmap(_ address: UnsafeMutableRawPointer, _ length: Int) -> CInt {
     munmap(address, length)
 }
 
+func system_pageSize() -> Int { Int(sysconf(CInt(_SC_PAGESIZE))) }
+
 /// The entries of directory `path` (opendir/readdir), nil on failure (errno set).
 func system_listdir(_ path: String) -> [String]? {
     if mocked("opendir") != nil { return nil }

@@ -5,7 +5,8 @@
 // function-like macros: ioctl request numbers (_IOR/_IOW/_IOWR) and DRM fourcc codes
 // (fourcc_code). Nothing else belongs here, except <linux/fb.h> itself (Swift imports its structs,
 // fb_var_screeninfo and fb_fix_screeninfo, and plain constants such as FB_VISUAL_TRUECOLOR as they
-// are) and the libc headers and GNU functions Glibc's Swift module leaves out, each noted below.
+// are), the libc headers and GNU functions Glibc's Swift module leaves out, and a volatile store,
+// each noted below.
 #include <stdint.h>
 #include <linux/fb.h>
 // timerfd and eventfd (the frame pacer's timer and wake-up): Glibc's Swift module leaves these
@@ -26,6 +27,9 @@ int CLinuxShim_pipe2(int fds[2], int flags);
 // while a passphrase is in memory).
 int CLinuxShim_set_dumpable(int on);
 int CLinuxShim_get_dumpable(void);
+// A volatile store, which Swift lacks: writes a byte of mapped scanout memory back to itself so
+// that fbdev's deferred I/O sees its page written again (Display/FBDev/DeferredIOPages.swift).
+void CLinuxShim_rewrite_byte(volatile uint8_t *byte);
 extern const unsigned long CLinuxShim_FBIOGET_VSCREENINFO;
 extern const unsigned long CLinuxShim_FBIOPUT_VSCREENINFO;
 extern const unsigned long CLinuxShim_FBIOGET_FSCREENINFO;

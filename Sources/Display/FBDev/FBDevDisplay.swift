@@ -141,12 +141,23 @@ public final class FBDevDisplay: Display {
         }
         let (page, rects) = pages.target(damage: damage)
         let target = surface(page: page)
+        var drawn = IntRect.zero
         for r in rects ?? [frame.bounds] {
-            convertingBlit(from: frame, rect: r, to: target, rotation: output.rotation, dither: dither)
+            drawn = drawn.union(convertingBlit(from: frame, rect: r, to: target, rotation: output.rotation, dither: dither))
         }
-        // DRM's fbdev emulation shows mmap writes through deferred I/O, 50 ms later: flush it now.
+        // DRM's fbdev emulation shows mmap writes through deferred I/O, 50 ms later: flush it now,
+        // with every page drawn in its last run (DeferredIOPages.swift: Linux 6.1 can lose a run).
         // A firmware framebuffer (vesafb, efifb, simplefb) has nothing to flush: never asked.
-        if flushes { flushes = try Syscalls.fsync(fd, device: path) }
+        if flushes {
+            let top = Int(pageRows[page])
+            for offset in DeferredIOPages.offsets(
+                rows: top + Int(drawn.y)..<top + Int(drawn.maxY), screen: top..<top + Int(layout.height),
+                rowBytes: layout.rowBytes, pageSize: Syscalls.pageSize)
+            {
+                Syscalls.rewriteByte(at: memory + offset)
+            }
+            flushes = try Syscalls.fsync(fd, device: path)
+        }
         let showing = pages.front
         pages.drawn(page: page, damage: damage)
         presentCount += 1
