@@ -154,8 +154,10 @@ public enum Files {
         }
     }
 
-    /// The id of the group called `name` (getgrnam_r), nil when there is none.
+    /// The id of the group called `name` (getgrnam_r; a static binary reads /etc/group itself), nil
+    /// when there is none.
     public static func groupID(named name: String) throws(SystemError) -> UInt32? {
+        if system_isStatic { return AccountFiles.groupID(named: name, group: try Users.accountFile("/etc/group")) }
         let (gid, error) = system_groupID(name)
         guard error == 0 else { throw SystemError("getgrnam_r", Errno(rawValue: error), name) }
         return gid

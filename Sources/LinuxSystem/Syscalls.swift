@@ -117,19 +117,12 @@ func system_mkdir(_ path: String, _ mode: UInt32) -> CInt {
     return mkdir(path, mode_t(mode))
 }
 
-/// A fully static daemon (no program interpreter, so AT_BASE is 0) has only the name service
-/// linked into it, glibc's /etc files. Another one named in nsswitch.conf (systemd, LDAP) would be
-/// loaded with a second C library into the process, which crashes on a name the files lack: there
-/// user and group names are looked up in the files alone.
-let system_staticNameServices: Bool = {
-    guard getauxval(UInt(AT_BASE)) == 0 else { return false }
-    for database in ["passwd", "group", "initgroups"] { _ = __nss_configure_lookup(database, "files") }
-    return true
-}()
+/// Whether this is a fully static binary (no program interpreter, so AT_BASE is 0): it has no name
+/// service modules of its own to load, so it reads the account files itself (AccountFiles.swift).
+let system_isStatic: Bool = getauxval(UInt(AT_BASE)) == 0
 
 /// getgrnam_r(3): the group's id (nil: no such group), or the lookup's error number.
 func system_groupID(_ name: String) -> (gid: UInt32?, error: CInt) {
-    _ = system_staticNameServices
     var entry = Glibc.group()
     var result: UnsafeMutablePointer<Glibc.group>?
     var buffer = [CChar](repeating: 0, count: 16384)
@@ -140,7 +133,6 @@ func system_groupID(_ name: String) -> (gid: UInt32?, error: CInt) {
 
 /// getpwnam_r(3): the user's uid, primary gid and name (nil: no such user), or the lookup's error.
 func system_user(_ name: String) -> (user: (uid: UInt32, gid: UInt32)?, error: CInt) {
-    _ = system_staticNameServices
     var entry = passwd()
     var result: UnsafeMutablePointer<passwd>?
     var buffer = [CChar](repeating: 0, count: 16384)
@@ -149,11 +141,16 @@ func system_user(_ name: String) -> (user: (uid: UInt32, gid: UInt32)?, error: C
     return (result == nil ? nil : (UInt32(entry.pw_uid), UInt32(entry.pw_gid)), 0)
 }
 
-/// initgroups(3), setgid(2), setuid(2) in that order (the order that leaves no privilege behind).
-func system_dropPrivileges(user: String, uid: UInt32, gid: UInt32) -> (call: String, result: CInt) {
+/// The supplementary groups, then setgid(2), setuid(2), in that order (the order that leaves no
+/// privilege behind): `groups` by setgroups(2), or nil for initgroups(3)'s lookup of the user's.
+func system_dropPrivileges(user: String, uid: UInt32, gid: UInt32, groups: [UInt32]?) -> (call: String, result: CInt) {
     if let r = mocked("setuid") { return ("setuid", r) }
-    _ = system_staticNameServices
-    if initgroups(user, gid_t(gid)) != 0 { return ("initgroups", -1) }
+    if let groups {
+        let ids = groups.map { gid_t($0) }
+        if setgroups(ids.count, ids) != 0 { return ("setgroups", -1) }
+    } else if initgroups(user, gid_t(gid)) != 0 {
+        return ("initgroups", -1)
+    }
     if setgid(gid_t(gid)) != 0 { return ("setgid", -1) }
     if setuid(uid_t(uid)) != 0 { return ("setuid", -1) }
     return ("", 0)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The daemon as `scripts/install.sh --static-stdlib` installs it: one fully static executable
 // (-static-executable) with libpng, FreeType, libdrm and glibc inside, the one an initramfs carries.
-// Its user and group lookups use glibc's /etc files alone (LinuxSystem's system_staticNameServices):
-// asking nsswitch.conf's other services there would load a second C library and crash.
+// It reads /etc/passwd and /etc/group itself for `--user` and `--socket-group` (AccountFiles.swift):
+// glibc's lookups in a static binary load NSS modules at run time, which an initramfs lacks.
 // scripts/test.sh builds it and names it in SPLASHHUD_STATIC_DAEMON.
 import Foundation
 import Testing
@@ -45,6 +45,42 @@ struct StaticDaemonTests {
         #expect(groupStatus == 1 && groupOutput.contains("no group called 'no-such-group-here'"), "\(groupStatus): \(groupOutput)")
         let (userStatus, userOutput) = try SplashBinary.run(daemon, common + ["--socket", "none", "--user", "no-such-user-here"])
         #expect(userStatus == 64 && userOutput.contains("no user called 'no-such-user-here'"), "\(userStatus): \(userOutput)")
+    }
+
+    /// In a mount namespace whose account files name a user only there and whose nsswitch.conf
+    /// names a service that does not exist (glibc's lookups would find no one), `--user` becomes
+    /// that user with the groups that list it, as initgroups would.
+    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare"), "needs root and unshare"))
+    func itTakesItsUserAndGroupsFromTheFilesWithoutNameServices() throws {
+        let dir = try temporaryDirectory("static-daemon")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir)
+        try "root:x:0:0:root:/root:/bin/sh\nsplashtest:x:4242:4243:test:/nonexistent:/bin/false\n"
+            .write(toFile: "\(dir)/passwd", atomically: true, encoding: .utf8)
+        try "root:x:0:\nvideo:x:44:splashtest\ninput:x:4244:someone,splashtest\nsplashtest:x:4243:\nother:x:4245:someone\n"
+            .write(toFile: "\(dir)/group", atomically: true, encoding: .utf8)
+        try "passwd: nosuchservice\ngroup: nosuchservice\ninitgroups: nosuchservice\n"
+            .write(toFile: "\(dir)/nsswitch.conf", atomically: true, encoding: .utf8)
+        // unshare without --fork execs in place: the daemon keeps the pid Running started.
+        try """
+            #!/bin/sh
+            exec /usr/bin/unshare -m /bin/sh -c 'for f in passwd group nsswitch.conf; do mount --bind "\(dir)/$f" "/etc/$f" || exit 70; done
+            exec "$0" "$@"' "\(daemon)" "$@"
+            """.write(toFile: "\(dir)/in-namespace", atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: "\(dir)/in-namespace")
+        let d = try DaemonProcessTests.Running(extra: ["--user", "splashtest", "--socket-group", "input"], dir: dir, executable: "\(dir)/in-namespace")
+        defer { d.end() }
+        let status = try String(contentsOfFile: "/proc/\(d.process.processIdentifier)/status", encoding: .utf8)
+        func ids(_ field: String) -> [String] {
+            status.split(separator: "\n").first { $0.hasPrefix("\(field):") }?
+                .split(whereSeparator: { $0 == "\t" || $0 == " " }).dropFirst().map(String.init) ?? []
+        }
+        #expect(ids("Uid") == ["4242", "4242", "4242", "4242"], "\(status)\n\(d.log)")
+        #expect(ids("Gid") == ["4243", "4243", "4243", "4243"], "\(status)")
+        #expect(Set(ids("Groups")) == ["44", "4243", "4244"], "\(status)")
+        let group = try FileManager.default.attributesOfItem(atPath: d.socket)[.groupOwnerAccountID] as? NSNumber
+        #expect(group?.intValue == 4244, "the socket's group by name from the files")
+        #expect(try d.client(["show", "Unprivileged"]).0 == 0)
+        #expect(d.log.contains("running as splashtest (uid 4242"), "\(d.log)")
     }
 
     @Test func calledSplashhudItIsTheClient() throws {

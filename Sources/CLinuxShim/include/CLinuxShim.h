@@ -15,9 +15,8 @@
 #include <sys/eventfd.h>
 // epoll (the event loop's wait): Glibc's Swift module leaves it out too.
 #include <sys/epoll.h>
-// The name service switch's configuration (__nss_configure_lookup) and the auxiliary vector
-// (getauxval: is there a program interpreter?), for user and group lookups in a static daemon.
-#include <nss.h>
+// The auxiliary vector (getauxval: is there a program interpreter?): a static daemon reads the
+// account files itself.
 #include <sys/auxv.h>
 // accept4 and pipe2 are GNU extensions Glibc's Swift module does not declare: a descriptor made
 // with its flags set atomically stays out of a child another thread spawns meanwhile.
