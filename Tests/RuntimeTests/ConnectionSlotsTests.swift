@@ -3,8 +3,8 @@
 // user (uid 65534, a real process through setpriv, in the socket's group) holding and churning a
 // thousand connections gets its 8 and no more while root's Swift client is answered within its
 // timeout; idle clients are closed after the idle time while a subscriber and a `wait` stay; the
-// unprivileged pool is shared, root's is not; and the log stays within its bound whatever the
-// crowd does.
+// unprivileged pool is shared, root's is not; root's own idle crowd gives its slots back; and the
+// log stays within its bound whatever the crowd does.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -147,6 +147,38 @@ struct ConnectionSlotsTests {
         #expect(waiter.closedByPeer)
         _ = subscriber.readLines()
         #expect(!subscriber.closedByPeer, "a subscriber is never idle")
+    }
+
+    /// Root's own crowd: 1,500 idle connections of uid 0 fill root's 64 slots, and root's next
+    /// client is refused at once (closed, not left in the listen backlog; those the crowd opened
+    /// faster than the loop accepts them find the backlog full and fail to connect). Once the idle time has
+    /// closed the 64, a new root client gets in and is answered: none of the crowd's other 1,436
+    /// connections waits in the backlog to take the freed slots.
+    @Test(.enabled(if: UnprivilegedPeers.available, "needs root, setpriv and /usr/bin/python3"))
+    func rootsOwnIdleCrowdGivesBackItsSlots() throws {
+        let rig = try rig()
+        rig.server.limits.idleNanoseconds = 1_000_000_000
+        rig.runtime.peerLog.window = 1_000_000_000
+        let crowd = try UnprivilegedPeers(address: rig.path, count: 1500, seconds: 20, uid: 0)
+        defer { crowd.stop() }
+        let first = try started(rig, crowd)
+        try rig.run(for: 5) { crowd.poll().map { $0.alive + $0.closed + $0.failed >= 1500 && $0.alive <= 64 } ?? false }
+        let full = try #require(crowd.latest)
+        #expect(full.alive == 64 && full.closed + full.failed == 1436, "\(first) then \(full)")
+        #expect(rig.server.connectionCount(uid: 0) == 64)
+        // Full: refused at once.
+        let refused = try rig.connect()
+        refused.send("ping\n")
+        try rig.run(for: 2) { _ = refused.readLines(); return refused.closedByPeer }
+        #expect(refused.closedByPeer, "a root client beyond root's pool is closed, not kept waiting")
+        #expect(rig.log.contains("refused: 64 connections of root and uid"))
+        // The idle time closes the 64; the next root client is answered.
+        try rig.run(for: 3) { crowd.poll()?.alive == 0 }
+        #expect(crowd.latest.map { $0.alive == 0 && $0.closed + $0.failed == 1500 } == true, "\(String(describing: crowd.latest))")
+        #expect(rig.server.connectionCount(uid: 0) == 0)
+        let root = try pings(rig, connections: 1)
+        #expect(root.answered == 1, "root gets in once its crowd has gone idle")
+        withExtendedLifetime(root.clients) {}
     }
 
     @Test(.enabled(if: UnprivilegedPeers.available, "needs root, setpriv and /usr/bin/python3"))
