@@ -11,6 +11,7 @@ let package = Package(
     name: "SplashHUD",
     products: [
         .library(name: "Raster", targets: ["Raster"]),
+        .library(name: "Images", targets: ["Images"]),
         .library(name: "Assets", targets: ["Assets"]),
         .library(name: "HUDProtocol", targets: ["HUDProtocol"]),
         .library(name: "HUD", targets: ["HUD"]),
@@ -51,8 +52,10 @@ let package = Package(
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // libpng behind setjmp: its errors are longjmps, which must not cross Swift frames.
         .target(name: "CPNGCodec", dependencies: ["CPNG", "CZlib"]),
-        // Only what Swift cannot import: ioctl request numbers built by function-like macros.
-        .target(name: "CLinuxShim", dependencies: ["CDRM"]),
+        // Only what Swift cannot import: ioctl request numbers built by function-like macros; DRM's
+        // apart, so that libdrm is linked by what opens a display and nothing else.
+        .target(name: "CLinuxShim"),
+        .target(name: "CDRMShim", dependencies: ["CDRM"]),
 
         // The one funnel for system calls and ioctls (libdrm's calls keep their own in Display/DRM):
         // one trampoline per call, EINTR retried in one place, one error type; debug builds let
@@ -72,9 +75,12 @@ let package = Package(
 
         // Pure Swift: fixed point, paths, stroker, scan converter, paints, surfaces, pixel formats.
         .target(name: "Raster", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
-        // Fonts through FreeType and PNG through libpng (the one FreeType loads too), feeding the
-        // rasterizer; text shaped, reordered and broken into lines by the libraries made for it.
-        .target(name: "Assets", dependencies: ["LinuxSystem", "Raster", "CFreeType", "CPNGCodec", "CZlib",
+        // PNG through libpng, and the checks every image or font file passes before it is read.
+        .target(name: "Images", dependencies: ["LinuxSystem", "Raster", "CPNGCodec", "CZlib",
+                                               .product(name: "SystemPackage", package: "swift-system")]),
+        // Fonts through FreeType, feeding the rasterizer; text shaped, reordered and broken into
+        // lines by the libraries made for it. Re-exports Images.
+        .target(name: "Assets", dependencies: ["Images", "LinuxSystem", "Raster", "CFreeType",
                                                "CHarfBuzz", "CFriBidi", "CUnibreak", "CThai"]),
         // The command language (lexer, parser, printer), the service verbs, HUDEvent and time
         // values: all a client needs, without the display stack, fonts or images.
@@ -86,7 +92,7 @@ let package = Package(
         // backends, page damage, uevents, the VT and the probe.
         .target(
             name: "Display",
-            dependencies: ["LinuxSystem", "Raster", "CLinuxShim", "CDRM", .product(name: "SystemPackage", package: "swift-system")]),
+            dependencies: ["LinuxSystem", "Raster", "CLinuxShim", "CDRM", "CDRMShim", .product(name: "SystemPackage", package: "swift-system")]),
         // Input devices through evdev: records decoded into pointer and key actions, mapped to an
         // output's frame pixels.
         .target(name: "Input", dependencies: ["LinuxSystem", "Raster", "CLinuxShim", .product(name: "SystemPackage", package: "swift-system")]),
@@ -130,13 +136,13 @@ let package = Package(
         // An example program using the Swift API (docs/swift.md, the DocC article), built and run by the tests.
         .executableTarget(name: "splashhud-example", dependencies: ["SplashHUDKit", "HUDClient", "HUDProtocol"], path: "Examples/HUDExample"),
         // The fleet bridge (issue 26): HUDClient on one side, libmosquitto on the other, driven from
-        // one epoll loop; PNG (Assets) only to scale a snapshot down to the broker's packet limit.
+        // one epoll loop; PNG (Images) only to scale a snapshot down to the broker's packet limit.
         // No Foundation and no swift-argument-parser: it stays resident on every kiosk, so its
         // options go through CommandLineOptions like the client's (the config file merges in as
         // the same options).
         .target(
             name: "MQTTBridge",
-            dependencies: ["HUDClient", "HUDProtocol", "LinuxSystem", "CMosquitto", "CommandLineOptions", "Assets", "Raster",
+            dependencies: ["HUDClient", "HUDProtocol", "LinuxSystem", "CMosquitto", "CommandLineOptions", "Images", "Raster",
                            .product(name: "SystemPackage", package: "swift-system")]),
         .executableTarget(name: "splashhud-mqtt", dependencies: ["MQTTBridge"]),
         // The daemon: the runtime, the control socket and the FIFOs on the best display.
@@ -160,14 +166,14 @@ let package = Package(
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem", .product(name: "SystemPackage", package: "swift-system")]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "GoldenSupport"], exclude: ["Golden"]),
-        .testTarget(name: "AssetsTests", dependencies: ["Assets", "Raster", "GoldenSupport", "CZlib"], exclude: ["Golden", "Fixtures"]),
+        .testTarget(name: "AssetsTests", dependencies: ["Assets", "Images", "Raster", "GoldenSupport", "CZlib"], exclude: ["Golden", "Fixtures"]),
         .testTarget(name: "GalleryTests", dependencies: ["Gallery", "GoldenSupport"], exclude: ["Golden"]),
         .testTarget(name: "HUDProtocolTests", dependencies: ["HUDProtocol", "Raster", "GoldenSupport"]),
         .testTarget(name: "HUDTests", dependencies: ["HUDProtocol", "HUD", "Raster", "Assets", "GoldenSupport"], exclude: ["Golden"]),
         .testTarget(name: "BoardTests", dependencies: ["Board", "Display", "HUD", "Raster", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "DisplayTests", dependencies: ["HUDProtocol", "Display", "Raster", "CLinuxShim", "GoldenSupport"]),
         .testTarget(name: "InputTests", dependencies: ["Input", "Raster"]),
-        .testTarget(name: "PlatformTests", dependencies: ["Raster", "CDRM", "CLinuxShim"]),
+        .testTarget(name: "PlatformTests", dependencies: ["Raster", "CDRM", "CDRMShim", "CLinuxShim"]),
         // End-to-end display tests boot real kernel drivers under QEMU through scripts/qemu/vmtest.py
         // (qemu-system-x86, linux-image-amd64, busybox-static: scripts/setup.sh --tests).
         // The guests' end of vmtest.py's control channel, shared by every guest program.

@@ -10,8 +10,6 @@
 #include <linux/kd.h>
 #include <linux/vt.h>
 #include <linux/input.h>
-#include <drm.h>         /* libdrm-dev, as below */
-#include <drm_fourcc.h>  /* libdrm-dev; the include path comes from pkg-config through CDRM */
 
 const unsigned long CLinuxShim_FBIOGET_VSCREENINFO = FBIOGET_VSCREENINFO;
 const unsigned long CLinuxShim_FBIOPUT_VSCREENINFO = FBIOPUT_VSCREENINFO;
@@ -24,23 +22,12 @@ const unsigned long CLinuxShim_KDGETMODE = KDGETMODE;
 const unsigned long CLinuxShim_VT_GETSTATE = VT_GETSTATE;
 const unsigned long CLinuxShim_VT_SETMODE = VT_SETMODE;
 const unsigned long CLinuxShim_VT_RELDISP = VT_RELDISP;
-const unsigned long CLinuxShim_DRM_IOCTL_MODE_CREATE_DUMB = DRM_IOCTL_MODE_CREATE_DUMB;
-const unsigned long CLinuxShim_DRM_IOCTL_MODE_MAP_DUMB = DRM_IOCTL_MODE_MAP_DUMB;
-const unsigned long CLinuxShim_DRM_IOCTL_MODE_DESTROY_DUMB = DRM_IOCTL_MODE_DESTROY_DUMB;
 const unsigned long CLinuxShim_EVIOCGRAB = EVIOCGRAB;
 unsigned long CLinuxShim_EVIOCGNAME(unsigned length) { return EVIOCGNAME(length); }
 unsigned long CLinuxShim_EVIOCGBIT(unsigned type, unsigned length) { return EVIOCGBIT(type, length); }
 unsigned long CLinuxShim_EVIOCGABS(unsigned axis) { return EVIOCGABS(axis); }
 unsigned long CLinuxShim_EVIOCGPROP(unsigned length) { return EVIOCGPROP(length); }
 
-const uint32_t CLinuxShim_DRM_FORMAT_ARGB8888 = DRM_FORMAT_ARGB8888;
-const uint32_t CLinuxShim_DRM_FORMAT_XRGB8888 = DRM_FORMAT_XRGB8888;
-const uint32_t CLinuxShim_DRM_FORMAT_ABGR8888 = DRM_FORMAT_ABGR8888;
-const uint32_t CLinuxShim_DRM_FORMAT_XBGR8888 = DRM_FORMAT_XBGR8888;
-const uint32_t CLinuxShim_DRM_FORMAT_RGB888 = DRM_FORMAT_RGB888;
-const uint32_t CLinuxShim_DRM_FORMAT_BGR888 = DRM_FORMAT_BGR888;
-const uint32_t CLinuxShim_DRM_FORMAT_RGB565 = DRM_FORMAT_RGB565;
-const uint32_t CLinuxShim_DRM_FORMAT_BGR565 = DRM_FORMAT_BGR565;
 
 int CLinuxShim_accept4(int fd, int flags) { return accept4(fd, NULL, NULL, flags); }
 int CLinuxShim_pipe2(int fds[2], int flags) { return pipe2(fds, flags); }

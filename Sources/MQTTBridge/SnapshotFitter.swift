@@ -3,7 +3,7 @@
 // the picture halved (2x2 box filter) until its PNG does. Brokers drop, or disconnect for, a
 // publish over their Maximum Packet Size (AWS IoT Core takes 128 KB, Azure IoT Hub 256 KiB), so
 // the bridge never sends one; the publish says by how much it was scaled (user properties).
-import Assets
+import Images
 
 struct FittedSnapshot: Equatable, Sendable {
     var png: [UInt8]

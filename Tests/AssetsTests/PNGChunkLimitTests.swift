@@ -4,7 +4,7 @@
 // read, chunks the decoder has no use for are skipped, however large, and a chunk that runs past
 // the data is refused before libpng allocates the length it declares.
 
-@testable import Assets
+@testable import Images
 import CZlib
 import Testing
 

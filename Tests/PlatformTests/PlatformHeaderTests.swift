@@ -2,6 +2,7 @@
 // Our view of the platform's C headers: the ioctl numbers the shim exports, and the DRM fourcc
 // codes our pixel formats claim, checked against libdrm itself.
 import CDRM
+import CDRMShim
 import CLinuxShim
 import Raster
 import Testing
@@ -33,10 +34,10 @@ struct PlatformHeaderTests {
     /// Our formats' codes are drm_fourcc.h's.
     @Test func pixelFormatCodesAreTheKernelHeaders() {
         let kernel: [PixelFormat: UInt32] = [
-            .argb8888: CLinuxShim_DRM_FORMAT_ARGB8888, .xrgb8888: CLinuxShim_DRM_FORMAT_XRGB8888,
-            .abgr8888: CLinuxShim_DRM_FORMAT_ABGR8888, .xbgr8888: CLinuxShim_DRM_FORMAT_XBGR8888,
-            .rgb888: CLinuxShim_DRM_FORMAT_RGB888, .bgr888: CLinuxShim_DRM_FORMAT_BGR888,
-            .rgb565: CLinuxShim_DRM_FORMAT_RGB565, .bgr565: CLinuxShim_DRM_FORMAT_BGR565,
+            .argb8888: CDRMShim_DRM_FORMAT_ARGB8888, .xrgb8888: CDRMShim_DRM_FORMAT_XRGB8888,
+            .abgr8888: CDRMShim_DRM_FORMAT_ABGR8888, .xbgr8888: CDRMShim_DRM_FORMAT_XBGR8888,
+            .rgb888: CDRMShim_DRM_FORMAT_RGB888, .bgr888: CDRMShim_DRM_FORMAT_BGR888,
+            .rgb565: CDRMShim_DRM_FORMAT_RGB565, .bgr565: CDRMShim_DRM_FORMAT_BGR565,
         ]
         for format in PixelFormat.allCases { #expect(format.drmFourCC == kernel[format], "\(format.name)") }
     }

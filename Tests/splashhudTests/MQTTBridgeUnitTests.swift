@@ -138,11 +138,4 @@ struct MQTTBridgeUnitTests {
         let forgotten = g.isRedelivery(message(1, "x1"))
         #expect(!forgotten)
     }
-
-    /// The daemon stays MQTT-free (it runs before any network); only the bridge links libmosquitto.
-    @Test func onlyTheBridgeLinksLibmosquitto() throws {
-        let daemon = try SplashBinary.run("/usr/bin/ldd", [try SplashBinary.path("splashhudd")]).1
-        let bridge = try SplashBinary.run("/usr/bin/ldd", [try SplashBinary.path("splashhud-mqtt")]).1
-        #expect(!daemon.contains("libmosquitto") && bridge.contains("libmosquitto"), "\(daemon)\n\(bridge)")
-    }
 }

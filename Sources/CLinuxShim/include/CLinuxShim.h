@@ -2,11 +2,11 @@
 #ifndef CLINUXSHIM_H
 #define CLINUXSHIM_H
 // Linux constants that Swift cannot import because the kernel headers build them with
-// function-like macros: ioctl request numbers (_IOR/_IOW/_IOWR) and DRM fourcc codes
-// (fourcc_code). Nothing else belongs here, except <linux/fb.h> itself (Swift imports its structs,
-// fb_var_screeninfo and fb_fix_screeninfo, and plain constants such as FB_VISUAL_TRUECOLOR as they
-// are), the libc headers and GNU functions Glibc's Swift module leaves out, and a volatile store,
-// each noted below.
+// function-like macros: ioctl request numbers (_IOR/_IOW/_IOWR); DRM's are CDRMShim's, so that
+// only the display links libdrm. Nothing else belongs here, except <linux/fb.h> itself (Swift
+// imports its structs, fb_var_screeninfo and fb_fix_screeninfo, and plain constants such as
+// FB_VISUAL_TRUECOLOR as they are), the libc headers and GNU functions Glibc's Swift module leaves
+// out, and a volatile store, each noted below.
 #include <stdint.h>
 #include <linux/fb.h>
 // timerfd and eventfd (the frame pacer's timer and wake-up): Glibc's Swift module leaves these
@@ -40,10 +40,6 @@ extern const unsigned long CLinuxShim_KDGETMODE;
 extern const unsigned long CLinuxShim_VT_GETSTATE;
 extern const unsigned long CLinuxShim_VT_SETMODE;
 extern const unsigned long CLinuxShim_VT_RELDISP;
-// DRM dumb buffers (drm.h builds them with DRM_IOWR), for drmIoctl.
-extern const unsigned long CLinuxShim_DRM_IOCTL_MODE_CREATE_DUMB;
-extern const unsigned long CLinuxShim_DRM_IOCTL_MODE_MAP_DUMB;
-extern const unsigned long CLinuxShim_DRM_IOCTL_MODE_DESTROY_DUMB;
 
 // evdev (<linux/input.h>): the name, capability bits, axis ranges and properties of an input
 // device take their buffer length or code in the request number, so these are functions.
@@ -53,12 +49,4 @@ unsigned long CLinuxShim_EVIOCGBIT(unsigned type, unsigned length);
 unsigned long CLinuxShim_EVIOCGABS(unsigned axis);
 unsigned long CLinuxShim_EVIOCGPROP(unsigned length);
 
-extern const uint32_t CLinuxShim_DRM_FORMAT_ARGB8888;
-extern const uint32_t CLinuxShim_DRM_FORMAT_XRGB8888;
-extern const uint32_t CLinuxShim_DRM_FORMAT_ABGR8888;
-extern const uint32_t CLinuxShim_DRM_FORMAT_XBGR8888;
-extern const uint32_t CLinuxShim_DRM_FORMAT_RGB888;
-extern const uint32_t CLinuxShim_DRM_FORMAT_BGR888;
-extern const uint32_t CLinuxShim_DRM_FORMAT_RGB565;
-extern const uint32_t CLinuxShim_DRM_FORMAT_BGR565;
 #endif

@@ -11,7 +11,7 @@
 // that is on screen turns the plane off, so callers restore or keep the CRTC first.
 
 import CDRM
-import CLinuxShim
+import CDRMShim
 import Raster
 import SystemPackage
 
@@ -33,7 +33,7 @@ final class DRMDumbBuffer {
         var create = drm_mode_create_dumb()
         create.width = UInt32(width); create.height = UInt32(height); create.bpp = UInt32(format.bytesPerPixel * 8)
         try DRMCall.check(
-            "DRM_IOCTL_MODE_CREATE_DUMB", drmIoctl(fd.rawValue, CLinuxShim_DRM_IOCTL_MODE_CREATE_DUMB, &create), device: device)
+            "DRM_IOCTL_MODE_CREATE_DUMB", drmIoctl(fd.rawValue, CDRMShim_DRM_IOCTL_MODE_CREATE_DUMB, &create), device: device)
         handle = create.handle; pitch = Int(create.pitch); size = Int(create.size)
         var fb: UInt32 = 0
         do {
@@ -54,12 +54,12 @@ final class DRMDumbBuffer {
             framebufferID = fb
             var map = drm_mode_map_dumb()
             map.handle = handle
-            try DRMCall.check("DRM_IOCTL_MODE_MAP_DUMB", drmIoctl(fd.rawValue, CLinuxShim_DRM_IOCTL_MODE_MAP_DUMB, &map), device: device)
+            try DRMCall.check("DRM_IOCTL_MODE_MAP_DUMB", drmIoctl(fd.rawValue, CDRMShim_DRM_IOCTL_MODE_MAP_DUMB, &map), device: device)
             memory = try Syscalls.mmap(fd, length: size, offset: map.offset, device: device)
         } catch {
             if fb != 0 { drmModeRmFB(fd.rawValue, fb) }
             var destroy = drm_mode_destroy_dumb(handle: create.handle)
-            _ = drmIoctl(fd.rawValue, CLinuxShim_DRM_IOCTL_MODE_DESTROY_DUMB, &destroy)
+            _ = drmIoctl(fd.rawValue, CDRMShim_DRM_IOCTL_MODE_DESTROY_DUMB, &destroy)
             throw error
         }
     }
@@ -78,7 +78,7 @@ final class DRMDumbBuffer {
         Syscalls.munmap(memory, length: size)
         drmModeRmFB(fd.rawValue, framebufferID)
         var d = drm_mode_destroy_dumb(handle: handle)
-        _ = drmIoctl(fd.rawValue, CLinuxShim_DRM_IOCTL_MODE_DESTROY_DUMB, &d)
+        _ = drmIoctl(fd.rawValue, CDRMShim_DRM_IOCTL_MODE_DESTROY_DUMB, &d)
     }
 
     /// Forgets the buffer without freeing it: for close(.retain), where the framebuffer must stay

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Reading a whole image or font file, safely for a splash that must never hang: the file is opened
+// Reading a whole image or font file (fonts through the Assets module, which checks each first), safely for a splash that must never hang: the file is opened
 // non-blocking (a FIFO or a device named as an image would otherwise block open(2) until a writer
 // appears), only a regular file is read (checked with fstat on what was opened), and its size is
 // checked against a limit before anything is read or allocated.
@@ -7,20 +7,20 @@ import LinuxSystem
 import SystemPackage
 
 /// Why `AssetFile` refused or failed: the errno's text, or the rule the file broke.
-struct AssetFileError: Error, Equatable {
-    var missing: Bool
-    var reason: String
+package struct AssetFileError: Error, Equatable {
+    package var missing: Bool
+    package var reason: String
 }
 
-enum AssetFile {
+package enum AssetFile {
     /// Fails unless `path` is a regular file of at most `maxBytes`, opened without blocking.
-    static func check(_ path: String, maxBytes: UInt64) throws(AssetFileError) {
+    package static func check(_ path: String, maxBytes: UInt64) throws(AssetFileError) {
         let (fd, _) = try open(path, maxBytes: maxBytes)
         Files.close(fd)
     }
 
     /// All of `path`, at most `maxBytes` (a larger file is refused before it is read).
-    static func read(_ path: String, maxBytes: UInt64) throws(AssetFileError) -> [UInt8] {
+    package static func read(_ path: String, maxBytes: UInt64) throws(AssetFileError) -> [UInt8] {
         let (fd, size) = try open(path, maxBytes: maxBytes)
         defer { Files.close(fd) }
         var bytes = [UInt8](repeating: 0, count: Int(size))
