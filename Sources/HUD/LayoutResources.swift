@@ -43,8 +43,6 @@ public final class HUDResources {
     /// the cache's 16 entries decoded images take at most 64 MiB.
     public static let imageLimits = PNGLimits(maxWidth: 1024, maxHeight: 1024, maxDecodedBytes: 4 << 20, maxFileBytes: 8 << 20)
 
-    public static let boldPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
-
     public init(regular: FontChain, bold: FontChain) {
         fonts = .success(DefaultFonts(regular: regular, bold: bold))
     }
@@ -55,7 +53,7 @@ public final class HUDResources {
         openFonts = open
     }
 
-    /// The Debian chains: `FontChain.defaultSearchPaths`, and DejaVu Sans Bold in front of them.
+    /// The Debian chains: `FontChain.defaultSearchPaths`, and each of their faces' bold.
     /// Throws `FontError.noUsableFont` when no font of the chain loads.
     public static func system() throws -> HUDResources {
         let resources = systemOnFirstUse()
@@ -63,14 +61,14 @@ public final class HUDResources {
         return resources
     }
 
-    /// The Debian chains of `system()`, opened on first use (`regularPaths` and `boldPath` name
-    /// other files, for tests).
-    public static func systemOnFirstUse(regularPaths: [String]? = nil, boldPath: String = boldPath) -> HUDResources {
+    /// The Debian chains of `system()`, opened on first use (`regularPaths` names other files,
+    /// for tests).
+    public static func systemOnFirstUse(regularPaths: [String]? = nil) -> HUDResources {
         HUDResources(openingFontsOnFirstUse: {
-            let regular = try FontChain(sources: regularPaths.map { $0.map { FontSource(path: $0) } } ?? FontChain.defaultSources)
-            // DejaVu Sans Bold for the scripts DejaVu Sans is the default's first face for.
-            let boldSource = FontSource(path: boldPath, scripts: FontChain.defaultSources[0].scripts)
-            return DefaultFonts(regular: regular, bold: try FontChain(sources: [boldSource], after: regular))
+            let sources = regularPaths.map { $0.map { FontSource(path: $0) } } ?? FontChain.defaultSources
+            let regular = try FontChain(sources: sources)
+            // One weight in every script: each face's bold sibling, or the face emboldened.
+            return DefaultFonts(regular: regular, bold: try FontChain(sources: sources, cache: regular.cache, bold: true))
         })
     }
 
@@ -91,8 +89,9 @@ public final class HUDResources {
     /// when no font of the chain loads (`fontFailure` says why).
     public var regular: FontChain? { try? loadedFonts().regular }
 
-    /// MB's bold label, details and button font: DejaVu Sans Bold, then the regular chain's faces
-    /// (UIKit's is the bold system font); nil as `regular`.
+    /// MB's bold label, details and button font: the regular chain's faces in bold, each its bold
+    /// sibling (DejaVu Sans Bold, Noto Sans Hebrew Bold…) or emboldened (UIKit's is the bold
+    /// system font); nil as `regular`.
     public var bold: FontChain? { try? loadedFonts().bold }
 
     /// Why the default chains did not load (opening them if they are not yet), nil when they did.

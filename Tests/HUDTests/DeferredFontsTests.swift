@@ -31,7 +31,7 @@ struct DeferredFontsTests {
     }
 
     @Test func fontsThatDoNotLoadAreReportedEveryTime() {
-        let resources = HUDResources.systemOnFirstUse(regularPaths: ["/nonexistent/regular.ttf"], boldPath: "/nonexistent/bold.ttf")
+        let resources = HUDResources.systemOnFirstUse(regularPaths: ["/nonexistent/regular.ttf"])
         for _ in 0..<2 {
             #expect(throws: FontError.noUsableFont(searched: ["/nonexistent/regular.ttf"], reasons: ["font file not found: /nonexistent/regular.ttf"])) {
                 try resources.loadFonts()
@@ -43,7 +43,7 @@ struct DeferredFontsTests {
 
     /// SV: the label is left out with an issue naming the text; the spinner is laid out as without text.
     @Test func withoutFontsSVLeavesTheTextOut() throws {
-        let resources = HUDResources.systemOnFirstUse(regularPaths: ["/nonexistent/regular.ttf"], boldPath: "/nonexistent/bold.ttf")
+        let resources = HUDResources.systemOnFirstUse(regularPaths: ["/nonexistent/regular.ttf"])
         let l = HUDLayout.compute(H.presentation(.spinner(elapsed: .zero), status: "Loading"), screen: screen, resources: resources)
         let plain = HUDLayout.compute(H.presentation(.spinner(elapsed: .zero)), screen: screen, resources: try HUDResources.system())
         #expect(l.texts.isEmpty)
@@ -54,7 +54,7 @@ struct DeferredFontsTests {
 
     /// MB: every text is left out, each with its issue.
     @Test func withoutFontsMBLeavesTheTextsOut() {
-        let resources = HUDResources.systemOnFirstUse(regularPaths: ["/nonexistent/regular.ttf"], boldPath: "/nonexistent/bold.ttf")
+        let resources = HUDResources.systemOnFirstUse(regularPaths: ["/nonexistent/regular.ttf"])
         var p = H.presentation(.spinner(elapsed: .zero), status: "Loading") { $0.mode = .indeterminate }
         p.details = "3 of 7"
         let l = HUDLayout.compute(p, screen: screen, resources: resources)

@@ -126,7 +126,7 @@ struct InitramfsEndToEndTests {
         // The first three keys are three bullets, bit for bit the memory display's render of the prompt.
         let prompt = try ScreenDump(contentsOf: "\(dir)/shots/luks-prompt-1.ppm"), typed = try ScreenDump(contentsOf: "\(dir)/shots/luks-typed-1.ppm")
         let expected = try PromptRender.memoryDisplay(width: typed.width, height: typed.height, prompt: "Password (/dev/vda)",
-                                                      typed: "abc", font: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+                                                      typed: "abc", onlyFonts: ["/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"])
         let off = PromptRender.differing(expected, typed)
         if off != 0 { save(typed.pixmap, "dracut-luks-typed") }
         #expect(off == 0, "dracut: the typed prompt differs from the memory display's render in \(off) pixels")

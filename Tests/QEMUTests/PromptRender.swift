@@ -8,22 +8,37 @@ import GoldenSupport
 import Raster
 
 enum PromptRender {
-    /// `font`: a face for the HUD's text (`set font`), as a guest that carries only that one shows it.
-    static func memoryDisplay(width: Int32, height: Int32, prompt: String, typed: String, font: String? = nil) throws -> Pixmap {
+    /// `onlyFonts`: the font files a guest carries (an initramfs: DejaVu Sans alone). The daemon
+    /// then runs in a mount namespace whose /usr/share/fonts holds those files and no other, so
+    /// its default chains, bold included (a face without its bold file is emboldened), are the guest's.
+    static func memoryDisplay(width: Int32, height: Int32, prompt: String, typed: String, onlyFonts: [String]? = nil) throws -> Pixmap {
         let daemon = try GuestProgram.path(product: "splashhudd"), client = try GuestProgram.path(product: "splashhud")
         let dir = NSTemporaryDirectory() + "splashhud-prompt-render-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let tty = try PseudoTerminal()
         let hud = Process()
-        hud.executableURL = URL(fileURLWithPath: daemon)
-        hud.arguments = ["--display", "memory:\(width)x\(height)", "--socket", "\(dir)/control", "--prompt-tty", tty.path,
+        let arguments = ["--display", "memory:\(width)x\(height)", "--socket", "\(dir)/control", "--prompt-tty", tty.path,
                          "--duration", "60", "--log-level", "error"]
+        if let onlyFonts {
+            let root = "/usr/share/fonts/"
+            for font in onlyFonts {
+                precondition(font.hasPrefix(root), "\(font) is not under \(root)")
+                let copy = "\(dir)/fonts/\(font.dropFirst(root.count))"
+                try FileManager.default.createDirectory(atPath: (copy as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try FileManager.default.copyItem(atPath: font, toPath: copy)
+            }
+            // unshare without --fork execs in place: `hud` is the daemon itself.
+            hud.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+            hud.arguments = ["-m", "/bin/sh", "-c", "mount --bind \"$0\" /usr/share/fonts && exec \"$@\"", "\(dir)/fonts", daemon] + arguments
+        } else {
+            hud.executableURL = URL(fileURLWithPath: daemon)
+            hud.arguments = arguments
+        }
         try hud.run()
         defer { if hud.isRunning { hud.terminate() }; hud.waitUntilExit() }
         let end = Date().addingTimeInterval(20)
         while Date() < end, (try? runProcess(client, ["ping", "--socket", "\(dir)/control"]).0) != 0 { Thread.sleep(forTimeInterval: 0.05) }
-        if let font { _ = try runProcess(client, ["send", "set font \"\(font)\"", "--socket", "\(dir)/control"]) }
         let asking = Process()
         asking.executableURL = URL(fileURLWithPath: client)
         asking.arguments = ["ask-password", prompt, "--socket", "\(dir)/control"]

@@ -49,7 +49,7 @@ struct RuntimeFontsTests {
     func missingFontsAreLoggedAndTheHUDGoesOn() throws {
         let clock = FakeClock(Fixtures.t0)
         let log = LogLines()
-        let resources = HUDResources.systemOnFirstUse(regularPaths: ["/nonexistent/regular.ttf"], boldPath: "/nonexistent/bold.ttf")
+        let resources = HUDResources.systemOnFirstUse(regularPaths: ["/nonexistent/regular.ttf"])
         let runtime = try HUDRuntime(display: MemoryDisplay(width: 320, height: 240), resources: resources,
                                      poller: PollingPoller(clock), clock: { clock.now }, console: .off, logger: log.logger)
         runtime.post(.hud(.show(status: nil)))

@@ -69,14 +69,16 @@ public final class FontChain {
     }
 
     /// As `init(paths:)`, for faces that may be restricted to scripts or be a collection's Nth.
-    /// A file named twice is opened once.
-    public convenience init(sources: [FontSource], cache: GlyphCache = GlyphCache(), after tail: FontChain? = nil) throws {
+    /// A file named twice is opened once. `bold` takes each source's bold (FontChain+Bold): its
+    /// bold sibling, or its own face emboldened.
+    public convenience init(sources: [FontSource], cache: GlyphCache = GlyphCache(), after tail: FontChain? = nil,
+                            bold: Bool = false) throws {
         var faces: [FontFace] = [], scripts: [Set<UInt32>?] = [], failures: [FontError] = []
         var opened: [String: FontFace] = [:]
         for source in sources {
             let key = "\(source.path)#\(source.index)"
             do {
-                let face = try opened[key] ?? FontFace(path: source.path, index: source.index)
+                let face = try opened[key] ?? (bold ? FontFace.bold(of: source) : FontFace(path: source.path, index: source.index))
                 opened[key] = face
                 faces.append(face)
                 scripts.append(source.scripts.map { Set($0.map(FontSource.script)) })

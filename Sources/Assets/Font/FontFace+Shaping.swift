@@ -57,11 +57,14 @@ extension FontFace {
         // A hostile font's positions stay within ±4 em, as its metrics are kept when it opens.
         let limit = 4 * unitsPerEm
         func clamp(_ v: Int32) -> Int32 { Swift.min(Swift.max(v, -limit), limit) }
+        // An emboldened face's glyphs are wider by its emboldening, as FreeType widens their
+        // advances (HarfBuzz 6 has no synthetic bold of its own); marks' zero advances stay.
         return (0..<Int(count)).map { i in
-            ShapedGlyph(glyph: infos[i].codepoint, cluster: Int32(bitPattern: infos[i].cluster),
-                        xAdvance: clamp(positions[i].x_advance), xOffset: clamp(positions[i].x_offset),
-                        yOffset: clamp(positions[i].y_offset),
-                        unsafeToBreak: hb_glyph_info_get_glyph_flags(infos + i).rawValue & HB_GLYPH_FLAG_UNSAFE_TO_BREAK.rawValue != 0)
+            let advance = positions[i].x_advance
+            return ShapedGlyph(glyph: infos[i].codepoint, cluster: Int32(bitPattern: infos[i].cluster),
+                               xAdvance: clamp(advance != 0 ? Int32(clamping: Int64(advance) + Int64(emboldening)) : 0), xOffset: clamp(positions[i].x_offset),
+                               yOffset: clamp(positions[i].y_offset),
+                               unsafeToBreak: hb_glyph_info_get_glyph_flags(infos + i).rawValue & HB_GLYPH_FLAG_UNSAFE_TO_BREAK.rawValue != 0)
         }
     }
 }

@@ -42,6 +42,14 @@ public final class FontFace {
     public let height: Int32
     /// The number of glyphs in the face.
     public let glyphCount: Int32
+    /// Whether the face is bold by design (FreeType's FT_STYLE_FLAG_BOLD, from OS/2 or `head`).
+    public let isBold: Bool
+    /// Font units every outline grows by (its stems thicker, its top higher) and every advance
+    /// widens by, to draw a regular face bold; 0 for a face drawn as designed (FontChain+Bold).
+    public let emboldening: Int32
+
+    /// Whether the face is drawn emboldened.
+    public var isEmboldened: Bool { emboldening > 0 }
 
     /// The extra space between lines, in font units.
     public var lineGap: Int32 { height - (ascender - descender) }
@@ -55,9 +63,11 @@ public final class FontFace {
     public static let maxFileBytes: UInt64 = 64 << 20
 
     /// Opens face `index` (the first by default) of the font file at `path`: a regular file of at
-    /// most `maxFileBytes`. Throws `.fileNotFound`, `.unreadable`, `.notAFont` (FreeType refused
-    /// it, or the collection has no such face) or `.notScalable`.
-    public init(path: String, index: Int32 = 0) throws {
+    /// most `maxFileBytes`. `emboldened` draws a face that is not bold by design bold (its outlines
+    /// grown by em/24, FreeType's FT_GlyphSlot_Embolden strength). Throws `.fileNotFound`,
+    /// `.unreadable`, `.notAFont` (FreeType refused it, or the collection has no such face) or
+    /// `.notScalable`.
+    public init(path: String, index: Int32 = 0, emboldened: Bool = false) throws {
         try Self.checkFile(path)
         let opened = try FreeTypeLibrary.shared.openFace(path, index: index)
         let f = opened.pointee
@@ -72,6 +82,8 @@ public final class FontFace {
         unitsPerEm = Int32(f.units_per_EM)
         ascender = Int32(f.ascender); descender = Int32(f.descender); height = Int32(f.height)
         glyphCount = Int32(truncatingIfNeeded: f.num_glyphs)
+        isBold = f.style_flags & FT_Long(FT_STYLE_FLAG_BOLD) != 0
+        emboldening = emboldened && !isBold ? unitsPerEm / 24 : 0
         // A hostile or broken file's metrics would overflow 16.16 pixels once scaled and summed.
         let em = unitsPerEm
         let problem: String? =
@@ -133,13 +145,26 @@ public final class FontFace {
     // MARK: - Glyph loading
 
     /// Loads `glyph` into the face's slot in font units, unhinted, outlines only (no embedded
-    /// bitmaps). The slot stays valid until the next load on this face.
+    /// bitmaps), emboldened if the face is. The slot stays valid until the next load on this face.
     func loadUnscaled(_ glyph: UInt32) throws -> FT_GlyphSlot {
         let flags = Int32(FT_LOAD_NO_SCALE | FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP)
         let error = FT_Load_Glyph(face, glyph, flags)
         guard error == 0, let slot = face.pointee.glyph else {
             throw FontError.freeType(call: "FT_Load_Glyph(\(glyph)) in \(path)", code: error, reason: FontError.freeTypeText(error))
         }
+        if emboldening > 0 && slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE { try embolden(slot) }
         return slot
+    }
+
+    /// What FT_GlyphSlot_Embolden does, in font units (it takes its strength from a size, and
+    /// these glyphs are loaded unscaled): the outline `emboldening` wider and higher, its ink
+    /// growing right and up from where it was, and the advance as much wider.
+    private func embolden(_ slot: FT_GlyphSlot) throws {
+        let strength = FT_Pos(emboldening)
+        let error = FT_Outline_EmboldenXY(&slot.pointee.outline, strength, strength)
+        guard error == 0 else {
+            throw FontError.freeType(call: "FT_Outline_EmboldenXY in \(path)", code: error, reason: FontError.freeTypeText(error))
+        }
+        if slot.pointee.metrics.horiAdvance != 0 { slot.pointee.metrics.horiAdvance += strength }
     }
 }
