@@ -4,6 +4,9 @@
 // when configured, on a serial console. A text is announced when it appears with the HUD and when
 // it changes while the HUD is up; the hidden HUD is announced once. The console is written without
 // blocking: a line that does not fit (a slow or unplugged serial line) is dropped, never waited for.
+// The texts are a peer's, so the log's lines go through a rate limiter of their own (20 in 10 s,
+// then a count of those held back): a client changing the status every turn cannot flood the
+// journal, and a boot's dozen steps are all in it. The console has its own bound: it drops.
 import HUD
 import LinuxSystem
 import Logging
@@ -11,6 +14,9 @@ import SystemPackage
 
 public final class Announcer {
     private let logger: Logger
+    /// The log's announcements, within their own budget (not the peers' connection lines').
+    public let logLimiter: LogRateLimiter
+    private weak var runtime: HUDRuntime?
     private let console: FileDescriptor?
     private let consolePath: String?
     private var lastAnnounced: String?
@@ -30,10 +36,20 @@ public final class Announcer {
         }
         console = fd
         self.consolePath = consolePath
+        let loop = runtime.loop
+        self.runtime = runtime
+        logLimiter = LogRateLimiter(logger: logger, clock: { [weak runtime] in runtime?.clockNow ?? 0 },
+                                    schedule: { loop.schedule(at: $0, $1) })
+        logLimiter.perSource = 20
+        logLimiter.total = 20
         runtime.loop.addTurnEndStep { [unowned self, unowned runtime] in look(at: runtime) }
     }
 
-    deinit { if let console { Files.close(console) } }
+    deinit {
+        // What was held back is counted in the log, while the runtime's clock can still say for how long.
+        if runtime != nil { logLimiter.flush() }
+        if let console { Files.close(console) }
+    }
 
     private func look(at runtime: HUDRuntime) {
         let visible = runtime.controller.isVisible
@@ -49,7 +65,7 @@ public final class Announcer {
     }
 
     private func announce(_ line: String) {
-        logger.notice("\(line)")
+        logLimiter.log(.notice, "announcements", from: "the HUD's status", line)
         guard let console else { return }
         let bytes = Array((line + "\r\n").utf8)
         do {

@@ -125,4 +125,27 @@ struct DaemonPartsTests {
         #expect(written == "HUD: Booting\r\nHUD: Copying\r\nHUD: hidden\r\n", "\(written)")
         #expect(rig.log.contains("HUD: Booting", level: .notice) && rig.log.contains("HUD: hidden", level: .notice))
     }
+
+    /// A client changing the status every turn: the console gets each text (it drops only when
+    /// full), the log 20 in a window and then the count of the others.
+    @Test func aFloodOfStatusTextsIsAnnouncedWithinTheLogsBudget() throws {
+        let rig = try ControlRig()
+        let console = rig.dir + "/console"
+        #expect(creat(console, 0o600) >= 0)
+        let announcer = Announcer(runtime: rig.runtime, consolePath: console, logger: rig.log.logger)
+        rig.runtime.post(.hud(.show(status: "Step 0")))
+        try rig.run(for: 0.05)
+        for i in 1...99 {
+            rig.runtime.post(.hud(.status("Step \(i)")))
+            // One text a turn (each turn ends with the announcer's look).
+            try rig.run(for: 5) { rig.runtime.controller.status == "Step \(i)" }
+        }
+        let announced = rig.log.lines.filter { $0.text.contains("HUD: Step") }.count
+        #expect(announced == 20, "\(announced) status lines in the log")
+        announcer.logLimiter.flush()
+        #expect(rig.log.contains("… and 80 more announcements from the HUD's status"), "\(rig.log.lines.suffix(3).map(\.text))")
+        let written = try String(contentsOfFile: console, encoding: .utf8)
+        #expect(written.split(separator: "\r\n").count == 100, "every text on the console")
+        withExtendedLifetime(announcer) {}
+    }
 }
