@@ -146,7 +146,7 @@ public final class HUDRuntime {
         loop = EventLoop(poller: chosenPoller, clock: clock)
         let timers = loop
         peerLog = LogRateLimiter(logger: logger, clock: clock, schedule: { timers.schedule(at: $0, $1) })
-        prompts = PromptDesk(loop: loop, logger: logger)
+        prompts = PromptDesk(loop: loop, logger: logger, peerLog: peerLog)
         inbox = loop.makeQueue(of: Submission.self)
         let log = logger
         frames = FrameScheduler(display: display, scene: scene, clock: clock, log: { log.info("\($0)") })

@@ -130,6 +130,25 @@ struct PromptTests {
         #expect(try rig.run { !rig.runtime.prompts.isActive })
     }
 
+    /// A peer asking and hanging up in a loop: the log has five lines of each kind in the
+    /// window, then their counts (the peers' rate limiter), and the HUD is left without a prompt.
+    @Test func askersInALoopAreLoggedWithinTheBudget() throws {
+        defer { server.close() }
+        for i in 0..<30 {
+            var asker: RawClient? = try RawClient(path: name)
+            asker!.sendBytes(Array("*\u{02}\u{05}sd\(i % 10)\(i / 10)\0".utf8))
+            try waitForPrompt("sd\(i % 10)\(i / 10)")
+            asker = nil
+            try #require(try rig.run { !rig.runtime.prompts.isActive })
+        }
+        let asked = rig.log.lines.filter { $0.text.hasPrefix("prompt for a passphrase") }.count
+        let withdrawn = rig.log.lines.filter { $0.text.hasPrefix("prompt withdrawn") }.count
+        #expect(asked == 5 && withdrawn == 5, "\(asked) asked, \(withdrawn) withdrawn")
+        rig.runtime.peerLog.flush()
+        #expect(rig.log.contains("… and 25 more prompts from the prompts' askers"), "\(rig.log.lines.suffix(4).map(\.text))")
+        #expect(rig.log.contains("… and 25 more prompts withdrawn from the prompts' askers"))
+    }
+
     /// Askers wait on us, however long the user takes: never closed as idle, the one shown nor
     /// the one queued behind it, on either socket.
     @Test func askersAreNeverIdle() throws {

@@ -101,7 +101,7 @@ public final class PlymouthServer {
         runtime.peerLog.log(.debug, "requests", from: c.origin, "\(c.name): \(request)")
         switch request {
         case .ping, .systemInitialized, .newRoot, .error:
-            if case .error = request { logger.notice("plymouth: the boot reported an error") }
+            if case .error = request { runtime.peerLog.log(.notice, "boot errors", from: c.origin, "plymouth: the boot reported an error") }
         case .showSplash:
             runtime.enqueue(.hud(.show(status: message)), from: c.origin)
         case .hideSplash:

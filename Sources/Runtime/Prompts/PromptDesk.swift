@@ -41,6 +41,7 @@ public final class PromptDesk {
     weak var runtime: HUDRuntime?
     private unowned let loop: EventLoop
     private let logger: Logger
+    private let peerLog: LogRateLimiter
     private var pending: [Pending] = []
     private var typing: SecretBytes?
     /// Opened for the first prompt, or early (`openTerminalEarly`); raw and watched while `reading`.
@@ -52,8 +53,10 @@ public final class PromptDesk {
     let cache: PassphraseCache
     private var dumpableBefore: Bool?
 
-    init(loop: EventLoop, logger: Logger) {
-        self.loop = loop; self.logger = logger
+    /// `peerLog` takes the lines the askers cause (a prompt asked, withdrawn): a peer asking in
+    /// a loop cannot flood the log.
+    init(loop: EventLoop, logger: Logger, peerLog: LogRateLimiter) {
+        self.loop = loop; self.logger = logger; self.peerLog = peerLog
         cache = PassphraseCache(loop: loop)
     }
 
@@ -68,7 +71,9 @@ public final class PromptDesk {
         // Opened for the first prompt (and again after a read error closed it).
         if let why = openTerminal() { return reply(.unavailable(why)) }
         pending.append(Pending(kind: kind, prompt: prompt, owner: owner, reply: reply))
-        logger.info("prompt \(kind == .password ? "for a passphrase" : "for an answer"): \"\(prompt)\" (\(pending.count) waiting)")
+        let waiting = pending.count
+        peerLog.log(.info, "prompts", from: "the prompts' askers",
+                    "prompt \(kind == .password ? "for a passphrase" : "for an answer"): \"\(prompt)\" (\(waiting) waiting)")
         if pending.count == 1 { showHead() }
     }
 
@@ -83,7 +88,7 @@ public final class PromptDesk {
         guard pending.contains(where: { $0.owner == owner }) else { return }
         let headGoes = pending.first?.owner == owner
         pending.removeAll { $0.owner == owner }
-        logger.info("prompt withdrawn: its asker went away")
+        peerLog.log(.info, "prompts withdrawn", from: "the prompts' askers", "prompt withdrawn: its asker went away")
         guard headGoes else { return }
         // What was typed for it is no one else's: not the next disk's passphrase.
         if reading { terminal?.discardInput() }
