@@ -150,7 +150,7 @@ for i in 0..<floodClients {
             n += batch.count
         }
         // Each flooder's last value and text, so the one shown at the end must be some flooder's last.
-        _ = try? c.request("progress \(0.5 + Double(i) / 100) \"last \(i)\"")
+        _ = try? c.request("progress \(Double(50 + i) / 100) \"last \(i)\"")
         counter.lock.withLock { counter.sent += n + 1 }
     }
 }
@@ -169,7 +169,7 @@ try life.request("quit")
 flooded.waitUntilExit()
 let floodLog = (try? String(contentsOfFile: "\(dir)/flood.log", encoding: .utf8)) ?? ""
 let ended = floodLog.split(separator: "\n").last { $0.contains("frames presented") } ?? "no end line"
-let lastShown = (0..<floodClients).contains { floodState.contains("status \"last \($0)\"") && floodState.contains("progress \(0.5 + Double($0) / 100)") }
+let lastShown = (0..<floodClients).contains { floodState.contains("status \"last \($0)\"") && floodState.contains("progress \(Double(50 + $0) / 100)") }
 print("flood: \(floodClients) clients sent \(counter.sent) progress updates in \(floodSeconds) s (\(counter.sent / max(floodSeconds, 1))/s) "
       + "while \(rounds) lifecycle rounds (show, success, dismiss, status) each got their 4 replies in order: \(lifecycleOK ? "yes" : "NO")")
 print("flood: daemon peak RSS \(floodRSSBefore) before, \(floodRSSAfter) after; \(ended.split(separator: "ended: ").last ?? "")")
