@@ -21,6 +21,11 @@ struct DeferredIOPagesTests {
         return ((off % rowBytes) / 4, y1, ((end % rowBytes) + 3) / 4, y2)
     }
 
+    /// DeferredIOPages' offsets at 1280x800, 32 bpp, 4 KiB pages, in order.
+    static func offsets(_ rows: Range<Int>, screen: Range<Int>) -> [Int] {
+        Array(DeferredIOPages.offsets(rows: rows, screen: screen, rowBytes: rowBytes, pageSize: pageSize))
+    }
+
     static func pages(_ offsets: [Int]) -> Set<Int> { Set(offsets.map { $0 / pageSize }) }
 
     @Test func theLostRunIsModelledAsSeen() throws {
@@ -30,7 +35,7 @@ struct DeferredIOPagesTests {
     }
 
     @Test func aFullFrameRewritesEveryPageAndIsCopiedWhole() throws {
-        let offsets = DeferredIOPages.offsets(rows: 0..<800, screen: 0..<800, rowBytes: Self.rowBytes, pageSize: Self.pageSize)
+        let offsets = Self.offsets(0..<800, screen: 0..<800)
         #expect(Self.pages(offsets) == Set(0..<1000))
         #expect(offsets.count == 1000, "one byte a page")
         // Whatever the worker took mid-present, the last run holds every page again.
@@ -40,7 +45,7 @@ struct DeferredIOPagesTests {
 
     @Test func theSpinnersRowsAreRewrittenWithThePagesTheyStartIn() {
         // Rows 311..<409 from column 0: row 311 starts inside page 388 (311·5120 = 388·4096 + 3072).
-        let offsets = DeferredIOPages.offsets(rows: 311..<409, screen: 0..<800, rowBytes: Self.rowBytes, pageSize: Self.pageSize)
+        let offsets = Self.offsets(311..<409, screen: 0..<800)
         #expect(offsets.first == 311 * Self.rowBytes)
         #expect(Self.pages(offsets) == Set(388..<512), "pages 388 to 511 hold rows 311 to 408")
         #expect(offsets.dropFirst().allSatisfy { $0 % Self.pageSize == 0 })
@@ -48,7 +53,7 @@ struct DeferredIOPagesTests {
 
     @Test(arguments: [3, 7, 799, 0, 400])
     func aDamageOneRowHighIsCopiedWithARowBeside(row: Int) throws {
-        let offsets = DeferredIOPages.offsets(rows: row..<row + 1, screen: 0..<800, rowBytes: Self.rowBytes, pageSize: Self.pageSize)
+        let offsets = Self.offsets(row..<row + 1, screen: 0..<800)
         let rows = Set(offsets.map { $0 / Self.rowBytes })
         #expect(rows.count == 2 && rows.contains(row), "\(rows)")
         #expect(rows.allSatisfy { (0..<800).contains($0) })
@@ -60,11 +65,11 @@ struct DeferredIOPagesTests {
 
     @Test func aSecondPageAtRow800IsRewrittenThere() {
         // Double buffered, page 1 starts at row 800; the widened row stays on that page's screen.
-        let offsets = DeferredIOPages.offsets(rows: 1599..<1600, screen: 800..<1600, rowBytes: Self.rowBytes, pageSize: Self.pageSize)
+        let offsets = Self.offsets(1599..<1600, screen: 800..<1600)
         #expect(Set(offsets.map { $0 / Self.rowBytes }) == [1598, 1599])
     }
 
     @Test func nothingDrawnRewritesNothing() {
-        #expect(DeferredIOPages.offsets(rows: 5..<5, screen: 0..<800, rowBytes: Self.rowBytes, pageSize: Self.pageSize).isEmpty)
+        #expect(Self.offsets(5..<5, screen: 0..<800).isEmpty)
     }
 }

@@ -107,11 +107,16 @@ struct DaemonPartsTests {
         ServiceNotifier(socketPath: nil, logger: rig.log.logger).notify(["READY=1"])
     }
 
+    /// An announcer on `rig`'s runtime writing to a console file in the rig's directory.
+    func announcing(_ rig: ControlRig) throws -> (announcer: Announcer, console: String) {
+        let console = rig.dir + "/console"
+        try #require(creat(console, 0o600) >= 0)
+        return (Announcer(runtime: rig.runtime, consolePath: console, logger: rig.log.logger), console)
+    }
+
     @Test func everyStatusTextIsAnnouncedInTheLogAndOnTheConsole() throws {
         let rig = try ControlRig()
-        let console = rig.dir + "/console"
-        #expect(creat(console, 0o600) >= 0)
-        let announcer = Announcer(runtime: rig.runtime, consolePath: console, logger: rig.log.logger)
+        let (announcer, console) = try announcing(rig)
         rig.runtime.post(.hud(.show(status: "Booting")))
         try rig.run(for: 0.2)
         rig.runtime.post(.hud(.progress(fraction: Fixed16_16(0.5), status: "Copying")))
@@ -130,9 +135,7 @@ struct DaemonPartsTests {
     /// full), the log 20 in a window and then the count of the others.
     @Test func aFloodOfStatusTextsIsAnnouncedWithinTheLogsBudget() throws {
         let rig = try ControlRig()
-        let console = rig.dir + "/console"
-        #expect(creat(console, 0o600) >= 0)
-        let announcer = Announcer(runtime: rig.runtime, consolePath: console, logger: rig.log.logger)
+        let (announcer, console) = try announcing(rig)
         rig.runtime.post(.hud(.show(status: "Step 0")))
         try rig.run(for: 0.05)
         for i in 1...99 {

@@ -1,62 +1,90 @@
 // SPDX-License-Identifier: MIT
-// Each binary links what it calls: the client neither libdrm nor FreeType, libpng or the text
-// stack (HarfBuzz, FriBidi, libunibreak, libthai); the MQTT bridge neither libdrm nor FreeType or
-// the text stack; the daemon not libmosquitto (it runs before any network); none of the three
-// Foundation or ICU (they run at boot or stay resident: architecture.md). Read from the dynamic build's binaries (readelf -d,
-// their DT_NEEDED entries) and from the static builds' link records (every archive member the
-// linker took, scripts/relink/record-link.py). The Swift HUDClient library is held to the client's
-// rule through the client: ClientCommand's dependencies include all of HUDClient's.
+// Each binary links what it calls. The daemon and the client run in early boot, from an initramfs:
+// neither may need Foundation, FoundationEssentials or ICU (81 MB of libraries with its data), nor
+// call into _StringProcessing. The client needs none of the display stack's libraries (libdrm,
+// FreeType, libpng, zlib, the text stack: HarfBuzz, FriBidi, libunibreak, libthai), and so neither
+// does a program using the Swift HUDClient library (ClientCommand's dependencies include all of
+// HUDClient's); the MQTT bridge (resident on every kiosk) needs neither libdrm nor FreeType, the
+// text stack or Foundation; the daemon not libmosquitto (it runs before any network). Checked on
+// what the dynamic loader would really load (ldd: each binary's dynamic section, then its
+// libraries' in turn) and on the static builds' link records (every archive member the linker
+// took, scripts/relink/record-link.py).
 import Foundation
 import Testing
 
-@Suite("what each binary links")
-struct LinkageTests {
+@Suite struct LinkageTests {
     static let text = ["libfreetype", "libharfbuzz", "libfribidi", "libunibreak", "libthai"]
-    static let foundation = ["libFoundation", "libFoundationEssentials", "libFoundationInternationalization", "lib_FoundationICU"]
 
-    /// The libraries `binary` names in its dynamic section, without their versions ("libdrm").
-    static func needed(_ binary: String) throws -> Set<String> {
-        let (status, output) = try SplashBinary.run("/usr/bin/readelf", ["-d", "-W", binary])
-        try #require(status == 0, "readelf -d \(binary): \(output)")
-        return Set(output.split(separator: "\n").compactMap { line -> String? in
-            guard line.contains("(NEEDED)"), let open = line.firstIndex(of: "["), let close = line.lastIndex(of: "]") else { return nil }
-            return String(line[line.index(after: open)..<close].prefix { $0 != "." })
-        })
+    /// What ldd says `program` loads, each by its file name ("libdrm.so.2").
+    func libraries(_ program: String) throws -> [String] {
+        let (status, output) = try SplashBinary.run("/usr/bin/ldd", [try SplashBinary.path(program)])
+        #expect(status == 0, "\(output)")
+        return output.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) }
+            .map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
-    /// `forbidden` absent from what `libraries` names, and `expected` present (the reading works).
-    static func check(_ name: String, _ libraries: Set<String>, forbidden: [String], expected: [String]) {
-        let found = forbidden.filter(libraries.contains)
-        #expect(found.isEmpty, "\(name) links \(found.joined(separator: ", ")): \(libraries.sorted())")
-        for library in expected { #expect(libraries.contains(library), "\(name) should link \(library): \(libraries.sorted())") }
+    /// Whether a library file or archive name ("libpng16.so.16", "libpng16.a") is `library`'s:
+    /// the name, then a version number if any, then a dot ("libpng" is libpng16's, "libz" is not
+    /// libzstd's).
+    static func names(_ file: String, _ library: String) -> Bool {
+        let base = file.split(separator: "/").last.map(String.init) ?? file
+        guard base.hasPrefix(library) else { return false }
+        let rest = base.dropFirst(library.count)
+        return rest.drop { $0.isNumber }.first == "."
     }
 
-    @Test func theDynamicBinariesNeedOnlyTheirOwnLibraries() throws {
-        Self.check("splashhud", try Self.needed(try SplashBinary.path("splashhud")),
-                   forbidden: ["libdrm", "libpng16", "libz", "libmosquitto"] + Self.text + Self.foundation, expected: ["libc"])
-        Self.check("splashhud-mqtt", try Self.needed(try SplashBinary.path("splashhud-mqtt")),
-                   forbidden: ["libdrm"] + Self.text + Self.foundation, expected: ["libmosquitto", "libpng16"])
-        Self.check("splashhudd", try Self.needed(try SplashBinary.path("splashhudd")),
-                   forbidden: ["libmosquitto"] + Self.foundation, expected: ["libdrm", "libpng16"] + Self.text)
-        // splashhud-tools may use Foundation (never at boot): the reading tells it apart.
-        Self.check("splashhud-tools", try Self.needed(try SplashBinary.path("splashhud-tools")),
-                   forbidden: ["libmosquitto"], expected: ["libFoundation"])
+    /// `forbidden` absent from `files`, and `expected` present (the list is real).
+    static func check(_ name: String, _ files: [String], forbidden: [String], expected: [String]) {
+        let found = forbidden.filter { library in files.contains { names($0, library) } }
+        #expect(found.isEmpty, "\(name) links \(found.joined(separator: ", ")): \(files)")
+        for library in expected { #expect(files.contains { names($0, library) }, "\(name) should link \(library): \(files)") }
     }
 
-    /// The archives (libdrm.a: "libdrm") the static link of `product` took members from.
-    static func archives(_ product: String) throws -> Set<String> {
+    @Test(arguments: ["splashhudd", "splashhud", "splashhud-mqtt"])
+    func noFoundationAtBootOrOnEveryKiosk(program: String) throws {
+        let libs = try libraries(program)
+        #expect(libs.contains { $0.hasPrefix("libswiftCore") }, "\(libs)")  // the list is real
+        let foundation = libs.filter { $0.contains("Foundation") || $0.contains("icu") || $0.contains("ICU") }
+        #expect(foundation.isEmpty, "\(program) loads \(foundation)")
+    }
+
+    @Test func eachDynamicBinaryLoadsOnlyWhatItCalls() throws {
+        Self.check("splashhud", try libraries("splashhud"),
+                   forbidden: ["libdrm", "libpng", "libz", "libmosquitto"] + Self.text, expected: ["libc"])
+        Self.check("splashhud-mqtt", try libraries("splashhud-mqtt"),
+                   forbidden: ["libdrm"] + Self.text, expected: ["libmosquitto", "libpng"])
+        Self.check("splashhudd", try libraries("splashhudd"),
+                   forbidden: ["libmosquitto"], expected: ["libdrm", "libpng"] + Self.text)
+    }
+
+    /// Neither calls into _StringProcessing (Regex and the string algorithms built on it:
+    /// `contains(_:)` with a string, `firstRange(of:)`, `replacing(_:with:)`): linked statically,
+    /// it brings the regex parser and the Unicode name tables, 1.3 MB of each binary and of the
+    /// initramfs. Its imports are the dynamic symbols these debug builds leave undefined.
+    @Test(arguments: ["splashhudd", "splashhud"])
+    func noStringProcessing(program: String) throws {
+        let (status, output) = try SplashBinary.run("/usr/bin/nm", ["-u", try SplashBinary.path(program)])
+        #expect(status == 0 && output.contains("swift_retain"), "\(output.prefix(300))")  // the list is real
+        let uses = output.split(separator: "\n").filter { $0.contains("17_StringProcessing") || $0.contains("12_RegexParser") }
+        #expect(uses.isEmpty, "\(program) calls \(uses.prefix(5))")
+    }
+
+    /// The tools that never run at boot keep ArgumentParser (and so FoundationEssentials).
+    @Test func theToolsAreWhereFoundationStays() throws {
+        #expect(try libraries("splashhud-tools").contains { $0.contains("Foundation") })
+    }
+
+    /// The archives the static link of `product` took members from ("…/libdrm.a").
+    static func archives(_ product: String) throws -> [String] {
         let inputs = try LinkRecords.record(product)["inputs"] as? [[String: String]] ?? []
-        return Set(inputs.compactMap { input -> String? in
-            guard input["member"] != nil, let file = input["file"] else { return nil }
-            return String(URL(fileURLWithPath: file).lastPathComponent.prefix { $0 != "." })
-        })
+        return inputs.compactMap { $0["member"] != nil ? $0["file"] : nil }
     }
 
     @Test(.enabled(if: LinkRecords.available, "needs the static builds (scripts/test.sh)"))
     func theStaticLinksTakeNothingFromWhatTheyDoNotCall() throws {
         Self.check("static splashhud", try Self.archives("splashhud"),
-                   forbidden: ["libdrm", "libpng16", "libz", "libmosquitto"] + Self.text, expected: ["libc"])
+                   forbidden: ["libdrm", "libpng", "libz", "libmosquitto"] + Self.text, expected: ["libc"])
         Self.check("static splashhudd", try Self.archives("splashhudd"),
-                   forbidden: ["libmosquitto"], expected: ["libdrm", "libpng16"] + Self.text)
+                   forbidden: ["libmosquitto"], expected: ["libdrm", "libpng"] + Self.text)
     }
 }

@@ -18,14 +18,16 @@ enum DeferredIOPages {
     /// Offsets into the mapping, one in each page that holds part of memory rows `rows`: the first
     /// byte of those rows, then each page boundary after it. `rows` one row high is widened to two
     /// within `screen`, the rows of the page on screen.
-    static func offsets(rows: Range<Int>, screen: Range<Int>, rowBytes: Int, pageSize: Int) -> [Int] {
-        guard !rows.isEmpty, rowBytes > 0, pageSize > 0 else { return [] }
+    /// Computed as it is walked: a present on every frame allocates nothing for it.
+    static func offsets(rows: Range<Int>, screen: Range<Int>, rowBytes: Int, pageSize: Int) -> LazyMapSequence<StrideTo<Int>, Int> {
+        guard !rows.isEmpty, rowBytes > 0, pageSize > 0 else { return stride(from: 0, to: 0, by: 1).lazy.map { $0 } }
         var rows = rows
         if rows.count == 1 {
             if rows.upperBound < screen.upperBound { rows = rows.lowerBound..<rows.upperBound + 1 }
             else if rows.lowerBound > screen.lowerBound { rows = rows.lowerBound - 1..<rows.upperBound }
         }
         let start = rows.lowerBound * rowBytes, end = rows.upperBound * rowBytes
-        return [start] + Array(stride(from: (start / pageSize + 1) * pageSize, to: end, by: pageSize))
+        // The page `start` is in from its first byte on, then each page boundary up to `end`.
+        return stride(from: start - start % pageSize, to: end, by: pageSize).lazy.map { max($0, start) }
     }
 }
