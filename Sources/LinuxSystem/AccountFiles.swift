@@ -7,19 +7,18 @@
 // and NIS ("+" lines) are for the dynamic daemon, which keeps the C library's lookups.
 
 public enum AccountFiles {
-    /// The first entry of `passwd` (the file's text) called `name`, as nss_files returns it.
+    /// The first entry of `passwd` (the file's text) called `name` whose ids parse, as nss_files
+    /// returns it (a line it cannot parse is skipped, not an answer).
     public static func account(named name: String, passwd: Substring) -> Users.Account? {
         for fields in entries(passwd, fieldCount: 7) where fields[0] == name {
-            guard let uid = UInt32(fields[2]), let gid = UInt32(fields[3]) else { return nil }
-            return Users.Account(name: name, uid: uid, gid: gid)
+            if let uid = UInt32(fields[2]), let gid = UInt32(fields[3]) { return Users.Account(name: name, uid: uid, gid: gid) }
         }
         return nil
     }
 
-    /// The id of the first group of `group` (the file's text) called `name`.
+    /// The id of the first group of `group` (the file's text) called `name` whose id parses.
     public static func groupID(named name: String, group: Substring) -> UInt32? {
-        for fields in entries(group, fieldCount: 4) where fields[0] == name { return UInt32(fields[2]) }
-        return nil
+        entries(group, fieldCount: 4).lazy.filter { $0[0] == name }.compactMap { UInt32($0[2]) }.first
     }
 
     /// The groups `user` belongs to, as initgroups gives them: `primary` first, then every group of

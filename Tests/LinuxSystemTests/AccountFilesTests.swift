@@ -13,9 +13,11 @@ import Testing
 struct AccountFilesTests {
     static let passwd: Substring = """
         root:x:0:0:root:/root:/bin/bash
+        kiosk:x:oops:1000::/home/kiosk:/bin/sh
         # a comment
         +nisuser::::::
         splashhud:x:998:995:SplashHUD daemon:/nonexistent:/usr/sbin/nologin
+        kiosk:x:1000:1000::/home/kiosk:/bin/sh
 
         broken:x:notanumber:1:::
         short:x:5
@@ -23,6 +25,7 @@ struct AccountFilesTests {
         """
     static let group: Substring = """
         root:x:0:
+        input:x:notanumber:
         video:x:44:splashhud,kiosk
         input:x:105:kiosk,splashhud
         render:x:106:kiosk
@@ -34,6 +37,9 @@ struct AccountFilesTests {
     @Test func theFirstEntryOfAUserCounts() {
         #expect(AccountFiles.account(named: "splashhud", passwd: Self.passwd) == Users.Account(name: "splashhud", uid: 998, gid: 995))
         #expect(AccountFiles.account(named: "root", passwd: Self.passwd) == Users.Account(name: "root", uid: 0, gid: 0))
+        // An entry whose ids do not parse is skipped, as nss_files skips it: the next one counts.
+        #expect(AccountFiles.account(named: "kiosk", passwd: Self.passwd) == Users.Account(name: "kiosk", uid: 1000, gid: 1000))
+        #expect(AccountFiles.groupID(named: "input", group: Self.group) == 105)
     }
 
     @Test func commentsNISLinesAndBrokenEntriesHoldNoOne() {
