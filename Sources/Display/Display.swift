@@ -125,6 +125,11 @@ public protocol Display: AnyObject {
     /// for the flip's event, so the frame loop waits for the event first.
     func isFlipPending(output index: Int) -> Bool
 
+    /// Gives up output `index`'s flip, whose event the frame loop waited for long enough without
+    /// blocking: the next present does not wait for it (it sets the output up again instead).
+    /// Nothing in flight: nothing to do.
+    func abandonFlip(output index: Int)
+
     /// The refresh interval the frame scheduler uses when `present` returns `.timer`.
     var frameIntervalNanoseconds: Int64 { get }
 
@@ -186,6 +191,8 @@ extension Display {
     public func handleEvents(on descriptor: Int32) throws(DisplayError) {}
 
     public func isFlipPending(output index: Int) -> Bool { false }
+
+    public func abandonFlip(output index: Int) {}
 
     public func refreshOutputs() throws(DisplayError) -> Bool { false }
 

@@ -349,6 +349,15 @@ public final class DRMDisplay: Display {
         states.indices.contains(index) && states[index].flipPending
     }
 
+    /// The loop waited for this flip's event (without blocking) and gives up on it, as
+    /// `waitForFlip` would after the flip timeout: the next present sets the mode again.
+    public func abandonFlip(output index: Int) {
+        guard states.indices.contains(index), states[index].flipPending else { return }
+        states[index].giveUpFlip()
+        flipTimeouts += 1
+        diagnostics.append("\(states[index].output.name): no page-flip event before the frame loop gave up on it; the next present sets the mode again")
+    }
+
     /// What drmHandleEvent calls for a completed flip: the flip's output gets its stamp and its
     /// token back.
     private static func eventContext() -> drmEventContext {

@@ -169,6 +169,12 @@ public final class DRMDisplaySet: Display {
         return !deadCards.contains(cards[r.card].devicePath) && cards[r.card].isFlipPending(output: r.output)
     }
 
+    public func abandonFlip(output index: Int) {
+        guard !closed, route.indices.contains(index) else { return }
+        let r = route[index]
+        cards[r.card].abandonFlip(output: r.output)
+    }
+
     /// Drains the uevents and applies them (see the header); true when `outputs` changed.
     public func refreshOutputs() throws(DisplayError) -> Bool {
         guard !closed else { throw .closed }

@@ -97,6 +97,8 @@ public final class FrameScheduler: LoopFrameSource {
     private var flipWaitBoundary: Int64?
     /// How long a due frame waits for page-flip events before it is drawn anyway.
     public var flipWaitNanoseconds: Int64 = 1_000_000_000
+    /// Page flips given up after the flip wait (their events never came).
+    public private(set) var flipsAbandoned = 0
     /// A frame is drawn in the next turn even during an animation (new outputs after a hotplug).
     private var forced = false
     private var animating = false
@@ -194,12 +196,17 @@ public final class FrameScheduler: LoopFrameSource {
     /// Draws a frame when one is due at `now`: something changed (and no animation boundary is
     /// pending), or the deadline has passed. A due frame waits while an output's page flip is in
     /// flight (its event arrives on the loop, see `attach`), at most `flipWaitNanoseconds`; then it
-    /// is drawn anyway and the display deals with the flip that never came.
+    /// is drawn anyway: the display is told to give up the flip that never came, so present does
+    /// not wait for it a second time.
     public func frameIfDue(at now: Int64) throws {
         guard !isPaused else { return }
         if let wait = flipWaitDeadline {
             guard now >= wait else { return }
             flipWaitDeadline = nil
+            // Given up here, on the loop's own timeout: present must not wait for it again.
+            let lost = display.outputs.indices.filter { display.isFlipPending(output: $0) }
+            for i in lost { display.abandonFlip(output: i) }
+            flipsAbandoned += lost.count
             log("frame scheduler: no page-flip event for \(flipWaitNanoseconds / 1_000_000) ms; presenting anyway")
         } else {
             let due = forced || (dirty && !animating) || deadline.map { now >= $0 } == true
