@@ -56,6 +56,22 @@ public struct ComposedFrame: @unchecked Sendable {
         return (inside.isEmpty ? [] : [(inside, tile)]) + r.subtracting(tile.bounds).map { ($0, base) }
     }
 
+    /// The same picture in memory of its own, as small as this frame's parts (the tile and the
+    /// colour row, or the whole picture): a snapshot taken now and made whole later, on another
+    /// thread, while the frame's maker draws on.
+    public func detached() -> ComposedFrame {
+        func copied(_ v: PixmapView) -> PixmapView {
+            let view = Pixmap(width: v.width, height: v.height).view.moved(toX: v.originX, y: v.originY)
+            view.copy(v.bounds, from: v)
+            return view
+        }
+        // A whole picture has no tile (see the initialisers).
+        guard base.rowBytes == 0 else { return ComposedFrame(copied(base), opaque: isOpaque) }
+        let row = Pixmap(width: width, height: 1)
+        row.view.copy(row.view.bounds, from: base)
+        return ComposedFrame(width: width, height: height, row: row, tile: tile.map(copied), opaque: isOpaque)
+    }
+
     /// The whole picture in a pixmap of its own (snapshots, tests).
     public func materialized() -> Pixmap {
         let out = Pixmap(width: width, height: height)

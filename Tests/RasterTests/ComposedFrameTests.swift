@@ -39,6 +39,23 @@ import Testing
         }
     }
 
+    @Test func aDetachedFrameKeepsThePictureWhileTheOriginalIsDrawnOver() {
+        let (frame, whole) = Self.pictures()
+        let detached = frame.detached()
+        #expect(detached.tile?.bounds == Self.tileRect && detached.base.rowBytes == 0, "as small as the original's parts")
+        // The maker draws its next frame into the same memory.
+        frame.tile?.fill(Self.tileRect, with: PremultipliedColor(argb: 0xFF_FF_00_00))
+        frame.base.fill(IntRect(x: 0, y: 0, width: Self.width, height: 1), with: PremultipliedColor(argb: 0xFF_00_FF_00))
+        #expect(frame.materialized().pixels != whole.pixels)
+        #expect(detached.materialized().pixels == whole.pixels)
+        // A whole picture is copied whole.
+        let copy = Pixmap(width: Self.width, height: Self.height)
+        copy.view.copy(copy.view.bounds, from: whole.view)
+        let wholeDetached = ComposedFrame(copy.view).detached()
+        copy.view.fill(copy.view.bounds, with: PremultipliedColor(argb: 0))
+        #expect(wholeDetached.tile == nil && wholeDetached.materialized().pixels == whole.pixels)
+    }
+
     @Test(arguments: Rotation.allCases)
     func blitGivesTheBytesOfTheWholePicture(rotation: Rotation) {
         let (frame, whole) = Self.pictures()

@@ -21,12 +21,13 @@ final class ControlRig {
     let log = LogLines()
     var path: String { "\(dir)/control" }
 
-    /// `group`: the socket's group (a name or number), for clients of another user.
-    init(width: Int32 = 200, height: Int32 = 120, group: String? = nil) throws {
+    /// `group`: the socket's group (a name or number), for clients of another user; `screen`: a
+    /// display the runtime shows on instead of the memory display (one that wraps it).
+    init(width: Int32 = 200, height: Int32 = 120, group: String? = nil, screen: ((MemoryDisplay) -> any Display)? = nil) throws {
         dir = NSTemporaryDirectory() + "splashhud-control-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         display = MemoryDisplay(width: width, height: height)
-        runtime = try HUDRuntime(display: display, resources: Fixtures.resources, console: .off, logger: log.logger)
+        runtime = try HUDRuntime(display: screen?(display) ?? display, resources: Fixtures.resources, console: .off, logger: log.logger)
         runtime.frames.pacing = .timer
         server = try ControlServer(socket: try ControlSocket.bind(path: "\(dir)/control", group: group), runtime: runtime)
     }

@@ -23,9 +23,10 @@ import Testing
         driver.fail("getsockopt", with: ENOPROTOOPT, count: 12)
         let strangers = try (0..<12).map { _ in try rig.connect() }
         for s in strangers { s.send("ping\n") }
-        try MockingDriver.with(driver) {
+        let allClosed = try MockingDriver.with(driver) {
             try rig.run(for: 5) { strangers.allSatisfy(isClosed) }
         }
+        #expect(allClosed)
         #expect(strangers.allSatisfy(isClosed), "every peer without credentials is closed")
         #expect(strangers.allSatisfy { $0.readLines().isEmpty }, "and answered nothing")
         #expect(driver.trace.filter { $0 == "getsockopt" }.count == 12)

@@ -57,6 +57,8 @@ final class ControlConnection {
     /// Bytes of snapshot PNGs queued since the output was last empty: not counted against the
     /// bound (one snapshot at a time may be larger than it).
     private(set) var snapshotBytes = 0
+    /// Snapshots of this client being encoded off the loop (one at a time).
+    var snapshotsEncoding = 0
 
     private struct SecretSegment {
         /// Where in `output` it goes: after the bytes before this index.

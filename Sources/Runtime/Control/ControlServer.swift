@@ -3,7 +3,7 @@
 // HUD's requests with the runtime like every other transport, and answers each request once, in
 // order. `state`, `wait` and `snapshot` are answered at the end of the turn, after the turn's
 // requests were applied and its frame drawn, so they see what the requests before them did (a
-// snapshot waits for the frame that draws them).
+// snapshot waits for the frame that draws them, and is encoded off the loop).
 // Events go to subscribers as the runtime hands them out. Nothing here blocks: sockets are
 // non-blocking, output waits in each connection (bounded) until the socket takes it. Slots and
 // idle clients are ConnectionHost's; a client with replies owed (a `wait`, an `ask-password`) or
@@ -37,6 +37,7 @@ public final class ControlServer {
     public private(set) var disconnectedForOutput = 0
 
     private let host: ConnectionHost
+    private let snapshots: SnapshotEncoder
     /// Requests answered at the end of the turn.
     private var deferred: [(ControlConnection, Int, ControlRequest)] = []
     private var waiters: [(ControlConnection, Int)] = []
@@ -46,6 +47,7 @@ public final class ControlServer {
     /// Serves `socket` on `runtime`'s loop until `close`.
     public init(socket: ControlSocket, runtime: HUDRuntime) throws {
         self.socket = socket; self.runtime = runtime
+        snapshots = try SnapshotEncoder(loop: runtime.loop)
         host = ConnectionHost(runtime: runtime, listener: socket.descriptor, kind: "control client",
                               place: socket.isAbstract ? "the control socket \(socket.address)" : "the control socket")
         try host.start(owner: self)
@@ -171,7 +173,7 @@ public final class ControlServer {
             case .snapshot(let output):
                 // What the requests before it changed is drawn at the next boundary: wait for it.
                 if runtime.frames.hasUndrawnChange { deferred.append((c, slot, request)); continue }
-                c.fill(slot, snapshot(output, for: c))
+                snapshot(output, for: c, slot: slot)
             default: break
             }
             send(c)
@@ -186,24 +188,35 @@ public final class ControlServer {
         }
     }
 
-    private func snapshot(_ name: String?, for c: ControlConnection) -> ControlConnection.Payload {
+    /// Answers `slot` with the picture of output `name` (the first without one): the picture's
+    /// parts are copied now and it is made whole and encoded off the loop (`SnapshotEncoder`), the
+    /// reply filled once it is.
+    private func snapshot(_ name: String?, for c: ControlConnection, slot: Int) {
         let outputs = runtime.scene.outputs
         guard let index = name.map({ n in outputs.firstIndex { $0.name == n } }) ?? (outputs.isEmpty ? nil : 0) else {
             let names = outputs.map(\.name).joined(separator: ", ")
-            return ControlConnection.Payload(line: ControlReply.error(.noOutput, "no output \(name ?? "at all"); outputs: \(names.isEmpty ? "none" : names)").line)
+            return c.fill(slot, .error(.noOutput, "no output \(name ?? "at all"); outputs: \(names.isEmpty ? "none" : names)"))
         }
-        guard c.snapshotBytes == 0 else {
-            return ControlConnection.Payload(line: ControlReply.error(.busy, "the previous snapshot is still being sent").line)
+        guard c.snapshotBytes == 0 && c.snapshotsEncoding == 0 else {
+            return c.fill(slot, .error(.busy, "the previous snapshot is still being sent"))
         }
-        // The whole picture, made for this snapshot (the scene may keep only the HUD's box).
-        let view = runtime.scene.pixels(output: index).materialized().view
-        do {
-            let png = try PNGEncoder.encode(view)
-            let o = outputs[index]
-            return ControlConnection.Payload(line: ControlReply.ok("png \(png.count) \(o.name) \(view.width)x\(view.height)").line, trailer: png)
-        } catch {
-            return ControlConnection.Payload(line: ControlReply.error(.failed, "encoding the snapshot: \(error)").line)
+        let picture = runtime.scene.pixels(output: index).detached()
+        let o = outputs[index]
+        let started = snapshots.encode(picture) { [weak self, weak c] png in
+            guard let self, let c else { return }
+            c.snapshotsEncoding -= 1
+            switch png {
+            case .success(let png):
+                c.fill(slot, ControlConnection.Payload(line: ControlReply.ok("png \(png.count) \(o.name) \(picture.width)x\(picture.height)").line, trailer: png))
+            case .failure(let error):
+                c.fill(slot, .error(.failed, "encoding the snapshot: \(error)"))
+            }
+            send(c)
         }
+        guard started else {
+            return c.fill(slot, .error(.busy, "\(SnapshotEncoder.capacity) snapshots are being encoded; try again"))
+        }
+        c.snapshotsEncoding += 1
     }
 
     private func broadcast(_ events: [HUDEvent]) {
