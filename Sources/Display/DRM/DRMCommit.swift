@@ -7,7 +7,10 @@
 //   later        drmModePageFlip(crtc, fb, PAGE_FLIP_EVENT)     event when the flip is done
 // Atomic (DRM_CLIENT_CAP_ATOMIC granted and every property in DRMPropertyTable.required found):
 //   first frame  connector CRTC_ID, CRTC ACTIVE + MODE_ID (a property blob of the mode), primary
-//                plane FB_ID/CRTC_ID/SRC_*/CRTC_* in one ALLOW_MODESET commit, blocking, no event
+//                plane FB_ID/CRTC_ID/SRC_*/CRTC_* in one ALLOW_MODESET | NONBLOCK |
+//                PAGE_FLIP_EVENT commit: the kernel sets the mode in its commit worker (link
+//                training on a real panel can take hundreds of milliseconds) and says when with
+//                an event, so the frame loop goes on meanwhile, as it does for a flip
 //   later        plane FB_ID alone, NONBLOCK | PAGE_FLIP_EVENT
 // Either way the first frame is only committed once it is completely drawn, so the screen never
 // shows an empty buffer.
@@ -102,11 +105,11 @@ final class AtomicCommit: CommitStrategy {
             add(plane, objects.plane, "CRTC_Y", 0)
             add(plane, objects.plane, "CRTC_W", w)
             add(plane, objects.plane, "CRTC_H", h)
-            flags = UInt32(DRM_MODE_ATOMIC_ALLOW_MODESET)
+            flags |= UInt32(DRM_MODE_ATOMIC_ALLOW_MODESET)
         }
         if let failed { throw .unsupported(device, "atomic commit cannot set \(failed)") }
         try DRMCall.check("drmModeAtomicCommit", drmModeAtomicCommit(fd.rawValue, req, flags, userData), device: device)
-        return !modeset
+        return true
     }
 
     private func modeBlob(for target: DRMOutputTarget) throws(DisplayError) -> UInt32 {

@@ -248,12 +248,18 @@ public final class DRMDisplay: Display {
             state.flipToken = token
         } else {
             Unmanaged<DRMFlipToken>.fromOpaque(userData).release()
-            state.lastFlipNanoseconds = Syscalls.monotonicNanoseconds()
         }
+        // A modeset's frame is paced from its commit (its event, an atomic one's, brings the
+        // vblank's stamp later); a legacy one is on screen now.
+        if modeset || !willSignal { state.lastFlipNanoseconds = Syscalls.monotonicNanoseconds() }
         if modeset && !state.hasVBlank {
             // A CRTC that was off at setup (a hot-plugged connector, a head fbcon did not light)
-            // cannot answer drmWaitVBlank until now.
-            state.hasVBlank = DRMOutputFactory.crtcHasVBlank(device.fd, crtcIndex: state.crtcIndex)
+            // cannot answer drmWaitVBlank until its mode is set: now, or when the event says so.
+            if willSignal {
+                state.probesVBlankAfterFlip = true
+            } else {
+                state.hasVBlank = DRMOutputFactory.crtcHasVBlank(device.fd, crtcIndex: state.crtcIndex)
+            }
         }
         return state.hasVBlank ? .vblank(nanoseconds: state.lastFlipNanoseconds) : .timer
     }
@@ -334,6 +340,16 @@ public final class DRMDisplay: Display {
         guard let device, device.fd.rawValue == descriptor else { return }
         var context = Self.eventContext()
         try Self.readEvents(device, &context)
+        probeVBlanksAfterModesets(device)
+    }
+
+    /// Outputs whose modeset's event has come: their CRTCs are on and answer drmWaitVBlank if
+    /// they ever will.
+    private func probeVBlanksAfterModesets(_ device: DRMDevice) {
+        for s in states where s.probesVBlankAfterFlip && !s.flipPending {
+            s.probesVBlankAfterFlip = false
+            s.hasVBlank = DRMOutputFactory.crtcHasVBlank(device.fd, crtcIndex: s.crtcIndex)
+        }
     }
 
     /// drmHandleEvent: reads the events waiting and calls `context`'s handlers. None waiting
@@ -395,6 +411,7 @@ public final class DRMDisplay: Display {
                 try Self.readEvents(device, &context)
             }
         }
+        probeVBlanksAfterModesets(device)
     }
 
     public func close(_ how: CloseBehaviour) {

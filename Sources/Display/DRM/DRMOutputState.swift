@@ -26,6 +26,9 @@ final class DRMOutputState {
     var lastFlipNanoseconds: Int64 = 0
     /// Whether the CRTC answers drmWaitVBlank (probed at setup and again after the first modeset).
     var hasVBlank: Bool
+    /// A modeset whose event is awaited turns a CRTC that was off on: drmWaitVBlank is asked once
+    /// that event has come.
+    var probesVBlankAfterFlip = false
     /// The CRTC as found when the output was set up (drmModeGetCrtc), for close(.restore).
     let saved: drmModeCrtc?
 
