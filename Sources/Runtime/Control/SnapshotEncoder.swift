@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Snapshot PNGs are encoded off the loop. zlib takes tens of milliseconds for a full screen (a
-// 1920x1080 HUD: about 60 ms here, more on a board), which on the loop would hold every client's
-// reply and the next frame. The loop copies the picture's parts (`ComposedFrame.detached`: the
+// Snapshot PNGs are encoded off the loop: zlib's work for a whole screen, done on the loop, would
+// hold every client's reply and the next frame (LoopLatencyTests measures the pings meanwhile). The loop copies the picture's parts (`ComposedFrame.detached`: the
 // HUD's box and a row of the screen's colour, or the whole picture when the scene keeps one) and
 // hands them to one worker thread, which makes the picture whole and encodes it; the PNG comes back
 // through the loop's inbox, and the caller fills the reply slot it kept, so replies still go out
