@@ -26,7 +26,7 @@ public final class HUDScene: PacedScene {
     public private(set) var outputs: [DisplayOutput]
     private var renderers: [HUDSceneRenderer]
     /// Each output's damage in the last frame (see `frame`).
-    private var damage: [[IntRect]] = []
+    private var damage: [PacedFrame.Output] = []
 
     public init(
         outputs: [DisplayOutput], origin: Int64, theme: SceneTheme = SceneTheme(), resources: HUDResources,
@@ -87,8 +87,10 @@ public final class HUDScene: PacedScene {
         // Usually the HUD at rest, every output showing its generation: only the indicator's
         // time to bring up to date.
         let content = controller.frameContent { g in renderers.allSatisfy { $0.shows(generation: g) } }
-        for r in renderers { damage.append(r.render(content, generation: controller.presentationGeneration)) }
-        return PacedFrame(outputDamage: damage, animating: content.isAnimating,
+        for (o, r) in zip(outputs, renderers) {
+            damage.append(PacedFrame.Output(name: o.name, damage: r.render(content, generation: controller.presentationGeneration)))
+        }
+        return PacedFrame(outputs: damage, animating: content.isAnimating,
                           nextChange: content.isAnimating ? nil : nextChange())
     }
 
@@ -99,6 +101,9 @@ public final class HUDScene: PacedScene {
         return overflow ? nil : sum
     }
 
+    public func pixels(output name: String) -> ComposedFrame? { renderer(named: name)?.composed }
+
+    /// The picture of the scene's output at `index` in `outputs`.
     public func pixels(output index: Int) -> ComposedFrame { renderers[index].composed }
 
     public func outputsChanged(_ outputs: [DisplayOutput]) {

@@ -44,7 +44,7 @@ func runPacerGuest(device: String) throws {
         // The first, full-screen frame is drawn and shown before measuring: the figures are the
         // steady state's, what a HUD left on screen costs.
         let first = scene.frame(at: MonotonicClock.nanoseconds())
-        _ = try display.present(scene.pixels(output: 0), damage: first.damage)
+        _ = try display.present(scene.pixels(output: 0), damage: first.outputs[0].damage)
 
         let poller = try EpollPoller()
         pacerGuestWakeFD = try wakeDescriptor(poller.waker)

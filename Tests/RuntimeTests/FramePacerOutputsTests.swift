@@ -51,16 +51,16 @@ struct FramePacerOutputsTests {
         }
         func frame(at nanoseconds: Int64) -> PacedFrame {
             count += 1
-            var damage: [[IntRect]] = []
+            var damage: [PacedFrame.Output] = []
             for (i, f) in frames.enumerated() {
-                guard damaged?.contains(i) ?? true else { damage.append([]); continue }
+                guard damaged?.contains(i) ?? true else { damage.append(.init(name: f.name, damage: [])); continue }
                 let c = Self.colour(width: f.pixmap.width, frame: count)
                 for y in 0..<f.pixmap.height { for x in 0..<f.pixmap.width { f.pixmap.view[x, y] = c } }
-                damage.append([f.pixmap.view.bounds])
+                damage.append(.init(name: f.name, damage: [f.pixmap.view.bounds]))
             }
-            return PacedFrame(outputDamage: damage, animating: animating)
+            return PacedFrame(outputs: damage, animating: animating)
         }
-        func pixels(output index: Int) -> ComposedFrame { ComposedFrame(frames[index].pixmap.view) }
+        func pixels(output name: String) -> ComposedFrame? { frames.first { $0.name == name }.map { ComposedFrame($0.pixmap.view) } }
         func outputsChanged(_ outputs: [DisplayOutput]) {
             changes.append(outputs.map(\.name))
             frames = outputs.map { o in frames.first { $0.name == o.name } ?? (o.name, Pixmap(width: o.frameWidth, height: o.frameHeight)) }

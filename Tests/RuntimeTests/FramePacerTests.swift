@@ -55,15 +55,15 @@ struct FramePacerTests {
         init(_ clock: FakeClock, behaviour: @escaping (Int64) -> PacedFrame) { self.clock = clock; self.behaviour = behaviour }
         /// What `animationIntervalChanged` said, in order.
         var intervals: [Int64] = []
-        func pixels(output index: Int) -> ComposedFrame { ComposedFrame(pixmap.view) }
+        func pixels(output name: String) -> ComposedFrame? { ComposedFrame(pixmap.view) }
         func animationIntervalChanged(_ nanoseconds: Int64) { intervals.append(nanoseconds) }
         func frame(at nanoseconds: Int64) -> PacedFrame {
             times.append(nanoseconds)
             var f = behaviour(nanoseconds)
-            if !f.damage.isEmpty {
+            if !f.outputs[0].damage.isEmpty {
                 let c = PremultipliedColor(a: 0xFF, r: UInt8(truncatingIfNeeded: times.count * 10), g: 0x40, b: 0x80)
                 for y in Int32(0)..<4 { for x in Int32(0)..<8 { pixmap.view[x, y] = c } }
-                f.damage = [pixmap.view.bounds]
+                f.outputs[0].damage = [pixmap.view.bounds]
             }
             clock.now += cost(times.count)
             return f
@@ -120,8 +120,8 @@ struct FramePacerTests {
 
     final class LogBox { var lines: [String] = [] }
 
-    static let spinning = PacedFrame(damage: [IntRect(x: 0, y: 0, width: 1, height: 1)], animating: true)
-    static let still = PacedFrame(damage: [IntRect(x: 0, y: 0, width: 1, height: 1)], animating: false)
+    static let spinning = PacedFrame(output: "memory", damage: [IntRect(x: 0, y: 0, width: 1, height: 1)], animating: true)
+    static let still = PacedFrame(output: "memory", damage: [IntRect(x: 0, y: 0, width: 1, height: 1)], animating: false)
 
     @Test("animating on a timer display: one frame per 60 Hz boundary of a grid from the first frame")
     func timerBoundaries() throws {
@@ -236,8 +236,8 @@ struct FramePacerTests {
     func staticWithNextChange() throws {
         let dismiss = Self.t0 + 3_000_000_000
         let rig = Rig { t in
-            t < dismiss ? PacedFrame(damage: [IntRect(x: 0, y: 0, width: 8, height: 4)], animating: false, nextChange: dismiss)
-                : PacedFrame(damage: [IntRect(x: 0, y: 0, width: 8, height: 4)], animating: false, nextChange: nil)
+            t < dismiss ? PacedFrame(output: "memory", damage: [IntRect(x: 0, y: 0, width: 8, height: 4)], animating: false, nextChange: dismiss)
+                : PacedFrame(output: "memory", damage: [IntRect(x: 0, y: 0, width: 8, height: 4)], animating: false, nextChange: nil)
         }
         rig.sleeper.wakeUps = [(at: dismiss + 60_000_000_000, reason: .woken)]
         try rig.run(2)
@@ -252,7 +252,7 @@ struct FramePacerTests {
         var first = true
         let rig = Rig { _ in
             defer { first = false }
-            return PacedFrame(damage: first ? [IntRect(x: 0, y: 0, width: 8, height: 4)] : [], animating: false)
+            return PacedFrame(output: "memory", damage: first ? [IntRect(x: 0, y: 0, width: 8, height: 4)] : [], animating: false)
         }
         rig.sleeper.wakeUps = [(at: Self.t0 + 2_000_000_000, reason: .woken), (at: Self.t0 + 9_000_000_000, reason: .readable(42))]
         var readable: [Int32] = []
@@ -285,7 +285,7 @@ struct FramePacerTests {
         let stopAt = t0 + 2 * I, restart = t0 + 1_000_000_000 + 1_234_567
         let rig = Rig { t in
             t < stopAt || t >= restart ? Self.spinning
-                : PacedFrame(damage: [IntRect(x: 0, y: 0, width: 1, height: 1)], animating: false)
+                : PacedFrame(output: "memory", damage: [IntRect(x: 0, y: 0, width: 1, height: 1)], animating: false)
         }
         rig.sleeper.wakeUps = [(at: restart, reason: .woken)]
         try rig.run(5)

@@ -149,7 +149,7 @@ struct FrameRateCapTests {
 
     @Test("a static scene under a cap still waits without any deadline")
     func staticCostsNothing() throws {
-        let rig = Rig { _ in PacedFrame(damage: [IntRect(x: 0, y: 0, width: 1, height: 1)], animating: false) }
+        let rig = Rig { _ in PacedFrame(output: "memory", damage: [IntRect(x: 0, y: 0, width: 1, height: 1)], animating: false) }
         rig.pacer.scheduler.maxFramesPerSecond = 15
         rig.sleeper.wakeUps = [(at: Self.t0 + 2_000_000_000, reason: .woken)]
         try rig.run(1)

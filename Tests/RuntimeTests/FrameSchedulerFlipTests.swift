@@ -56,9 +56,9 @@ import Testing
         var times: [Int64] = []
         func frame(at nanoseconds: Int64) -> PacedFrame {
             times.append(nanoseconds)
-            return PacedFrame(damage: [pixmap.view.bounds], animating: true)
+            return PacedFrame(output: "memory", damage: [pixmap.view.bounds], animating: true)
         }
-        func pixels(output index: Int) -> ComposedFrame { ComposedFrame(pixmap.view) }
+        func pixels(output name: String) -> ComposedFrame? { ComposedFrame(pixmap.view) }
     }
 
     struct Rig {

@@ -86,7 +86,7 @@ struct RestingFrameTests {
                     for y in 0..<Int(shown.height) {
                         let now = shown.view.row(Int32(y)), then = before.view.row(Int32(y))
                         for x in 0..<Int(shown.width) where now[x] != then[x] {
-                            #expect(f.outputDamage[i].contains { $0.contains(x: Int32(x), y: Int32(y)) },
+                            #expect(f.damage(output: output.name).contains { $0.contains(x: Int32(x), y: Int32(y)) },
                                     "frame \(frame) \(output.name): (\(x), \(y)) outside the damage")
                         }
                     }
