@@ -110,6 +110,20 @@ struct FramePacerOutputsTests {
         #expect(sleeper.watched.last == [99, try #require(display.hotplugDescriptor)])
     }
 
+    @Test("a frame's outputs go to the display's outputs of the same names, in whatever order the scene lists them; one the display lacks is skipped")
+    func outputsByName() throws {
+        let display = try MemoryDisplay(outputs: [Self.wide, Self.tall], vsync: false)
+        let rig = Rig(display)
+        rig.scene.frames.reverse()  // the scene draws B, then A
+        rig.scene.frames.append(("gone", Pixmap(width: 4, height: 4)))
+        try rig.pacer.runOnce()
+        #expect(rig.pacer.framesPresented == 2)
+        let a = try #require(display.screen(named: "A")), b = try #require(display.screen(named: "B"))
+        #expect(a.shown().view[39, 19] == Scene.colour(width: 40, frame: 1))
+        // B's scanout is RGB565: its red is B's width, 12, to 5 bits (A's would be 40).
+        #expect(b.presentCount == 1 && abs(Int(b.shownUnrotated().view[11, 29].r) - 12) <= 8)
+    }
+
     @Test("hotplug: the readable descriptor refreshes the outputs, tells the scene and draws the new one at once")
     func hotplug() throws {
         let display = try MemoryDisplay(outputs: [Self.wide, Self.tall], vsync: false)
