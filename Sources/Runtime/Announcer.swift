@@ -38,7 +38,7 @@ public final class Announcer {
         self.consolePath = consolePath
         let loop = runtime.loop
         self.runtime = runtime
-        logLimiter = LogRateLimiter(logger: logger, clock: { [weak runtime] in runtime?.clockNow ?? 0 },
+        logLimiter = LogRateLimiter(logger: logger, clock: { [weak runtime] in runtime?.now ?? 0 },
                                     schedule: { loop.schedule(at: $0, $1) })
         logLimiter.perSource = 20
         logLimiter.total = 20

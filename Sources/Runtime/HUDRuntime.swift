@@ -33,7 +33,7 @@ public enum ConsoleMode: Equatable, Sendable {
     case device(String)
 }
 
-public final class HUDRuntime {
+public final class HUDRuntime: RequestTarget {
     public let display: any Display
     public let profile: BoardProfile?
     public let scene: HUDScene
@@ -42,19 +42,18 @@ public final class HUDRuntime {
     /// When frames are due, and the frames.
     public let frames: FrameScheduler
     /// Requests from any thread, applied in order at the loop's next turn.
-    public let inbox: MessageQueue<Submission>
+    public var inbox: MessageQueue<Submission> { requests.inbox }
     public let logger: Logger
     /// Where lines that peers cause are logged, at a bounded rate (LogRateLimiter.swift).
     public let peerLog: LogRateLimiter
     /// The VT in graphics mode, when one was taken.
-    public internal(set) var console: Console?
-    /// The VT opened while there was no output yet (waiting for the display's driver), taken
-    /// once the first output opens.
-    var pendingConsole: Console?
+    public var console: Console? { consoles.console }
     /// The signal self-pipe that follows VT switches and termination (on any display but memory,
     /// unless the console mode is `.off`; on any display after `catchTerminationSignals`): one per
     /// process, so callers must not make another.
-    public internal(set) var consoleSignals: ConsoleSignals?
+    public var consoleSignals: ConsoleSignals? { consoles.signals }
+    /// The VT and the signals (ConsoleKeeper.swift).
+    private let consoles: ConsoleKeeper
     /// True once `quit` ran: `run` returns and `step` does nothing.
     public private(set) var isFinished = false
     /// The first frame is on the screen, or there is no screen yet (waiting for the display's
@@ -65,39 +64,20 @@ public final class HUDRuntime {
 
     private let clock: () -> Int64
     private var eventListeners: [([HUDEvent]) -> Void] = []
-    /// A request from the loop's own transports, with a completion that stays on the loop's thread.
-    /// (Structs rather than tuples here: the runtime builds an array-of-tuple type on first use,
-    /// 62 k instructions for this one before the first frame, five times a struct's.)
-    private struct LocalRequest {
-        var request: Request
-        /// Who sent it, for the log ("uid 0 on the control socket"); nil: this process.
-        var origin: String?
-        var completion: ((RequestOutcome) -> Void)?
-    }
-    /// Input from a loop's device, in order with `local`: it goes before the request queued at
-    /// index `before`.
-    private struct LocalInput {
-        var before: Int
-        var message: InputMessage
-    }
-    private var local: [LocalRequest] = []
-    /// The origin of the request being applied, for the refusal's log line.
-    private var applying: String?
-    private var localInput: [LocalInput] = []
     /// `whenReady`'s steps not run yet, and whether the default fonts were opened after them.
     private var readySteps: [() -> Void] = []
     private var fontsOpened = false
     /// Progress values dropped because a later one in the same turn replaced them.
-    public private(set) var coalescedRequests = 0
+    public var coalescedRequests: Int { requests.coalesced }
+    /// Every request's way in (RequestPipeline.swift).
+    private let requests: RequestPipeline
     /// `progress-over`'s self-moving progress, and the timer of its next step.
     private var ramp: ProgressRamp?
     private var rampTimer: LoopTimer?
     /// Events the runtime makes itself (a button press), handed out with the controller's.
     private var ownEvents: [HUDEvent] = []
-    /// The touch or key in progress (HUDRuntime+Input.swift).
-    var gesture = PointerGesture()
-    /// Clients watching keys (`subscribe keys`, Plymouth's watch-keystroke).
-    var keyWatchers = 0
+    /// What touches, clicks and keys do (InputResponder.swift).
+    private let input: InputResponder
     /// Passphrase and question prompts (Plymouth's, the control socket's ask-password).
     public let prompts: PromptDesk
     /// What the runtime does with a service verb (`quit`, psplash's `QUIT`); the session sets it.
@@ -109,8 +89,11 @@ public final class HUDRuntime {
     /// resolved (symlinks, `..`) and opened only inside one of these. nil: anywhere (a program's
     /// own HUD, tests). The profile's own font and logo are not commands and not confined.
     public var assetDirectories: [String]? {
-        didSet { assetDirectories = assetDirectories?.map { (try? Files.resolvedPath($0)) ?? $0 } }
+        get { assets.directories }
+        set { assets.directories = newValue }
     }
+    /// Where command files may come from, and the check that loads them (AssetPolicy.swift).
+    private var assets: AssetPolicy
 
     /// Starts the HUD on `display`, configured by `profile` (scale, theme, logo, `[hud]` defaults,
     /// pacing; the profile's device keys are `DisplayOpener`'s). `poller` nil waits for real (timerfd,
@@ -133,21 +116,24 @@ public final class HUDRuntime {
         for case .font(let path) in settings {
             if case .failure(let e) = resolved.chain(fontAt: path) { logger.error("\(profile?.file ?? "profile"): \(e); using the default font") }
         }
+        assets = AssetPolicy(resources: resolved)
         let theme = profile?.sceneTheme(logger: logger) ?? SceneTheme()
         let scaleSetting = profile?.scale ?? .fixed(.one)
         scene = HUDScene(
             outputs: display.outputs, origin: clock(), theme: theme, resources: resolved,
             appearance: HUDAppearance().applying([.textDirection(LocaleDirection.fromEnvironment())] + settings),
             scale: { scaleSetting.resolve(pixels: $0.mode.width, millimetres: $0.physicalWidthMM ?? 0) })
+        input = InputResponder(scene: scene)
         let chosenPoller: any LoopPoller
         if let poller { chosenPoller = poller } else {
             do { chosenPoller = try EpollPoller() } catch { throw .loop("\(error)") }
         }
         loop = EventLoop(poller: chosenPoller, clock: clock)
+        consoles = ConsoleKeeper(display: display, loop: loop, logger: logger)
         let timers = loop
         peerLog = LogRateLimiter(logger: logger, clock: clock, schedule: { timers.schedule(at: $0, $1) })
         prompts = PromptDesk(loop: loop, logger: logger, peerLog: peerLog)
-        inbox = loop.makeQueue(of: Submission.self)
+        requests = RequestPipeline(inbox: loop.makeQueue(of: Submission.self), waker: loop.waker)
         let log = logger
         frames = FrameScheduler(display: display, scene: scene, clock: clock, log: { log.info("\($0)") })
         // The profile's `[hud] max-fps`, the last one written.
@@ -159,13 +145,15 @@ public final class HUDRuntime {
             }
         }
         do { try frames.attach(to: loop) } catch { throw .loop("\(error)") }
-        loop.addTurnStep { [unowned self] in applyQueued() }
+        loop.addTurnStep { [unowned self] in requests.runTurn(self) }
         loop.addTurnEndStep { [unowned self] in handOutEvents() }
         loop.addTurnEndStep { [unowned self] in runReadySteps() }
         for o in display.outputs {
             logger.info("output \(o.name): \(o.mode.name) \(o.format.name) rotation \(o.rotation.name) frame \(o.frameWidth)x\(o.frameHeight)")
         }
-        takeConsole(consoleMode)
+        consoles.owner = self
+        input.owner = self
+        consoles.take(consoleMode)
         prompts.runtime = self
     }
 
@@ -182,7 +170,7 @@ public final class HUDRuntime {
 
     /// Whether prompts can take keys: a terminal was named, or there is a VT (taken, or waiting for
     /// the display to appear).
-    public var canReadPromptKeys: Bool { prompts.terminalPath != nil || console != nil || pendingConsole != nil }
+    public var canReadPromptKeys: Bool { prompts.terminalPath != nil || consoles.console != nil || consoles.pending != nil }
 
     /// Wakes a blocked loop from another thread or a signal handler.
     public var waker: any LoopWaker { loop.waker }
@@ -190,7 +178,7 @@ public final class HUDRuntime {
     /// Queues `request` for the loop's next turn; `completion` (on the loop's thread) hears what
     /// became of it. Safe from any thread.
     public func post(_ request: Request, completion: (@Sendable (RequestOutcome) -> Void)? = nil) {
-        inbox.post(Submission(request, completion: completion))
+        requests.post(Submission(request, completion: completion))
     }
 
     /// Queues `request` from the loop's own thread (a socket or FIFO handler) for this turn's
@@ -198,46 +186,12 @@ public final class HUDRuntime {
     /// `origin` names the sender in the log when the HUD refuses it ("uid 1000 on the control
     /// socket", "the FIFO /run/splashhud.fifo"): refusals are logged at a bounded rate per origin.
     public func enqueue(_ request: Request, from origin: String? = nil, completion: ((RequestOutcome) -> Void)? = nil) {
-        if local.isEmpty { waker.wake() }  // when called outside a turn's callbacks
-        local.append(LocalRequest(request: request, origin: origin, completion: completion))
+        requests.enqueue(request, from: origin, completion: completion)
     }
 
     /// Queues a message from an input device (InputHub, on the loop's thread) for this turn, in
     /// order with the requests the loop's transports queue.
-    public func enqueue(_ input: InputMessage) {
-        if local.isEmpty && localInput.isEmpty { waker.wake() }
-        localInput.append(LocalInput(before: local.count, message: input))
-    }
-
-    /// The turn's requests: every queued one in order, progress values a later one replaces
-    /// answered without being applied; input messages in their place among them.
-    private func applyQueued() {
-        var batch = local
-        local = []
-        var inputs = localInput[...]
-        localInput = []
-        for s in inbox.takeAll() { batch.append(LocalRequest(request: s.request, completion: s.completion.map { c in { c($0) } })) }
-        guard !batch.isEmpty || !inputs.isEmpty else { return }
-        let skip = RequestCoalescing.superseded(batch.map { $0.request })
-        for (i, entry) in batch.enumerated() {
-            while let next = inputs.first, next.before <= i {
-                handle(next.message)
-                inputs = inputs.dropFirst()
-            }
-            if isFinished {
-                entry.completion?(.refused("the HUD has quit"))
-            } else if skip[i] {
-                coalescedRequests += 1
-                entry.completion?(.applied)
-            } else {
-                applying = entry.origin
-                let outcome = apply(entry.request)
-                applying = nil
-                entry.completion?(outcome)
-            }
-        }
-        for next in inputs { handle(next.message) }
-    }
+    public func enqueue(_ input: InputMessage) { requests.enqueue(input) }
 
     /// Applies `request` now, on the loop's thread: a HUD command changes the HUD, a service verb
     /// goes to `onServiceRequest`. Returns whether it was applied.
@@ -300,10 +254,7 @@ public final class HUDRuntime {
     }
 
     /// The loop's clock now (CLOCK_MONOTONIC ns, or the test's).
-    var clockNow: Int64 { clock() }
-
-    /// Queues an event the runtime made itself for this turn's hand-out.
-    func postOwnEvent(_ event: HUDEvent) { ownEvents.append(event) }
+    public var now: Int64 { clock() }
 
     private func outcome(_ refusal: String?) -> RequestOutcome { refusal.map { .refused($0) } ?? .applied }
 
@@ -382,7 +333,7 @@ public final class HUDRuntime {
         }
         scene.advance(to: clock())
         var command = command
-        if let refusal = controller.refusal(of: command) ?? confine(&command) ?? unusableFile(in: command) {
+        if let refusal = controller.refusal(of: command) ?? assets.admit(&command) {
             logRefusal(refusal)
             return refusal
         }
@@ -393,66 +344,7 @@ public final class HUDRuntime {
 
     /// A refused command's line, at the rate `peerLog` allows its sender.
     private func logRefusal(_ why: String) {
-        peerLog.log(.error, "refused requests", from: applying ?? "this process", "command refused: \(why)")
-    }
-
-    /// With `assetDirectories`, the file `command` names resolved (symlinks, `.` and `..`) and kept
-    /// only inside one of them; the command then names the resolved path, which is what is opened.
-    /// Why it may not be used, nil when it may (or names no file).
-    private func confine(_ command: inout HUDCommand) -> String? {
-        guard let directories = assetDirectories else { return nil }
-        let what: String, path: String
-        switch command {
-        case .image(.custom(let p), _): what = "image"; path = p
-        case .set(.font(let p)): what = "font"; path = p
-        default: return nil
-        }
-        // A missing file and one outside get the same answer: no probing for files elsewhere.
-        func confined(_ path: String) -> String? {
-            guard let resolved = try? Files.resolvedPath(path),
-                  directories.contains(where: { resolved.hasPrefix($0 == "/" ? "/" : $0 + "/") }) else { return nil }
-            return resolved
-        }
-        func outside(_ path: String) -> String {
-            "\(what) \(path) is not a file in the asset directories (\(directories.joined(separator: ", ")))"
-        }
-        switch command {
-        case .image(.custom, let status):
-            guard let resolved = confined(path) else { return outside(path) }
-            command = .image(.custom(path: resolved), status: status)
-        default:
-            // A chain: every face's file is confined, and the chain names the resolved files.
-            let sources: [FontSource]
-            do { sources = try FontSource.parse(path) } catch { return "\(error)" }
-            var resolvedSources: [FontSource] = []
-            for var source in sources {
-                guard let resolved = confined(source.path) else { return outside(source.path) }
-                source.path = resolved
-                resolvedSources.append(source)
-            }
-            command = .set(.font(path: FontSource.spec(resolvedSources)))
-        }
-        return nil
-    }
-
-    /// Loads the image or font `command` names now, off the frame path; why it cannot be used,
-    /// nil when it can (or the command names no file).
-    private func unusableFile(in command: HUDCommand) -> String? {
-        let failure: HUDResourceError
-        switch command {
-        case .image(.custom(let path), _):
-            guard case .failure(let e) = scene.resources.image(at: path) else { return nil }
-            failure = e
-        case .set(.font(let path)):
-            guard case .failure(let e) = scene.resources.chain(fontAt: path) else { return nil }
-            failure = e
-        default: return nil
-        }
-        switch failure {
-        case .image(let path, let reason): return "image \(path) cannot be shown: \(reason)"
-        case .font(let path, let reason): return "font \(path) cannot be used: \(reason)"
-        case .text(_, let reason): return reason
-        }
+        peerLog.log(.error, "refused requests", from: requests.applyingOrigin ?? "this process", "command refused: \(why)")
     }
 
     /// One turn of the loop: waits for the next frame, timer, request or descriptor, handles it,
@@ -488,15 +380,7 @@ public final class HUDRuntime {
         prompts.close()
         if retain { FBDevHandover.write(scene, display: display, logger: logger) }
         display.close(retain ? .retain : .restore)
-        if let console {
-            console.restore(keepingPicture: retain)
-            for line in console.diagnostics { logger.warning("console: \(line)") }
-        }
-        pendingConsole?.restore()
-        if let fd = consoleSignals?.descriptor.rawValue { unwatch(fd) }
-        console = nil
-        pendingConsole = nil
-        consoleSignals = nil
+        consoles.giveBack(retain: retain)
         peerLog.flush()
         logger.info("quit (\(retain ? "retaining the last frame" : "restoring the screen"))")
     }
@@ -505,6 +389,7 @@ public final class HUDRuntime {
     /// program may take it; `reactivate` takes it back and redraws everything.
     public func deactivate() {
         frames.isPaused = true
+        // Only KMS has a master to give up; fbdev and memory have nothing to release.
         do { try display.releaseMaster() } catch { logger.warning("releasing DRM master: \(error)") }
     }
 
@@ -518,4 +403,46 @@ public final class HUDRuntime {
     /// ends its loop, cleans up (a FIFO, pictures), quits (restoring or retaining) and then dies of
     /// the signal itself. Without it the runtime restores the screen and dies at once.
     public var onTermination: ((_ signal: Int32) -> Void)?
+
+    /// Catches SIGTERM/SIGINT/SIGHUP where the runtime did not already (the memory display, or a
+    /// console mode of `.off`), so `onTermination` hears of them on every display. Until `quit`.
+    public func catchTerminationSignals() throws(DisplayError) {
+        guard !isFinished else { return }
+        try consoles.catchTerminationSignals()
+    }
+}
+
+extension HUDRuntime: InputOwner {
+    /// Handles one input message now, on the loop's thread.
+    public func handle(_ message: InputMessage) {
+        guard !isFinished else { return }
+        input.handle(message, at: clock())
+    }
+
+    /// Clients watching keys now; `key` events are made only while there is one.
+    public var isWatchingKeys: Bool { input.keyWatches.count > 0 }
+
+    /// Starts one client's key watch: it lasts until the token is ended or dropped.
+    public func watchKeys() -> KeyWatch { input.keyWatches.watch() }
+
+    func post(_ event: HUDEvent) { ownEvents.append(event) }
+    func sceneChanged() { frames.markDirty() }
+    var promptIsActive: Bool { prompts.isActive }
+}
+
+extension HUDRuntime: ConsoleOwner {
+    func consoleReleased() { deactivate() }
+    func consoleAcquired() { reactivate() }
+
+    func terminated(by number: Int32) {
+        if let onTermination {
+            logger.info("signal \(number): ending")
+            onTermination(number)
+        } else {
+            // The screen and the VT restored, then death by the same signal.
+            logger.info("terminated by signal \(number)")
+            quit(retain: false)
+            ConsoleSignals.die(of: number)
+        }
+    }
 }

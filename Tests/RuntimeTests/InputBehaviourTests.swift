@@ -162,14 +162,28 @@ struct InputBehaviourTests {
     @Test("while a client watches keys every press is a key event with its name and text")
     func keyWatch() throws {
         let rig = try Rig(["show"])
-        rig.runtime.watchKeys(true)
+        let watch = rig.runtime.watchKeys()
         try rig.replay(rig.key(EventCode.keyA) + rig.key(EventCode.keyEnter) + rig.key(59), rig.keyboard)
         #expect(rig.events.all.map { $0.detail("key") } == ["a", "enter", "f1"])
         #expect(rig.events.all.map { $0.detail("text") } == ["a", "\n", nil])
-        rig.runtime.watchKeys(false)
+        watch.end()
         rig.events.all = []
         try rig.replay(rig.key(EventCode.keyA), rig.keyboard)
         #expect(rig.kinds.isEmpty)
+    }
+
+    @Test("key watches are tokens: each counts until it is ended or dropped, and ending twice counts once")
+    func keyWatchTokens() throws {
+        let rig = try Rig(["show"])
+        var first: KeyWatch? = rig.runtime.watchKeys()
+        let second = rig.runtime.watchKeys()
+        #expect(rig.runtime.isWatchingKeys)
+        second.end()
+        second.end()
+        #expect(rig.runtime.isWatchingKeys, "the first still watches")
+        first = nil
+        #expect(!rig.runtime.isWatchingKeys, "a dropped token ends its watch")
+        _ = first
     }
 
     @Test("without a button shown, Enter does nothing and a touch on the HUD presses nothing")

@@ -106,7 +106,7 @@ final class ConnectionHost {
             let c = ControlConnection(descriptor: fd, name: name, peer: peer, origin: origin)
             // Set once, here: it also says which pool the slot is given back to.
             c.trusted = privileged
-            c.lastActive = runtime.clockNow
+            c.lastActive = runtime.now
             owner?.accepted(c)
             do {
                 try runtime.loop.watch(fd.rawValue, interest: .read) { [unowned self, unowned c] r in handle(c, r) }
@@ -230,7 +230,7 @@ final class ConnectionHost {
 
     /// `c` sent a complete request (or is being answered): its idle time starts again.
     func heard(_ c: ControlConnection) {
-        c.lastActive = runtime.clockNow
+        c.lastActive = runtime.now
         armIdleTimer(at: c.lastActive + idleLimit(c))
     }
 
@@ -253,7 +253,7 @@ final class ConnectionHost {
     private func closeIdle() {
         idleTimer = nil
         idleTimerDeadline = .max
-        let now = runtime.clockNow
+        let now = runtime.now
         var next = Int64.max
         for c in Array(connections.values) where !c.closed && owner?.isWaiting(c) != true {
             let limit = idleLimit(c)

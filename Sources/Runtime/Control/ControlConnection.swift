@@ -33,7 +33,8 @@ final class ControlConnection {
     /// Streams events after `subscribe`.
     var subscribed = false
     /// Asked for key events (`subscribe keys`): the runtime watches keys until this one goes.
-    var watchesKeys = false
+    /// Its key watch while it has subscribed to keys.
+    var keyWatch: KeyWatch?
     /// The peer shut its sending side: answer what it asked, then close.
     var peerFinished = false
     /// Root or the daemon's own user (SO_PEERCRED), set on accept: may send Plymouth's requests

@@ -120,10 +120,7 @@ public final class ControlServer {
             send(c)
         case .subscribe(let keys):
             c.subscribed = true
-            if keys && !c.watchesKeys {
-                c.watchesKeys = true
-                runtime.watchKeys(true)
-            }
+            if keys && c.keyWatch == nil { c.keyWatch = runtime.watchKeys() }
             c.fill(slot, .ok("subscribed"))
             send(c)
         case .state, .wait, .snapshot:
@@ -222,7 +219,7 @@ public final class ControlServer {
     private func broadcast(_ events: [HUDEvent]) {
         for c in host.connections.values where c.subscribed && !c.closed {
             // Key events go only to those who asked to watch keys (and may).
-            for e in events where e.kind != .key || c.watchesKeys { c.send(event: e.line) }
+            for e in events where e.kind != .key || c.keyWatch != nil { c.send(event: e.line) }
             send(c)
         }
     }
@@ -247,6 +244,7 @@ extension ControlServer: ConnectionOwner {
 
     func dropped(_ c: ControlConnection) {
         runtime.prompts.withdraw(owner: ObjectIdentifier(c))
-        if c.watchesKeys { c.watchesKeys = false; runtime.watchKeys(false) }
+        c.keyWatch?.end()
+        c.keyWatch = nil
     }
 }

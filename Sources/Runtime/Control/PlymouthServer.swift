@@ -41,7 +41,7 @@ public final class PlymouthServer {
     private var decoders: [ObjectIdentifier: PlymouthDecoder] = [:]
     private var message: String?
     /// watch-keystroke requests waiting for their key, with the keys they take (empty: any).
-    private var keyWatches: [(connection: ControlConnection, keys: String)] = []
+    private var keyWatches: [(connection: ControlConnection, keys: String, watch: KeyWatch)] = []
     /// Clients between pause-progress and unpause-progress.
     private var pausing: Set<ObjectIdentifier> = []
     /// Clients that have sent a request. `plymouth --wait` sends none: it waits for the daemon to
@@ -142,13 +142,11 @@ public final class PlymouthServer {
             return
         case .watchKeystroke(let keys):
             // Answered when a key in `keys` is pressed (keyAnswered), not now.
-            keyWatches.append((c, keys))
-            runtime.watchKeys(true)
+            keyWatches.append((c, keys, runtime.watchKeys()))
             return
         case .ignoreKeystroke(let keys):
             for (i, w) in keyWatches.enumerated().reversed() where w.keys == keys {
-                keyWatches.remove(at: i)
-                runtime.watchKeys(false)
+                keyWatches.remove(at: i).watch.end()
                 reply(w.connection, PlymouthWire.noAnswerByte)
             }
         case .hasActiveVT:
@@ -203,8 +201,7 @@ public final class PlymouthServer {
     private func keyPressed(_ text: String?) {
         guard let text, !text.isEmpty else { return }
         for (i, w) in keyWatches.enumerated().reversed() where w.keys.isEmpty || w.keys.containsText(text) {
-            keyWatches.remove(at: i)
-            runtime.watchKeys(false)
+            keyWatches.remove(at: i).watch.end()
             guard !w.connection.closed else { continue }
             w.connection.send(raw: PlymouthWire.answer(Array(text.utf8)))
             send(w.connection)
@@ -252,8 +249,7 @@ extension PlymouthServer: ConnectionOwner {
         spoken.remove(ObjectIdentifier(c))
         runtime.prompts.withdraw(owner: ObjectIdentifier(c))
         for (i, w) in keyWatches.enumerated().reversed() where w.connection === c {
-            keyWatches.remove(at: i)
-            runtime.watchKeys(false)
+            keyWatches.remove(at: i).watch.end()
         }
     }
 }

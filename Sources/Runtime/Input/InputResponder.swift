@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// What touches, clicks and keys do to the HUD (the devices are InputHub's):
+// What touches, clicks and keys do to the HUD (the devices are InputHub's; the runtime hands each
+// message here on the loop's thread):
 //
 // - A touch going down while the HUD is visible is a `touch` event (SV's DidReceiveTouchEvent,
 //   with the pixel and output), and on the HUD also `touch-inside` (SV's DidTouchDownInside). SV
@@ -16,6 +17,18 @@ import HUD
 import HUDProtocol
 import Input
 
+/// What input does to the runtime.
+protocol InputOwner: AnyObject {
+    /// Applies a request now (the button's press, a tap's dismiss).
+    func apply(_ request: Request) -> RequestOutcome
+    /// Queues an event the input made for this turn's hand-out.
+    func post(_ event: HUDEvent)
+    /// The HUD's look changed (the button's highlight): draw it.
+    func sceneChanged()
+    /// A prompt is up: its keys are the terminal's, never evdev's.
+    var promptIsActive: Bool { get }
+}
+
 /// A touch or key in progress.
 struct PointerGesture {
     /// Where the touch in progress went down (nil: none is down).
@@ -26,11 +39,43 @@ struct PointerGesture {
     var keyOnButton = false
 }
 
-extension HUDRuntime {
-    /// Handles one input message now, on the loop's thread.
-    public func handle(_ message: InputMessage) {
-        guard !isFinished else { return }
-        scene.advance(to: clockNow)
+/// Clients watching keys, one token each: `key` events are made only while a token is held.
+final class KeyWatchRegistry {
+    fileprivate(set) var count = 0
+
+    /// Starts a watch; it lasts until the token is ended or dropped.
+    func watch() -> KeyWatch {
+        count += 1
+        return KeyWatch(self)
+    }
+}
+
+/// One client's key watch (`subscribe keys`, Plymouth's watch-keystroke).
+public final class KeyWatch {
+    private weak var registry: KeyWatchRegistry?
+
+    fileprivate init(_ registry: KeyWatchRegistry) { self.registry = registry }
+
+    /// Ends the watch (once; dropping the token ends it too).
+    public func end() {
+        registry?.count -= 1
+        registry = nil
+    }
+
+    deinit { end() }
+}
+
+final class InputResponder {
+    private let scene: HUDScene
+    weak var owner: (any InputOwner)?
+    private var gesture = PointerGesture()
+    let keyWatches = KeyWatchRegistry()
+
+    init(scene: HUDScene) { self.scene = scene }
+
+    /// Handles one input message at `now`, on the loop's thread.
+    func handle(_ message: InputMessage, at now: Int64) {
+        scene.advance(to: now)
         switch message {
         case .pointer(let phase, let output, let x, let y):
             pointer(phase, output: output, x: x, y: y)
@@ -39,16 +84,8 @@ extension HUDRuntime {
         }
     }
 
-    /// Clients watching keys now; `key` events are made only while there is one.
-    public var isWatchingKeys: Bool { keyWatchers > 0 }
-
-    /// Starts (or ends) one client's key watch.
-    public func watchKeys(_ on: Bool) {
-        keyWatchers = max(0, keyWatchers + (on ? 1 : -1))
-    }
-
     private func pointer(_ phase: InputMessage.Phase, output: String, x: Int32, y: Int32) {
-        let visible = controller.isVisible
+        let visible = scene.controller.isVisible
         let hit = visible ? scene.hit(output: output, x: x, y: y) ?? .outside : .outside
         let position = [HUDEvent.Detail("x", "\(x)"), HUDEvent.Detail("y", "\(y)"), HUDEvent.Detail("output", output)]
         switch phase {
@@ -65,18 +102,18 @@ extension HUDRuntime {
             gesture.downHit = nil; gesture.onButton = false
             if onButton {
                 highlightButton(gesture.keyOnButton)
-                if hit == .button { _ = apply(.pressButton) }
+                if hit == .button { _ = owner?.apply(.pressButton) }
                 return
             }
             guard visible, let down, down != .button, hit != .button, (down == .outside) == (hit == .outside) else { return }
             let dismiss: Bool
-            switch controller.appearance.tapDismiss {
+            switch scene.controller.appearance.tapDismiss {
             case .off: dismiss = false
             case .hud: dismiss = hit == .hud
             case .outside: dismiss = hit == .outside
             case .anywhere: dismiss = true
             }
-            if dismiss { _ = apply(.hud(.dismiss(delay: .zero))) }
+            if dismiss { _ = owner?.apply(.hud(.dismiss(delay: .zero))) }
         case .cancel:
             if gesture.onButton { highlightButton(gesture.keyOnButton) }
             gesture.downHit = nil; gesture.onButton = false
@@ -85,8 +122,8 @@ extension HUDRuntime {
 
     private func key(_ code: UInt16, pressed: Bool, repeated: Bool) {
         // A prompt takes its keys from the terminal; here they would be a passphrase's keys.
-        guard !prompts.isActive else { return }
-        if pressed && !repeated && isWatchingKeys {
+        guard owner?.promptIsActive != true else { return }
+        if pressed && !repeated && keyWatches.count > 0 {
             let name = KeyName(code: code)
             var details = [HUDEvent.Detail("key", name.name)]
             if let text = name.text { details.append(HUDEvent.Detail("text", text)) }
@@ -95,7 +132,7 @@ extension HUDRuntime {
         guard !repeated else { return }
         switch code {
         case EventCode.keyEnter, EventCode.keyKeypadEnter, EventCode.keySpace:
-            let buttonShown = controller.isVisible && !(controller.presentation().button ?? "").isEmpty
+            let buttonShown = scene.controller.isVisible && !(scene.controller.presentation().button ?? "").isEmpty
             if pressed {
                 guard buttonShown else { return }
                 gesture.keyOnButton = true
@@ -103,22 +140,22 @@ extension HUDRuntime {
             } else if gesture.keyOnButton {
                 gesture.keyOnButton = false
                 highlightButton(gesture.onButton)
-                if buttonShown { _ = apply(.pressButton) }
+                if buttonShown { _ = owner?.apply(.pressButton) }
             }
         case EventCode.keyEsc:
-            if pressed && controller.isVisible { post(.cancel, details: []) }
+            if pressed && scene.controller.isVisible { post(.cancel, details: []) }
         default:
             break
         }
     }
 
     private func highlightButton(_ on: Bool) {
-        guard controller.isButtonHighlighted != on else { return }
-        controller.isButtonHighlighted = on
-        frames.markDirty()
+        guard scene.controller.isButtonHighlighted != on else { return }
+        scene.controller.isButtonHighlighted = on
+        owner?.sceneChanged()
     }
 
     private func post(_ kind: HUDEvent.Kind, details: [HUDEvent.Detail]) {
-        postOwnEvent(HUDEvent(time: scene.clock.now, kind: kind, status: controller.presentation().status, details: details))
+        owner?.post(HUDEvent(time: scene.clock.now, kind: kind, status: scene.controller.presentation().status, details: details))
     }
 }

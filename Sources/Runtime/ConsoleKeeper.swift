@@ -1,14 +1,42 @@
 // SPDX-License-Identifier: MIT
-// The runtime's console: the VT taken into graphics mode (with the first output when there is
-// none yet), VT switches and termination signals followed, the screen restored before dying.
-
+// The runtime's console: the VT taken into graphics mode (with the first output when there is none
+// yet), VT switches and termination signals followed, and given back at the end. What a switch or a
+// termination does to the HUD is its owner's (`ConsoleOwner`, the runtime).
 import Display
 import Logging
 
-extension HUDRuntime {
+/// What the console tells the runtime.
+protocol ConsoleOwner: AnyObject {
+    /// True once the HUD has quit.
+    var isFinished: Bool { get }
+    /// The VT was switched away: stop drawing and give the display up.
+    func consoleReleased()
+    /// The VT came back: draw everything again.
+    func consoleAcquired()
+    /// SIGTERM, SIGINT or SIGHUP arrived.
+    func terminated(by signal: Int32)
+}
+
+final class ConsoleKeeper {
+    /// The VT in graphics mode, when one was taken.
+    private(set) var console: Console?
+    /// The VT opened while there was no output yet (waiting for the display's driver), taken
+    /// once the first output opens.
+    private(set) var pending: Console?
+    /// The signal self-pipe that follows VT switches and termination: one per process.
+    private(set) var signals: ConsoleSignals?
+    private let display: any Display
+    private unowned let loop: EventLoop
+    private let logger: Logger
+    weak var owner: (any ConsoleOwner)?
+
+    init(display: any Display, loop: EventLoop, logger: Logger) {
+        self.display = display; self.loop = loop; self.logger = logger
+    }
+
     /// Takes the VT (graphics mode, VT switches by signal) and, for any real screen, catches
     /// SIGTERM/SIGINT/SIGHUP so the screen and the VT are restored before the process dies.
-    func takeConsole(_ mode: ConsoleMode) {
+    func take(_ mode: ConsoleMode) {
         let memory = !display.showsOnRealScreen
         if mode == .off || (memory && mode == .automatic) { return }
         let candidates: [String?]
@@ -37,11 +65,11 @@ extension HUDRuntime {
         // No screen yet: a driver that loads while the VT is in graphics mode leaves the console
         // black when text mode comes back, so the VT is taken with the first output (in the turn
         // its hotplug is handled, before its first frame).
-        pendingConsole = console
+        pending = console
         logger.info("console \(console.device): graphics mode once the first output opens")
         loop.addTurnStep { [unowned self] in
-            guard let pending = pendingConsole, !display.outputs.isEmpty, !isFinished else { return }
-            pendingConsole = nil
+            guard let pending, !display.outputs.isEmpty, owner?.isFinished == false else { return }
+            self.pending = nil
             enterGraphics(pending, signals)
         }
     }
@@ -57,22 +85,24 @@ extension HUDRuntime {
         }
     }
 
-    /// Catches SIGTERM/SIGINT/SIGHUP where the runtime did not already (the memory display, or a
-    /// console mode of `.off`), so `onTermination` hears of them on every display. Until `quit`.
-    public func catchTerminationSignals() throws(DisplayError) {
-        guard consoleSignals == nil, !isFinished else { return }
+    /// Catches SIGTERM/SIGINT/SIGHUP where `take` did not already (the memory display, or a console
+    /// mode of `.off`), so the owner hears of them on every display.
+    func catchTerminationSignals() throws(DisplayError) {
+        guard signals == nil else { return }
         try follow(try ConsoleSignals())
     }
 
     private func follow(_ signals: ConsoleSignals) throws(DisplayError) {
-        do { try watch(signals.descriptor.rawValue) { [unowned self] _ in self.handleConsoleSignals() } } catch {
+        do {
+            try loop.watch(signals.descriptor.rawValue, interest: .read) { [unowned self] _ in handleSignals() }
+        } catch {
             throw .unsupported("the event loop", "cannot watch the signal pipe: \(error)")
         }
-        consoleSignals = signals
+        self.signals = signals
     }
 
-    private func handleConsoleSignals() {
-        guard let signals = consoleSignals else { return }
+    private func handleSignals() {
+        guard let signals else { return }
         while true {
             let signal: ConsoleSignal?
             do { signal = try signals.wait(timeoutMilliseconds: 0) } catch {
@@ -82,41 +112,32 @@ extension HUDRuntime {
             guard let signal else { return }
             guard let console else {
                 // No VT: only termination matters (release/acquire are never asked for).
-                if case .terminate(let number) = signal { terminated(by: number) }
+                if case .terminate(let number) = signal { owner?.terminated(by: number) }
                 continue
             }
             let outcome: Console.Outcome
             do {
-                outcome = try console.handle(signal, onRelease: { [unowned self] in
-                    frames.isPaused = true
-                    // Only KMS has a master to give up; fbdev and memory have nothing to release.
-                    do { try display.releaseMaster() } catch { logger.warning("releasing DRM master: \(error)") }
-                }, onAcquire: { [unowned self] in
-                    scene.redrawAll()
-                    frames.isPaused = false
-                    frames.markDirty()
-                })
+                outcome = try console.handle(signal, onRelease: { [unowned self] in owner?.consoleReleased() },
+                                             onAcquire: { [unowned self] in owner?.consoleAcquired() })
             } catch {
                 logger.error("VT switch: \(error)")
                 continue
             }
-            if case .terminate(let number) = outcome { terminated(by: number) }
+            if case .terminate(let number) = outcome { owner?.terminated(by: number) }
         }
     }
 
-    private func terminated(by number: Int32) {
-        if let onTermination {
-            logger.info("signal \(number): ending")
-            onTermination(number)
-        } else {
-            terminate(by: number)
+    /// Gives the VT back (text mode; `retain` keeps the last picture on it) and stops following
+    /// signals.
+    func giveBack(retain: Bool) {
+        if let console {
+            console.restore(keepingPicture: retain)
+            for line in console.diagnostics { logger.warning("console: \(line)") }
         }
-    }
-
-    /// SIGTERM and friends: the screen and the VT restored, then death by the same signal.
-    private func terminate(by number: Int32) -> Never {
-        logger.info("terminated by signal \(number)")
-        quit(retain: false)
-        ConsoleSignals.die(of: number)
+        pending?.restore()
+        if let fd = signals?.descriptor.rawValue { loop.unwatch(fd) }
+        console = nil
+        pending = nil
+        signals = nil
     }
 }
