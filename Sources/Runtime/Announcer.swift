@@ -42,7 +42,7 @@ public final class Announcer {
                                     schedule: { loop.schedule(at: $0, $1) })
         logLimiter.perSource = 20
         logLimiter.total = 20
-        runtime.loop.addTurnEndStep { [unowned self, unowned runtime] in look(at: runtime) }
+        runtime.atTurnEnd { [unowned self, unowned runtime] in look(at: runtime) }
     }
 
     deinit {

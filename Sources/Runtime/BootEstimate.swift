@@ -66,7 +66,7 @@ public final class BootEstimate {
         path = stateDirectory + "/boot-duration"
         self.logger = logger
         self.runtime = runtime
-        start = runtime.loop.clock()
+        start = runtime.now
         var previous: Record?
         do {
             let bytes = try Files.readFile(path, limit: 65536)
@@ -77,7 +77,7 @@ public final class BootEstimate {
         }
         self.previous = previous
         runtime.onApplied = { [weak self] request in self?.observe(request) }
-        runtime.loop.addTurnEndStep { [weak self] in self?.turnEnded() }
+        runtime.atTurnEnd { [weak self] in self?.turnEnded() }
         if previous != nil { scheduleTick() }
     }
 
@@ -98,7 +98,7 @@ public final class BootEstimate {
     /// remembered like a text, and it moves the estimate.
     public func note(_ status: String) {
         guard let runtime, !status.isEmpty else { return }
-        if !marks.contains(where: { $0.text == status }) { marks.append((status, runtime.loop.clock())) }
+        if !marks.contains(where: { $0.text == status }) { marks.append((status, runtime.now)) }
         noted = status
         update()
     }
@@ -120,14 +120,14 @@ public final class BootEstimate {
         let status = runtime.controller.isVisible ? runtime.controller.status : nil
         if let status, status != lastStatus {
             lastStatus = status
-            if !marks.contains(where: { $0.text == status }) { marks.append((status, runtime.loop.clock())) }
+            if !marks.contains(where: { $0.text == status }) { marks.append((status, runtime.now)) }
             update()
         }
     }
 
     private func scheduleTick() {
         guard let runtime else { return }
-        runtime.loop.schedule(at: runtime.loop.clock() + 250_000_000) { [weak self] in
+        runtime.schedule(at: runtime.now + 250_000_000) { [weak self] in
             self?.update()
             if self?.active == true { self?.scheduleTick() }
         }
@@ -136,8 +136,8 @@ public final class BootEstimate {
     /// Shows the estimate (while active and the HUD is up), never going backwards.
     private func update() {
         guard let runtime, active, !paused, previous != nil, runtime.controller.isVisible else { return }
-        let byText = estimate(at: runtime.loop.clock(), status: runtime.controller.status)
-        let value = max(byText, estimate(at: runtime.loop.clock(), status: noted))
+        let byText = estimate(at: runtime.now, status: runtime.controller.status)
+        let value = max(byText, estimate(at: runtime.now, status: noted))
         guard value > shown + 0.001 else { return }
         shown = value
         applying = true

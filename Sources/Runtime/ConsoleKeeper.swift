@@ -5,6 +5,17 @@
 import Display
 import Logging
 
+/// Whether and how the runtime takes the virtual terminal.
+public enum ConsoleMode: Equatable, Sendable {
+    /// Take stdin's VT, else the foreground VT (/dev/tty0), unless the display is memory or no
+    /// VT can be opened (then run without, logging why).
+    case automatic
+    /// Never touch a VT (tests, a display on a card without a console).
+    case off
+    /// This VT device, e.g. "/dev/tty1"; failing to open it is logged and the HUD runs without.
+    case device(String)
+}
+
 /// What the console tells the runtime.
 protocol ConsoleOwner: AnyObject {
     /// True once the HUD has quit.

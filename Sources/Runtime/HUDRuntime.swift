@@ -12,6 +12,11 @@
 // by handing the HUD's new events to the listeners. `quit` ends the loop and gives the screen back
 // (or retains the last frame) and the console its text mode.
 //
+// The runtime is a façade over parts with one job each, which talk back to it through narrow
+// protocols: RequestPipeline (queues, coalescing), CommandApplier (what a request does to the HUD,
+// with AssetPolicy's confinement and the progress ramp), InputResponder (touches, keys, key
+// watches), ConsoleKeeper (the VT and signals), PromptDesk (prompts), FrameScheduler (frames).
+//
 // Threading: everything here runs on one thread, the loop's, except `post` (and the inbox).
 import LinuxSystem
 import Assets
@@ -22,25 +27,14 @@ import HUDProtocol
 import Logging
 import Raster
 
-/// Whether and how the runtime takes the virtual terminal.
-public enum ConsoleMode: Equatable, Sendable {
-    /// Take stdin's VT, else the foreground VT (/dev/tty0), unless the display is memory or no
-    /// VT can be opened (then run without, logging why).
-    case automatic
-    /// Never touch a VT (tests, a display on a card without a console).
-    case off
-    /// This VT device, e.g. "/dev/tty1"; failing to open it is logged and the HUD runs without.
-    case device(String)
-}
-
 public final class HUDRuntime: RequestTarget {
     public let display: any Display
     public let profile: BoardProfile?
-    public let scene: HUDScene
+    let scene: HUDScene
     /// The loop that owns every descriptor; run it through `step` and `run`.
-    public let loop: EventLoop
+    let loop: EventLoop
     /// When frames are due, and the frames.
-    public let frames: FrameScheduler
+    let frames: FrameScheduler
     /// Requests from any thread, applied in order at the loop's next turn.
     public var inbox: MessageQueue<Submission> { requests.inbox }
     public let logger: Logger
@@ -58,28 +52,22 @@ public final class HUDRuntime: RequestTarget {
     public private(set) var isFinished = false
     /// The first frame is on the screen, or there is no screen yet (waiting for the display's
     /// driver): from then on the daemon is ready for its clients and the boot may go on.
-    public var isReady: Bool { frames.framesPresented > 0 || display.outputs.isEmpty }
+    public var isReady: Bool { turnEnd.isReady }
     /// The HUD's state (commands go through `submit`; read it for tests and status).
     public var controller: HUDController { scene.controller }
 
-    private let clock: () -> Int64
-    private var eventListeners: [([HUDEvent]) -> Void] = []
-    /// `whenReady`'s steps not run yet, and whether the default fonts were opened after them.
-    private var readySteps: [() -> Void] = []
-    private var fontsOpened = false
+    /// The loop's clock (CLOCK_MONOTONIC ns, or the test's).
+    let clock: () -> Int64
+    /// Events handed out and ready steps run at each turn's end (TurnEnd.swift).
+    private let turnEnd: TurnEnd
     /// Progress values dropped because a later one in the same turn replaced them.
     public var coalescedRequests: Int { requests.coalesced }
     /// Every request's way in (RequestPipeline.swift).
     private let requests: RequestPipeline
-    /// `progress-over`'s self-moving progress, and the timer of its next step.
-    private var ramp: ProgressRamp?
-    private var rampTimer: LoopTimer?
-    /// Events the runtime makes itself (a button press), handed out with the controller's.
-    private var ownEvents: [HUDEvent] = []
     /// What touches, clicks and keys do (InputResponder.swift).
     private let input: InputResponder
     /// Passphrase and question prompts (Plymouth's, the control socket's ask-password).
-    public let prompts: PromptDesk
+    let prompts: PromptDesk
     /// What the runtime does with a service verb (`quit`, psplash's `QUIT`); the session sets it.
     /// Without one, `quit [--retain]` quits at once and `QUIT` dismisses the HUD.
     public var onServiceRequest: ((Request) -> Void)?
@@ -89,11 +77,11 @@ public final class HUDRuntime: RequestTarget {
     /// resolved (symlinks, `..`) and opened only inside one of these. nil: anywhere (a program's
     /// own HUD, tests). The profile's own font and logo are not commands and not confined.
     public var assetDirectories: [String]? {
-        get { assets.directories }
-        set { assets.directories = newValue }
+        get { commands.assets.directories }
+        set { commands.assets.directories = newValue }
     }
-    /// Where command files may come from, and the check that loads them (AssetPolicy.swift).
-    private var assets: AssetPolicy
+    /// What requests do to the HUD (CommandApplier.swift).
+    private let commands: CommandApplier
 
     /// Starts the HUD on `display`, configured by `profile` (scale, theme, logo, `[hud]` defaults,
     /// pacing; the profile's device keys are `DisplayOpener`'s). `poller` nil waits for real (timerfd,
@@ -110,19 +98,7 @@ public final class HUDRuntime: RequestTarget {
         display.useClock(clock)
         let settings: [HUDSetting]
         do { settings = try profile?.hudSettings() ?? [] } catch { throw .profile(error) }
-        // The default fonts open after the first frame (`whenReady`) or when text
-        // needs them first: the spinner alone needs none.
-        let resolved = resources ?? HUDResources.systemOnFirstUse()
-        for case .font(let path) in settings {
-            if case .failure(let e) = resolved.chain(fontAt: path) { logger.error("\(profile?.file ?? "profile"): \(e); using the default font") }
-        }
-        assets = AssetPolicy(resources: resolved)
-        let theme = profile?.sceneTheme(logger: logger) ?? SceneTheme()
-        let scaleSetting = profile?.scale ?? .fixed(.one)
-        scene = HUDScene(
-            outputs: display.outputs, origin: clock(), theme: theme, resources: resolved,
-            appearance: HUDAppearance().applying([.textDirection(LocaleDirection.fromEnvironment())] + settings),
-            scale: { scaleSetting.resolve(pixels: $0.mode.width, millimetres: $0.physicalWidthMM ?? 0) })
+        scene = HUDScene(outputs: display.outputs, profile: profile, settings: settings, resources: resources, origin: clock(), logger: logger)
         input = InputResponder(scene: scene)
         let chosenPoller: any LoopPoller
         if let poller { chosenPoller = poller } else {
@@ -136,25 +112,19 @@ public final class HUDRuntime: RequestTarget {
         requests = RequestPipeline(inbox: loop.makeQueue(of: Submission.self), waker: loop.waker)
         let log = logger
         frames = FrameScheduler(display: display, scene: scene, clock: clock, log: { log.info("\($0)") })
-        // The profile's `[hud] max-fps`, the last one written.
-        for case .maxFramesPerSecond(let n) in settings { frames.maxFramesPerSecond = n }
-        if let profile {
-            frames.pacing = profile.pacing
-            if let mHz = profile.refreshMillihertz {
-                frames.frameIntervalOverride = DisplayMode(width: 1, height: 1, refreshMillihertz: mHz).frameIntervalNanoseconds
-            }
-        }
+        frames.configure(profile: profile, settings: settings)
+        commands = CommandApplier(scene: scene, frames: frames, loop: loop, peerLog: peerLog)
+        turnEnd = TurnEnd(loop: loop, scene: scene, frames: frames, display: display, logger: logger)
         do { try frames.attach(to: loop) } catch { throw .loop("\(error)") }
         loop.addTurnStep { [unowned self] in requests.runTurn(self) }
-        loop.addTurnEndStep { [unowned self] in handOutEvents() }
-        loop.addTurnEndStep { [unowned self] in runReadySteps() }
         for o in display.outputs {
             logger.info("output \(o.name): \(o.mode.name) \(o.format.name) rotation \(o.rotation.name) frame \(o.frameWidth)x\(o.frameHeight)")
         }
         consoles.owner = self
+        commands.owner = self
         input.owner = self
         consoles.take(consoleMode)
-        prompts.runtime = self
+        prompts.surface = self
     }
 
     deinit { quit(retain: false) }
@@ -199,36 +169,15 @@ public final class HUDRuntime: RequestTarget {
     public func apply(_ request: Request) -> RequestOutcome {
         onApplied?(request)
         switch request {
-        case .hud(let command):
-            switch command {
-            case .show, .progress, .image, .dismiss, .pop, .reset: stopRamp()
-            case .status, .set: break
-            }
-            return outcome(submit(command))
-        case .progressKeepingStatus(let fraction):
-            stopRamp()
-            return outcome(submit(.progress(fraction: fraction, status: controller.presentation().status)))
-        case .progressOver(let fraction, let seconds):
-            stopRamp()
-            let now = clock()
-            let from = min(max(currentProgress ?? 0, 0), 1)
-            ramp = ProgressRamp(start: now, duration: max(seconds.nanoseconds, 0), from: from, to: min(from + fraction.double, 1))
-            return stepRamp()
-        case .pressButton:
-            scene.advance(to: clock())
-            guard controller.isVisible, let title = controller.presentation().button, !title.isEmpty else {
-                return .refused("no button is shown (set a mode and a button title first)")
-            }
-            ownEvents.append(HUDEvent(time: scene.clock.now, kind: .buttonPressed, status: title))
-            frames.markDirty()
         case .quit(let retain) where onServiceRequest == nil:
             quit(retain: retain)
         case .dismissAndQuit where onServiceRequest == nil:
-            stopRamp()
-            return outcome(submit(.dismiss(delay: .zero)))
+            return commands.apply(.hud(.dismiss(delay: .zero)))
         case .quit, .dismissAndQuit:
-            stopRamp()
+            commands.stopRamp()
             onServiceRequest?(request)
+        default:
+            return commands.apply(request)
         }
         return .applied
     }
@@ -239,113 +188,85 @@ public final class HUDRuntime: RequestTarget {
     /// open: the first status finds them ready, and fonts that do not load are logged at start
     /// rather than at the first text (the HUD goes on, drawing no text).
     public func whenReady(_ step: @escaping () -> Void) {
-        readySteps.append(step)
-    }
-
-    private func runReadySteps() {
-        // At the end of every turn: the check that is almost always false after start comes first.
-        guard !(fontsOpened && readySteps.isEmpty), isReady else { return }
-        let steps = readySteps
-        readySteps = []
-        for step in steps { step() }
-        guard !fontsOpened else { return }
-        fontsOpened = true
-        do { try scene.resources.loadFonts() } catch { logger.error("HUD fonts: \(error); status text is left out") }
+        turnEnd.whenReady(step)
     }
 
     /// The loop's clock now (CLOCK_MONOTONIC ns, or the test's).
     public var now: Int64 { clock() }
 
-    private func outcome(_ refusal: String?) -> RequestOutcome { refusal.map { .refused($0) } ?? .applied }
+    /// Runs `action` on the loop's thread at `deadline` (the loop's clock), unless cancelled.
+    public func schedule(at deadline: Int64, _ action: @escaping () -> Void) -> LoopTimer { loop.schedule(at: deadline, action) }
+
+    /// Cancels a scheduled action; false when it already ran or was cancelled.
+    @discardableResult
+    public func cancel(_ timer: LoopTimer) -> Bool { loop.cancel(timer) }
+
+    /// Runs `step` at the end of every turn, after the frame.
+    public func atTurnEnd(_ step: @escaping () -> Void) { loop.addTurnEndStep(step) }
+
+    /// How animation frames are timed (a profile's `pacing`; `.timer` where vblanks mean nothing).
+    public var pacing: FramePacing {
+        get { frames.pacing }
+        set { frames.pacing = newValue }
+    }
+
+    /// A change is waiting for its frame (a snapshot taken now would not show it yet).
+    public var hasUndrawnChange: Bool { frames.hasUndrawnChange }
+
+    /// Whether the display is a real screen (not the memory framebuffer).
+    public var showsOnRealScreen: Bool { display.showsOnRealScreen }
+
+    /// The terminal prompts read keys from (the daemon's `--prompt-terminal`); nil: the VT taken.
+    public var promptTerminal: String? {
+        get { prompts.terminalPath }
+        set { prompts.terminalPath = newValue }
+    }
+
+    /// Opens the prompt terminal now, while the daemon may still (before it drops root).
+    public func openPromptTerminalEarly() { prompts.openTerminalEarly() }
+
+    /// The outputs the HUD is laid out for, in the display's order.
+    public var outputs: [DisplayOutput] { scene.outputs }
+
+    /// The complete current picture of output `index` of `outputs`.
+    public func picture(output index: Int) -> ComposedFrame { scene.pixels(output: index) }
+
+    /// What the runtime has done so far.
+    public var counters: RuntimeCounters {
+        RuntimeCounters(framesPresented: frames.framesPresented, missedFrames: frames.missedFrames, flipsAbandoned: frames.flipsAbandoned,
+                        lastTiming: frames.lastTiming, turns: loop.turns, timedWaits: loop.timedWaits)
+    }
 
     /// The progress the HUD shows now (ring, pie, annular, bar), nil for anything else.
-    public var currentProgress: Double? {
-        switch controller.presentation().indicator {
-        case .ring(let p), .pie(let p), .annular(let p), .bar(let p): return p.double
-        default: return nil
-        }
-    }
+    public var currentProgress: Double? { commands.currentProgress }
 
-    /// Applies the ramp's value now and schedules the next step until it is done.
-    private func stepRamp() -> RequestOutcome {
-        guard let ramp else { return .applied }
-        let now = clock()
-        let value = Fixed16_16(ramp.value(at: now))
-        if let refusal = submit(.progress(fraction: value, status: controller.presentation().status)) {
-            stopRamp()
-            return .refused(refusal)
-        }
-        if ramp.isFinished(at: now) {
-            self.ramp = nil
-        } else {
-            rampTimer = loop.schedule(at: now + ramp.step(frameInterval: frames.frameIntervalNanoseconds)) { [unowned self] in
-                rampTimer = nil
-                _ = stepRamp()
-            }
-        }
-        return .applied
-    }
+    /// The HUD now, with the outputs it is on.
+    public func state() -> HUDState { HUDState(controller, outputs: outputs) }
 
-    private func stopRamp() {
-        ramp = nil
-        if let t = rampTimer { _ = loop.cancel(t) }
-        rampTimer = nil
+    /// Hidden for good: not visible, nothing left on screen (a fade-out has finished).
+    public var isHidden: Bool { !controller.isVisible && controller.presentation().isHidden }
+
+    /// Whether the HUD animates now (HUD time brought up to the loop's clock first).
+    public var isAnimating: Bool {
+        scene.advance(to: now)
+        return controller.presentation().isAnimating
     }
 
     /// Calls `listener` at the end of every turn with the HUD events of that turn (never empty),
     /// each event once; the controller keeps none of them.
     public func addEventListener(_ listener: @escaping ([HUDEvent]) -> Void) {
-        eventListeners.append(listener)
-    }
-
-    /// Hands the turn's events out; with no listener they are dropped, never kept.
-    private func handOutEvents() {
-        // Nearly every turn has none, and `+` allocates even for two empty arrays.
-        var events = controller.drainEvents()
-        if !ownEvents.isEmpty {
-            events += ownEvents
-            ownEvents.removeAll()
-        }
-        guard !events.isEmpty else { return }
-        for listener in eventListeners { listener(events) }
+        turnEnd.addListener(listener)
     }
 
     /// Applies one line of the command language now. A bad line is logged and returned as the
     /// parser's error; the HUD's state is untouched by it. Blank and comment lines do nothing.
     @discardableResult
-    public func submit(_ line: String) -> Result<Void, CommandError> {
-        let command: HUDCommand?
-        do { command = try CommandParser.parse(line) } catch {
-            logRefusal("\(error) in \"\(line)\"")
-            return .failure(error)
-        }
-        if let command { submit(command) }
-        return .success(())
-    }
+    public func submit(_ line: String) -> Result<Void, CommandError> { commands.submit(line) }
 
     /// Applies `command` now (already parsed), unless the HUD refuses it (a bound it would pass):
     /// then the refusal is logged and returned, and nothing changes.
     @discardableResult
-    public func submit(_ command: HUDCommand) -> String? {
-        if case .set(.maxFramesPerSecond(let n)) = command {
-            maxFramesPerSecond = n  // the frame scheduler's pace, not the HUD's state
-            return nil
-        }
-        scene.advance(to: clock())
-        var command = command
-        if let refusal = controller.refusal(of: command) ?? assets.admit(&command) {
-            logRefusal(refusal)
-            return refusal
-        }
-        scene.apply(command, at: clock())
-        frames.markDirty()
-        return nil
-    }
-
-    /// A refused command's line, at the rate `peerLog` allows its sender.
-    private func logRefusal(_ why: String) {
-        peerLog.log(.error, "refused requests", from: requests.applyingOrigin ?? "this process", "command refused: \(why)")
-    }
+    public func submit(_ command: HUDCommand) -> String? { commands.submit(command) }
 
     /// One turn of the loop: waits for the next frame, timer, request or descriptor, handles it,
     /// and draws what changed.
@@ -376,7 +297,7 @@ public final class HUDRuntime: RequestTarget {
     public func quit(retain: Bool) {
         guard !isFinished else { return }
         isFinished = true
-        stopRamp()
+        commands.stopRamp()
         prompts.close()
         if retain { FBDevHandover.write(scene, display: display, logger: logger) }
         display.close(retain ? .retain : .restore)
@@ -425,9 +346,23 @@ extension HUDRuntime: InputOwner {
     /// Starts one client's key watch: it lasts until the token is ended or dropped.
     public func watchKeys() -> KeyWatch { input.keyWatches.watch() }
 
-    func post(_ event: HUDEvent) { ownEvents.append(event) }
+    func post(_ event: HUDEvent) { turnEnd.post(event) }
     func sceneChanged() { frames.markDirty() }
     var promptIsActive: Bool { prompts.isActive }
+}
+
+extension HUDRuntime: CommandOwner {
+    var applyingOrigin: String? { requests.applyingOrigin }
+}
+
+extension HUDRuntime: PromptSurface {
+    func showPrompt(_ entry: HUDEntry?) {
+        guard controller.entry != entry else { return }
+        controller.entry = entry
+        frames.markDirty()
+    }
+
+    var consoleDevice: String? { consoles.console?.device }
 }
 
 extension HUDRuntime: ConsoleOwner {

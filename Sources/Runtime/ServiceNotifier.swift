@@ -34,7 +34,7 @@ public final class ServiceNotifier {
             guard let self, !self.sentReady else { return }
             self.sentReady = true
             self.notify(["READY=1", "MAINPID=\(Files.processID)", "STATUS=\(status)"])
-            let what = runtime.display.outputs.isEmpty ? "serving, no screen yet" : "first frame on screen"
+            let what = runtime.outputs.isEmpty ? "serving, no screen yet" : "first frame on screen"
             self.logger.info("\(what)\(self.socketPath == nil ? "" : "; told systemd READY=1")")
         }
     }

@@ -60,7 +60,7 @@ public final class SplashSession {
     public init(runtime: HUDRuntime, script: [TimedCommand], duration: Double?, fifoPaths: [String], fifoMode: UInt32,
                 retain: Bool, catchSignals: Bool = true, logger: Logger) throws {
         self.runtime = runtime; self.script = script; self.retain = retain; self.logger = logger
-        clock = runtime.loop.clock
+        clock = runtime.clock
         let now = clock()
         start = now
         // Everything that can fail comes first: a throwing init must leave no handler behind in
@@ -90,16 +90,16 @@ public final class SplashSession {
             end(Ending(retain: self.retain, reason: "signal \(n)", signal: n))
         }
         runtime.onServiceRequest = { [unowned self] in service($0) }
-        runtime.loop.addTurnEndStep { [unowned self] in checkFadeOut() }
+        runtime.atTurnEnd { [unowned self] in checkFadeOut() }
         if let duration {
-            runtime.loop.schedule(at: now + Int64((duration * 1e9).rounded())) { [unowned self] in
+            runtime.schedule(at: now + Int64((duration * 1e9).rounded())) { [unowned self] in
                 end(Ending(retain: self.retain, reason: "--duration reached", signal: nil))
             }
         }
         scheduleScript()
-        if !runtime.display.showsOnRealScreen {
+        if !runtime.showsOnRealScreen {
             // Its virtual vblank stamps are made up: pace by the timer.
-            runtime.frames.pacing = .timer
+            runtime.pacing = .timer
         }
     }
 
@@ -135,7 +135,7 @@ public final class SplashSession {
         for step in finishSteps { step(end) }
         closeFIFOs()
         runtime.quit(retain: end.retain)
-        logger.info("ended: \(end.reason) (\(runtime.frames.framesPresented) frames presented, \(runtime.frames.missedFrames) refresh boundaries missed)")
+        logger.info("ended: \(end.reason) (\(runtime.counters.framesPresented) frames presented, \(runtime.counters.missedFrames) refresh boundaries missed)")
     }
 
     /// Queues the script's commands due now and schedules the next one on the loop.
@@ -146,7 +146,7 @@ public final class SplashSession {
             nextCommand += 1
         }
         guard nextCommand < script.count else { return }
-        runtime.loop.schedule(at: start + script[nextCommand].time.nanoseconds) { [unowned self] in scheduleScript() }
+        runtime.schedule(at: start + script[nextCommand].time.nanoseconds) { [unowned self] in scheduleScript() }
     }
 
     /// After every frame: a QUIT ends once the HUD is hidden and nothing more is scheduled (the
@@ -169,7 +169,7 @@ public final class SplashSession {
             guard quitDeadline == nil else { return }
             let deadline = clock() + Self.quitGraceNanoseconds
             quitDeadline = deadline
-            runtime.loop.schedule(at: deadline) { [unowned self] in checkFadeOut() }
+            runtime.schedule(at: deadline) { [unowned self] in checkFadeOut() }
         case .hud, .progressKeepingStatus, .progressOver, .pressButton:
             runtime.apply(request)
         }

@@ -54,7 +54,7 @@ public final class StartupTimeline {
         runtime.whenReady { [weak self, unowned runtime] in
             guard let self, !self.reported else { return }
             self.reported = true
-            self.mark(runtime.display.outputs.isEmpty ? "serving (no screen yet)" : "first frame")
+            self.mark(runtime.outputs.isEmpty ? "serving (no screen yet)" : "first frame")
             logger.info("\(self.summary())")
         }
     }

@@ -63,12 +63,12 @@ public final class LocalHUD: HUDConnection, @unchecked Sendable {
                     display = DisplayOpener(profile: profile, logger: logger).open().display
                 }
                 let runtime = try HUDRuntime(display: display, profile: profile, console: .off, logger: logger)
-                if !display.showsOnRealScreen { runtime.frames.pacing = .timer }
+                if !display.showsOnRealScreen { runtime.pacing = .timer }
                 runtime.addEventListener { [unowned self] events in
                     let targets = lock.withLock { Array(streams.values) }
                     for e in events { for s in targets { s.yield(e) } }
                 }
-                runtime.loop.addTurnEndStep { [unowned self, unowned runtime] in publish(runtime) }
+                runtime.atTurnEnd { [unowned self, unowned runtime] in publish(runtime) }
                 if display.showsOnRealScreen { input = InputHub(runtime: runtime, configuration: InputConfiguration(profile: profile)) }
                 self.runtime = runtime
                 publish(runtime)

@@ -62,7 +62,7 @@ enum DemoScreen {
                                         retain: false, catchSignals: catchSignals, logger: logger)
         let end = try session.run()
         if let signal = end.signal { ConsoleSignals.die(of: signal) }
-        let frames = runtime.frames.framesPresented
+        let frames = runtime.counters.framesPresented
         guard frames > 0 else {
             let why = failure.last.withLock { $0 } ?? "no present succeeded"
             return Outcome(played: nil, notUsed: failures + ["\(backend) (\(outputs)): opened, but the demo was NOT shown (0 frames presented): \(why)"])

@@ -114,7 +114,7 @@ struct DaemonRun {
             throw giveUp("\(error)")
         }
         if let cap = options.maxFPS { runtime.maxFramesPerSecond = cap }
-        runtime.prompts.terminalPath = o.promptTerminal
+        runtime.promptTerminal = o.promptTerminal
         timeline.mark("runtime (scene, console)")
         var recorder: ShowRecorder?
         if let out = o.out {
@@ -155,7 +155,7 @@ struct DaemonRun {
             ? DaemonOptions.defaultAssetDirectories + [profile.map { $0.resolve(path: ".") } ?? ""].filter { !$0.isEmpty } : o.assetDir
         if let account {
             // The prompts' terminal too: a VT is root's and the tty group's.
-            runtime.prompts.openTerminalEarly()
+            runtime.openPromptTerminalEarly()
             // Everything is open; what is left needs no root. Devices plugged in later need the
             // user's groups (video, input).
             do { try Users.become(account) } catch {
@@ -178,7 +178,7 @@ struct DaemonRun {
         recorder?.follow(session)
         session.addFinishStep { end in
             // Only a boot that reached its end is worth remembering (not one killed by a signal).
-            if end.signal == nil { estimate?.save(end: runtime.loop.clock()) }
+            if end.signal == nil { estimate?.save(end: runtime.now) }
             notifier.notify(["STOPPING=1", "STATUS=ending: \(end.reason)"])
             server?.close()
             plymouthServer?.close()

@@ -43,15 +43,15 @@ final class ShowRecorder {
     /// files when it ends (before the display is closed). The session's runtime keeps the recorder.
     func follow(_ session: SplashSession) {
         let runtime = session.runtime
-        runtime.loop.addTurnEndStep { [self, unowned runtime] in
-            do { try capture(at: runtime.loop.clock()) } catch { runtime.logger.error("--out: \(error)") }
+        runtime.atTurnEnd { [self, unowned runtime] in
+            do { try capture(at: runtime.now) } catch { runtime.logger.error("--out: \(error)") }
         }
         runtime.addEventListener { [self, unowned runtime] events in
             do { try record(events) } catch { runtime.logger.error("--out \(directory)/events.txt: \(error)") }
         }
         session.onFinish = { [self, unowned runtime] _ in
             do {
-                for line in try finish(at: runtime.loop.clock()) { runtime.logger.notice("wrote \(line)") }
+                for line in try finish(at: runtime.now) { runtime.logger.notice("wrote \(line)") }
             } catch { runtime.logger.error("--out \(directory): \(error)") }
         }
     }

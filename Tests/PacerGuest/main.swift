@@ -88,21 +88,19 @@ func runtimePhase(display: FBDevDisplay, resources: HUDResources, port: ControlP
     // Until the frame to draw next is static; then one more turn draws it and blocks until a
     // SIGALRM a second later. The measured phase is the steady state, like the pacer's own
     // static phase: what a HUD left on screen costs, not its last fade-in frame.
-    try runtime.run(until: {
-        runtime.scene.advance(to: MonotonicClock.nanoseconds())
-        return !runtime.controller.presentation().isAnimating
-    })
+    try runtime.run(until: { !runtime.isAnimating })
     alarm(1)
     try runtime.step()
-    let pacer = runtime.frames, loop = runtime.loop
-    let frames0 = pacer.framesPresented, timers0 = loop.timedWaits, waits0 = loop.turns, missed0 = pacer.missedFrames
+    let before = runtime.counters
     let wall0 = MonotonicClock.nanoseconds(), cpu0 = cpuNanoseconds()
     let end = wall0 + 3_000_000_000
     alarm(3)
     try runtime.run(until: { MonotonicClock.nanoseconds() >= end - 200_000_000 })
     let wall1 = MonotonicClock.nanoseconds(), cpu1 = cpuNanoseconds()
-    port.info("PACER runtime-static wall \((wall1 - wall0) / 1_000_000) cpu \((cpu1 - cpu0) / 1_000_000) frames \(pacer.framesPresented - frames0) "
-        + "missed \(pacer.missedFrames - missed0) timers \(loop.timedWaits - timers0) waits \(loop.turns - waits0) timing \(pacer.lastTiming.map { "\($0)" } ?? "-")")
+    let after = runtime.counters
+    port.info("PACER runtime-static wall \((wall1 - wall0) / 1_000_000) cpu \((cpu1 - cpu0) / 1_000_000) frames \(after.framesPresented - before.framesPresented) "
+        + "missed \(after.missedFrames - before.missedFrames) timers \(after.timedWaits - before.timedWaits) waits \(after.turns - before.turns) "
+        + "timing \(after.lastTiming.map { "\($0)" } ?? "-")")
     runtime.quit(retain: true)
 }
 

@@ -9,7 +9,7 @@ import Display
 import Foundation
 import HUDProtocol
 import LinuxSystem
-import Runtime
+@testable import Runtime
 import SystemPackage
 import Testing
 

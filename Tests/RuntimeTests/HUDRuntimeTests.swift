@@ -10,7 +10,7 @@ import Display
 import HUD
 import HUDProtocol
 import Raster
-import Runtime
+@testable import Runtime
 import Testing
 
 @Suite("HUDRuntime")

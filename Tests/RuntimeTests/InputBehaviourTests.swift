@@ -8,7 +8,7 @@ import HUD
 import HUDProtocol
 import Input
 import Raster
-import Runtime
+@testable import Runtime
 import Testing
 
 @Suite("Kiosk input on the HUD")

@@ -19,7 +19,7 @@ import Foundation
 import HUDClient
 import LinuxSystem
 import Raster
-import Runtime
+@testable import Runtime
 import Testing
 
 @Suite("The loop never blocks on the display", .serialized)

@@ -11,7 +11,7 @@ import HUD
 import HUDProtocol
 import LinuxSystem
 import Raster
-import Runtime
+@testable import Runtime
 import Testing
 
 @Suite("Prompts", .serialized)

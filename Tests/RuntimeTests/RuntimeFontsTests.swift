@@ -5,7 +5,7 @@
 import Display
 import HUD
 import HUDProtocol
-import Runtime
+@testable import Runtime
 import Testing
 
 @Suite("HUDRuntime fonts")

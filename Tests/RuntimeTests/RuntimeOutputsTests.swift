@@ -8,7 +8,7 @@ import Display
 import HUD
 import HUDProtocol
 import Raster
-import Runtime
+@testable import Runtime
 import Testing
 
 @Suite("Runtime outputs and hotplug")

@@ -12,7 +12,7 @@ import Display
 import HUD
 import HUDProtocol
 import Raster
-import Runtime
+@testable import Runtime
 import Testing
 
 @Suite("Runtime board profiles")

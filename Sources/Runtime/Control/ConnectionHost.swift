@@ -41,16 +41,18 @@ final class ConnectionHost {
     private var nextID = 1
     private var closed = false
     private var peerLog: LogRateLimiter { runtime.peerLog }
+    /// The runtime's loop, which watches the listener and every client.
+    private unowned let loop: EventLoop
 
     /// For `listener`; nothing is accepted before `start`.
     init(runtime: HUDRuntime, listener: FileDescriptor, kind: String, place: String) {
-        self.runtime = runtime; self.listener = listener; self.kind = kind; self.place = place
+        self.runtime = runtime; self.loop = runtime.loop; self.listener = listener; self.kind = kind; self.place = place
     }
 
     /// Watches the listener on the runtime's loop, its clients decided by `owner` from now on.
     func start(owner: any ConnectionOwner) throws {
         self.owner = owner
-        try runtime.loop.watch(listener.rawValue, interest: .read) { [unowned self] _ in acceptAll() }
+        try loop.watch(listener.rawValue, interest: .read) { [unowned self] _ in acceptAll() }
     }
 
     /// Stops accepting; `last` runs for every client (answering what is owed) before what the
@@ -59,7 +61,7 @@ final class ConnectionHost {
         guard !closed else { return }
         closed = true
         runtime.unwatch(listener.rawValue)
-        if let idleTimer { runtime.loop.cancel(idleTimer) }
+        if let idleTimer { runtime.cancel(idleTimer) }
         idleTimer = nil
         for c in connections.values {
             last(c)
@@ -109,7 +111,7 @@ final class ConnectionHost {
             c.lastActive = runtime.now
             owner?.accepted(c)
             do {
-                try runtime.loop.watch(fd.rawValue, interest: .read) { [unowned self, unowned c] r in handle(c, r) }
+                try loop.watch(fd.rawValue, interest: .read) { [unowned self, unowned c] r in handle(c, r) }
             } catch {
                 peerLog.log(.error, "disconnections", from: origin, "\(name): \(error)")
                 c.close()
@@ -193,7 +195,7 @@ final class ConnectionHost {
         if (c.peerFinished || c.finishing) && c.isIdle { return drop(c, reason: nil) }
         var interest: LoopInterest = reading(c) ? .read : []
         if c.pendingOutput > 0 { interest.insert(.write) }
-        do { try runtime.loop.setInterest(c.descriptor.rawValue, interest) } catch { drop(c, reason: "\(error)") }
+        do { try loop.setInterest(c.descriptor.rawValue, interest) } catch { drop(c, reason: "\(error)") }
     }
 
     /// Drops `c` after its read or write failed. A peer that hung up (EPIPE, ECONNRESET) ended as
@@ -242,9 +244,9 @@ final class ConnectionHost {
     /// sweep finds the next one).
     private func armIdleTimer(at deadline: Int64) {
         guard !closed, deadline < idleTimerDeadline else { return }
-        if let idleTimer { runtime.loop.cancel(idleTimer) }
+        if let idleTimer { runtime.cancel(idleTimer) }
         idleTimerDeadline = deadline
-        idleTimer = runtime.loop.schedule(at: deadline) { [weak self] in self?.closeIdle() }
+        idleTimer = runtime.schedule(at: deadline) { [weak self] in self?.closeIdle() }
     }
 
     /// Closes the clients idle for their whole limit and arms the timer for the next one. Those

@@ -17,6 +17,8 @@ import SystemPackage
 public final class ControlServer {
     public let socket: ControlSocket
     public let runtime: HUDRuntime
+    /// The runtime's prompts (ask-password).
+    private let prompts: PromptDesk
     /// Output a client may leave unread before it is disconnected (snapshots excepted).
     public var outputLimit = 1 << 20
     /// Replies a client may be owed (requests behind a pending `wait`, a pipeline not yet applied)
@@ -46,13 +48,13 @@ public final class ControlServer {
 
     /// Serves `socket` on `runtime`'s loop until `close`.
     public init(socket: ControlSocket, runtime: HUDRuntime) throws {
-        self.socket = socket; self.runtime = runtime
+        self.socket = socket; self.runtime = runtime; prompts = runtime.prompts
         snapshots = try SnapshotEncoder(loop: runtime.loop)
         host = ConnectionHost(runtime: runtime, listener: socket.descriptor, kind: "control client",
                               place: socket.isAbstract ? "the control socket \(socket.address)" : "the control socket")
         try host.start(owner: self)
         runtime.addEventListener { [unowned self] events in broadcast(events) }
-        runtime.loop.addTurnEndStep { [unowned self] in answerDeferred() }
+        runtime.atTurnEnd { [unowned self] in answerDeferred() }
         logger.info("control socket at \(socket.address)\(socket.tookOverStale ? " (took over a stale socket)" : ""): \(host.limits.summary)")
     }
 
@@ -126,7 +128,7 @@ public final class ControlServer {
         case .state, .wait, .snapshot:
             deferred.append((c, slot, request))
         case .askPassword(let prompt):
-            runtime.prompts.ask(.password, prompt: prompt, owner: ObjectIdentifier(c)) { [weak self, weak c] outcome in
+            prompts.ask(.password, prompt: prompt, owner: ObjectIdentifier(c)) { [weak self, weak c] outcome in
                 guard let self, let c else { return }
                 switch outcome {
                 case .answered(let text):
@@ -169,7 +171,7 @@ public final class ControlServer {
             case .wait: waiters.append((c, slot))
             case .snapshot(let output):
                 // What the requests before it changed is drawn at the next boundary: wait for it.
-                if runtime.frames.hasUndrawnChange { deferred.append((c, slot, request)); continue }
+                if runtime.hasUndrawnChange { deferred.append((c, slot, request)); continue }
                 snapshot(output, for: c, slot: slot)
             default: break
             }
@@ -189,7 +191,7 @@ public final class ControlServer {
     /// parts are copied now and it is made whole and encoded off the loop (`SnapshotEncoder`), the
     /// reply filled once it is.
     private func snapshot(_ name: String?, for c: ControlConnection, slot: Int) {
-        let outputs = runtime.scene.outputs
+        let outputs = runtime.outputs
         guard let index = name.map({ n in outputs.firstIndex { $0.name == n } }) ?? (outputs.isEmpty ? nil : 0) else {
             let names = outputs.map(\.name).joined(separator: ", ")
             return c.fill(slot, .error(.noOutput, "no output \(name ?? "at all"); outputs: \(names.isEmpty ? "none" : names)"))
@@ -197,7 +199,7 @@ public final class ControlServer {
         guard c.snapshotBytes == 0 && c.snapshotsEncoding == 0 else {
             return c.fill(slot, .error(.busy, "the previous snapshot is still being sent"))
         }
-        let picture = runtime.scene.pixels(output: index).detached()
+        let picture = runtime.picture(output: index).detached()
         let o = outputs[index]
         let started = snapshots.encode(picture) { [weak self, weak c] png in
             guard let self, let c else { return }
@@ -243,7 +245,7 @@ extension ControlServer: ConnectionOwner {
     }
 
     func dropped(_ c: ControlConnection) {
-        runtime.prompts.withdraw(owner: ObjectIdentifier(c))
+        prompts.withdraw(owner: ObjectIdentifier(c))
         c.keyWatch?.end()
         c.keyWatch = nil
     }

@@ -23,6 +23,8 @@ import SystemPackage
 
 public final class PlymouthServer {
     public let runtime: HUDRuntime
+    /// The runtime's prompts (passwords, questions, the cached passphrase).
+    private let prompts: PromptDesk
     public let address: String
     /// Fed by `--update` (systemd's unit names), when the daemon keeps one.
     public var bootEstimate: BootEstimate?
@@ -61,7 +63,7 @@ public final class PlymouthServer {
 
     /// Serves `listener` (from `bind`) on `runtime`'s loop until `close`.
     public init(runtime: HUDRuntime, listener: FileDescriptor, address: String = PlymouthWire.socketName) throws {
-        self.runtime = runtime; self.address = address; self.listener = listener
+        self.runtime = runtime; prompts = runtime.prompts; self.address = address; self.listener = listener
         host = ConnectionHost(runtime: runtime, listener: listener, kind: "plymouth client", place: "Plymouth's socket")
         host.arrivalLevel = .debug
         host.limits.untrustedIdleNanoseconds = Self.untrustedIdle
@@ -156,7 +158,7 @@ public final class PlymouthServer {
         case .askQuestion(let prompt):
             return ask(.question, prompt: prompt, from: c)
         case .cachedPassword:
-            guard let frame = runtime.prompts.cachedAnswer() else { return reply(c, PlymouthWire.noAnswerByte) }
+            guard let frame = prompts.cachedAnswer() else { return reply(c, PlymouthWire.noAnswerByte) }
             c.send(secret: frame)  // the connection's now: zeroed once written
             return send(c)
         case .unknown(let byte):
@@ -169,7 +171,7 @@ public final class PlymouthServer {
     /// A prompt on the HUD, answered as plymouthd answers it: the text typed (ANSWER), 0x03 for
     /// Ctrl-C or Ctrl-D; NO_ANSWER when no keyboard can answer (plymouthd's "no splash").
     private func ask(_ kind: PromptDesk.Kind, prompt: String, from c: ControlConnection) {
-        runtime.prompts.ask(kind, prompt: prompt, owner: ObjectIdentifier(c)) { [weak self, weak c] outcome in
+        prompts.ask(kind, prompt: prompt, owner: ObjectIdentifier(c)) { [weak self, weak c] outcome in
             guard let self, let c, !c.closed else { return }
             switch outcome {
             case .answered(let text):
@@ -236,7 +238,7 @@ extension PlymouthServer: ConnectionOwner {
 
     func isWaiting(_ c: ControlConnection) -> Bool {
         let id = ObjectIdentifier(c)
-        return (c.trusted && !spoken.contains(id)) || pausing.contains(id) || runtime.prompts.isWaiting(for: id) || keyWatches.contains { $0.connection === c }
+        return (c.trusted && !spoken.contains(id)) || pausing.contains(id) || prompts.isWaiting(for: id) || keyWatches.contains { $0.connection === c }
     }
 
     func overflow(_ c: ControlConnection) -> String? {
@@ -247,7 +249,7 @@ extension PlymouthServer: ConnectionOwner {
         decoders[ObjectIdentifier(c)] = nil
         pausing.remove(ObjectIdentifier(c))
         spoken.remove(ObjectIdentifier(c))
-        runtime.prompts.withdraw(owner: ObjectIdentifier(c))
+        prompts.withdraw(owner: ObjectIdentifier(c))
         for (i, w) in keyWatches.enumerated().reversed() where w.connection === c {
             keyWatches.remove(at: i).watch.end()
         }

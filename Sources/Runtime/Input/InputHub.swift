@@ -48,6 +48,8 @@ public struct InputConfiguration: Equatable, Sendable {
 public final class InputHub {
     public let configuration: InputConfiguration
     private unowned let runtime: HUDRuntime
+    /// The runtime's display, whose uevents the hub may share.
+    private let display: any Display
     private var logger: Logger { runtime.logger }
     private var peerLog: LogRateLimiter { runtime.peerLog }
     private var devices: [String: (device: EvdevDevice, decoder: InputDecoder)] = [:]
@@ -62,7 +64,7 @@ public final class InputHub {
     /// Opens the devices there are now and follows the ones that come and go. Nothing throws:
     /// a device that cannot be opened is logged and skipped, the HUD runs without it.
     public init(runtime: HUDRuntime, configuration: InputConfiguration) {
-        self.runtime = runtime; self.configuration = configuration
+        self.runtime = runtime; self.display = runtime.display; self.configuration = configuration
         switch configuration.devices {
         case .none:
             return
@@ -144,7 +146,7 @@ public final class InputHub {
     /// The output a device's surface covers: its assignment, else the profile's output, else the
     /// first; nil when the display has no output now.
     private func output(for device: EvdevDevice) -> DisplayOutput? {
-        let outputs = runtime.display.outputs
+        let outputs = runtime.outputs
         let wanted = configuration.assignments.first { device.name.containsText($0.device) }?.output ?? configuration.output
         if let wanted, let o = outputs.first(where: { $0.name == wanted }) { return o }
         return outputs.first
@@ -193,7 +195,7 @@ public final class InputHub {
 
     private func followHotplug() {
         guard configuration.devices == .auto else { return }
-        if runtime.display.shareUEvents(with: { [weak self] in self?.uevents($0) }) { return }
+        if display.shareUEvents(with: { [weak self] in self?.uevents($0) }) { return }
         do {
             let m = try UEventMonitor()
             try runtime.watch(m.descriptor) { [unowned self] _ in

@@ -10,6 +10,14 @@ import HUD
 import LinuxSystem
 import Logging
 
+/// What a prompt needs of the HUD it is shown on (the runtime).
+protocol PromptSurface: AnyObject {
+    /// Shows `entry` on the HUD (nil: no prompt) and draws it when it changed.
+    func showPrompt(_ entry: HUDEntry?)
+    /// The VT the runtime took, whose keys a prompt reads when no terminal was named.
+    var consoleDevice: String? { get }
+}
+
 public final class PromptDesk {
     public enum Kind: Sendable { case password, question }
     /// What became of a prompt.
@@ -38,7 +46,7 @@ public final class PromptDesk {
     public var terminalPath: String?
 
     /// Weak: `close` runs from the runtime's deinit too, where only the secrets are left to zero.
-    weak var runtime: HUDRuntime?
+    weak var surface: (any PromptSurface)?
     private unowned let loop: EventLoop
     private let logger: Logger
     private let peerLog: LogRateLimiter
@@ -102,7 +110,7 @@ public final class PromptDesk {
         typing = nil
         cache.clear()
         closeTerminal(release: true)
-        runtime?.controller.entry = nil
+        surface?.showPrompt(nil)
         updateDumpable()
     }
 
@@ -111,7 +119,7 @@ public final class PromptDesk {
     /// Opens the terminal now, for a daemon about to drop root (`--user`): a VT is root's and the
     /// tty group's, so the first prompt could not open it later.
     public func openTerminalEarly() {
-        guard terminal == nil, let path = terminalPath ?? runtime?.console?.device else { return }
+        guard terminal == nil, let path = terminalPath ?? surface?.consoleDevice else { return }
         do {
             terminal = try Terminal(path: path)
             keepTerminal = true
@@ -122,7 +130,7 @@ public final class PromptDesk {
 
     private func openTerminal() -> String? {
         guard !reading else { return nil }
-        guard let path = terminal?.path ?? terminalPath ?? runtime?.console?.device else { return "no terminal to read keys from (no VT)" }
+        guard let path = terminal?.path ?? terminalPath ?? surface?.consoleDevice else { return "no terminal to read keys from (no VT)" }
         do {
             let t = try terminal ?? Terminal(path: path)
             terminal = t
@@ -197,8 +205,7 @@ public final class PromptDesk {
         typing = nil
         if pending.isEmpty {
             closeTerminal()
-            runtime?.controller.entry = nil
-            runtime?.frames.markDirty()
+            surface?.showPrompt(nil)
             updateDumpable()
         } else {
             showHead()
@@ -217,12 +224,10 @@ public final class PromptDesk {
     }
 
     private func showEntry() {
-        guard let head = pending.first, let typing, let runtime else { return }
+        guard let head = pending.first, let typing, let surface else { return }
         var entry = HUDEntry(prompt: head.prompt, isSecure: head.kind == .password, characters: typing.characterCount)
         if head.kind == .question { entry.echo = typing.withBytes { String(decoding: $0, as: UTF8.self) } }
-        guard runtime.controller.entry != entry else { return }
-        runtime.controller.entry = entry
-        runtime.frames.markDirty()
+        surface.showPrompt(entry)
     }
 
     /// No core dump while a secret is held; as before once none is.

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 // What the HUD is doing, for `state`, `wait` and the Swift API's `isVisible`.
+import Display
 import HUD
 import HUDProtocol
 
-extension HUDRuntime {
-    /// The HUD now, with the outputs it is on.
-    public func state() -> HUDState {
+extension HUDState {
+    /// What `controller` shows now, on `outputs`.
+    init(_ controller: HUDController, outputs: [DisplayOutput]) {
         let p = controller.presentation()
         var mode: String
         var progress: Double?
@@ -20,14 +21,11 @@ extension HUDRuntime {
         case .image: mode = "image"
         }
         if p.entry != nil { mode = "prompt" }  // a prompt's text is its status; what is typed is never here
-        let outputs = scene.outputs.map { HUDState.Output(name: $0.name, width: $0.frameWidth, height: $0.frameHeight) }
+        let outputs = outputs.map { HUDState.Output(name: $0.name, width: $0.frameWidth, height: $0.frameHeight) }
         // Hidden only once nothing is left on screen; an appearing HUD (alpha still 0) is not.
         let hidden = !controller.isVisible && p.isHidden
-        return HUDState(visible: controller.isVisible || p.entry != nil, mode: hidden ? "hidden" : mode,
-                        progress: hidden ? nil : progress.map { min(max($0, 0), 1) }, status: hidden ? nil : p.status,
-                        outputs: outputs)
+        self.init(visible: controller.isVisible || p.entry != nil, mode: hidden ? "hidden" : mode,
+                  progress: hidden ? nil : progress.map { min(max($0, 0), 1) }, status: hidden ? nil : p.status,
+                  outputs: outputs)
     }
-
-    /// Hidden for good: not visible, nothing left on screen (a fade-out has finished).
-    public var isHidden: Bool { !controller.isVisible && controller.presentation().isHidden }
 }

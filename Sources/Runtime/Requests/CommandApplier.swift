@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: MIT
+// What a request does to the HUD: a command checked (the controller's bounds, the asset policy),
+// applied to the scene and drawn; `progress-over`'s ramp started or stopped; the button pressed.
+// Refusals are logged at the rate the sender's origin allows. Service verbs (quit) are the
+// runtime's own.
+import HUD
+import HUDProtocol
+import Raster
+
+/// What applying a command needs of the runtime.
+protocol CommandOwner: AnyObject {
+    /// Queues an event the runtime made (the button's press) for this turn's hand-out.
+    func post(_ event: HUDEvent)
+    /// The origin of the request being applied, for a refusal's log line; nil: this process.
+    var applyingOrigin: String? { get }
+}
+
+final class CommandApplier {
+    private let scene: HUDScene
+    private let frames: FrameScheduler
+    private let peerLog: LogRateLimiter
+    private let clock: () -> Int64
+    /// Which files commands may name (AssetPolicy.swift).
+    var assets: AssetPolicy
+    private let ramp: ProgressRampRunner
+    weak var owner: (any CommandOwner)?
+
+    init(scene: HUDScene, frames: FrameScheduler, loop: EventLoop, peerLog: LogRateLimiter) {
+        self.scene = scene; self.frames = frames; self.peerLog = peerLog; clock = loop.clock
+        assets = AssetPolicy(resources: scene.resources)
+        ramp = ProgressRampRunner(loop: loop)
+        ramp.target = self
+    }
+
+    private var controller: HUDController { scene.controller }
+
+    /// Applies a HUD request now (not a service verb): returns whether it was applied.
+    func apply(_ request: Request) -> RequestOutcome {
+        switch request {
+        case .hud(let command):
+            switch command {
+            case .show, .progress, .image, .dismiss, .pop, .reset: ramp.stop()
+            case .status, .set: break
+            }
+            return outcome(submit(command))
+        case .progressKeepingStatus(let fraction):
+            ramp.stop()
+            return outcome(submit(.progress(fraction: fraction, status: controller.presentation().status)))
+        case .progressOver(let fraction, let seconds):
+            let from = min(max(currentProgress ?? 0, 0), 1)
+            return ramp.start(ProgressRamp(start: clock(), duration: max(seconds.nanoseconds, 0), from: from, to: min(from + fraction.double, 1)))
+        case .pressButton:
+            scene.advance(to: clock())
+            guard controller.isVisible, let title = controller.presentation().button, !title.isEmpty else {
+                return .refused("no button is shown (set a mode and a button title first)")
+            }
+            owner?.post(HUDEvent(time: scene.clock.now, kind: .buttonPressed, status: title))
+            frames.markDirty()
+            return .applied
+        case .quit, .dismissAndQuit:
+            return .refused("a service verb is the runtime's")
+        }
+    }
+
+    /// Stops a running `progress-over` where it is.
+    func stopRamp() { ramp.stop() }
+
+    private func outcome(_ refusal: String?) -> RequestOutcome { refusal.map { .refused($0) } ?? .applied }
+
+    /// The progress the HUD shows now (ring, pie, annular, bar), nil for anything else.
+    var currentProgress: Double? {
+        switch controller.presentation().indicator {
+        case .ring(let p), .pie(let p), .annular(let p), .bar(let p): return p.double
+        default: return nil
+        }
+    }
+
+    /// Parses and applies one line; a bad line is logged and returned as the parser's error.
+    func submit(_ line: String) -> Result<Void, CommandError> {
+        let command: HUDCommand?
+        do { command = try CommandParser.parse(line) } catch {
+            logRefusal("\(error) in \"\(line)\"")
+            return .failure(error)
+        }
+        if let command { _ = submit(command) }
+        return .success(())
+    }
+
+    /// Applies `command` now unless the HUD refuses it: then the refusal is logged and returned.
+    func submit(_ command: HUDCommand) -> String? {
+        if case .set(.maxFramesPerSecond(let n)) = command {
+            // The frame scheduler's pace, not the HUD's state.
+            frames.maxFramesPerSecond = n.map { min(max($0, 1), CommandParser.maxFramesPerSecond) }
+            return nil
+        }
+        scene.advance(to: clock())
+        var command = command
+        if let refusal = controller.refusal(of: command) ?? assets.admit(&command) {
+            logRefusal(refusal)
+            return refusal
+        }
+        scene.apply(command, at: clock())
+        frames.markDirty()
+        return nil
+    }
+
+    /// A refused command's line, at the rate `peerLog` allows its sender.
+    private func logRefusal(_ why: String) {
+        peerLog.log(.error, "refused requests", from: owner?.applyingOrigin ?? "this process", "command refused: \(why)")
+    }
+}
+
+extension CommandApplier: ProgressRampTarget {
+    func rampProgress(to fraction: Double) -> String? {
+        submit(.progress(fraction: Fixed16_16(fraction), status: controller.presentation().status))
+    }
+
+    var frameIntervalNanoseconds: Int64 { frames.frameIntervalNanoseconds }
+}
