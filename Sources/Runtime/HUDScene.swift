@@ -87,8 +87,8 @@ public final class HUDScene: PacedScene {
         // Usually the HUD at rest, every output showing its generation: only the indicator's
         // time to bring up to date.
         let content = controller.frameContent { g in renderers.allSatisfy { $0.shows(generation: g) } }
-        for (o, r) in zip(outputs, renderers) {
-            damage.append(PacedFrame.Output(name: o.name, damage: r.render(content, generation: controller.presentationGeneration)))
+        for i in renderers.indices {
+            damage.append(PacedFrame.Output(name: outputs[i].name, damage: renderers[i].render(content, generation: controller.presentationGeneration)))
         }
         return PacedFrame(outputs: damage, animating: content.isAnimating,
                           nextChange: content.isAnimating ? nil : nextChange())
@@ -101,9 +101,7 @@ public final class HUDScene: PacedScene {
         return overflow ? nil : sum
     }
 
-    public func pixels(output name: String) -> ComposedFrame? { renderer(named: name)?.composed }
-
-    /// The picture of the scene's output at `index` in `outputs`.
+    /// The picture of the scene's output at `index` in `outputs` (and in each frame's outputs).
     public func pixels(output index: Int) -> ComposedFrame { renderers[index].composed }
 
     public func outputsChanged(_ outputs: [DisplayOutput]) {

@@ -60,7 +60,7 @@ struct FramePacerOutputsTests {
             }
             return PacedFrame(outputs: damage, animating: animating)
         }
-        func pixels(output name: String) -> ComposedFrame? { frames.first { $0.name == name }.map { ComposedFrame($0.pixmap.view) } }
+        func pixels(output index: Int) -> ComposedFrame { ComposedFrame(frames[index].pixmap.view) }
         func outputsChanged(_ outputs: [DisplayOutput]) {
             changes.append(outputs.map(\.name))
             frames = outputs.map { o in frames.first { $0.name == o.name } ?? (o.name, Pixmap(width: o.frameWidth, height: o.frameHeight)) }

@@ -55,7 +55,7 @@ struct FramePacerTests {
         init(_ clock: FakeClock, behaviour: @escaping (Int64) -> PacedFrame) { self.clock = clock; self.behaviour = behaviour }
         /// What `animationIntervalChanged` said, in order.
         var intervals: [Int64] = []
-        func pixels(output name: String) -> ComposedFrame? { ComposedFrame(pixmap.view) }
+        func pixels(output index: Int) -> ComposedFrame { ComposedFrame(pixmap.view) }
         func animationIntervalChanged(_ nanoseconds: Int64) { intervals.append(nanoseconds) }
         func frame(at nanoseconds: Int64) -> PacedFrame {
             times.append(nanoseconds)

@@ -58,7 +58,7 @@ import Testing
             times.append(nanoseconds)
             return PacedFrame(output: "memory", damage: [pixmap.view.bounds], animating: true)
         }
-        func pixels(output name: String) -> ComposedFrame? { ComposedFrame(pixmap.view) }
+        func pixels(output index: Int) -> ComposedFrame { ComposedFrame(pixmap.view) }
     }
 
     struct Rig {

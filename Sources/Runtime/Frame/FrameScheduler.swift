@@ -55,6 +55,8 @@ public final class FrameScheduler: LoopFrameSource {
     public private(set) var state = PacingState()
     /// What is remembered about each output, by name.
     private var ledger = OutputLedger()
+    /// The frame rendered ahead while the state is `held`.
+    private var heldFrame: PacedFrame?
 
     /// Frames handed to `display.present` (one per output presented; outputs without damage are not).
     public private(set) var framesPresented = 0
@@ -81,7 +83,9 @@ public final class FrameScheduler: LoopFrameSource {
     /// away); the loop still runs everything else. Set false and `markDirty` to go on.
     public var isPaused: Bool {
         get { state.isPaused }
-        set { if newValue { state.pause() } else { state.resume() } }
+        set {
+            if newValue { state.pause(); heldFrame = nil } else { state.resume() }
+        }
     }
 
     private weak var loop: EventLoop?
@@ -231,7 +235,8 @@ public final class FrameScheduler: LoopFrameSource {
             scene.animationIntervalChanged(interval)
         }
         let frame: PacedFrame
-        if let h = state.takeHeld() {
+        if state.takeHeld(), let h = heldFrame {
+            heldFrame = nil
             // Rendered ahead: presented as it is, or with a change that came meanwhile drawn in (at
             // the boundary's instant, which HUD time has already reached).
             frame = changed ? PacedFrame.merged(h, scene.frame(at: paced ?? start)) : h
@@ -239,8 +244,8 @@ public final class FrameScheduler: LoopFrameSource {
             // A boundary whose frame is rendered ahead: drawn for it, presented at `presentAt`
             // unless the render took until then.
             frame = scene.frame(at: paced)
-            if clock() < presentAt && frame.animating {
-                state.hold(frame)
+            if clock() < presentAt && frame.animating && state.hold() {
+                heldFrame = frame
                 framesRenderedAhead += 1
                 return
             }
@@ -300,14 +305,15 @@ public final class FrameScheduler: LoopFrameSource {
         var failure: DisplayError?
         var presented = 0
         let outputs = display.outputs
-        for (k, part) in frame.outputs.enumerated() {
-            let name = part.name
-            // Usually the display's output at the same place; an output gone since is skipped.
-            guard let i = k < outputs.count && outputs[k].name == name ? k : outputs.firstIndex(where: { $0.name == name }),
-                  let pixels = scene.pixels(output: name) else { continue }
+        for k in frame.outputs.indices {
+            let name = frame.outputs[k].name
             // An output whose last present failed gets its whole frame: what it shows is unknown.
-            let damage = ledger.owesWholeFrame(name) ? [pixels.bounds] : part.damage
-            if damage.isEmpty { continue }
+            let owed = ledger.owesWholeFrame(name)
+            if !owed && frame.outputs[k].damage.isEmpty { continue }
+            // Usually the display's output at the same place; an output gone since is skipped.
+            guard let i = k < outputs.count && outputs[k].name == name ? k : outputs.firstIndex(where: { $0.name == name }) else { continue }
+            let pixels = scene.pixels(output: k)
+            let damage = owed ? [pixels.bounds] : frame.outputs[k].damage
             // One output failing (unplugged under us, master lost) must not stop the others.
             do {
                 let t = try display.present(pixels, damage: damage, output: i)

@@ -56,9 +56,9 @@ public struct PacedFrame: Equatable, Sendable {
 public protocol PacedScene: AnyObject {
     /// Brings the picture to `nanoseconds` (CLOCK_MONOTONIC) and says what changed on each output.
     func frame(at nanoseconds: Int64) -> PacedFrame
-    /// The complete current picture of the output called `name`, that output's frame size; nil
-    /// for an output the scene does not draw.
-    func pixels(output name: String) -> ComposedFrame?
+    /// The complete current picture of the `index`-th output its frames name (`PacedFrame.outputs`
+    /// of the last frame), that output's frame size.
+    func pixels(output index: Int) -> ComposedFrame
     /// The display's outputs changed (hotplug): lay out for `outputs` (keep the frames of outputs
     /// that stayed, by name) and report a new output's whole frame as damage at the next `frame`.
     func outputsChanged(_ outputs: [DisplayOutput])

@@ -27,8 +27,9 @@ public struct PacingState: Equatable {
         case failed(retryAt: Int64)
         /// An animation runs: its next frame is drawn for `next.boundary`, rendered at `next.renderAt`.
         case animating(Animation)
-        /// The frame for `next.boundary` was rendered ahead and is presented at `next.presentAt`.
-        case held(Animation, PacedFrame)
+        /// The frame for `next.boundary` was rendered ahead and is presented at `next.presentAt`
+        /// (the scheduler keeps the frame: the state stays plain numbers, cheap to copy).
+        case held(Animation)
     }
 
     /// Where a running animation's next frame falls.
@@ -72,7 +73,7 @@ public struct PacingState: Equatable {
     /// The running animation's next frame (animating or held); nil when none runs.
     public var animation: Animation? {
         switch phase {
-        case .animating(let a), .held(let a, _): return a
+        case .animating(let a), .held(let a): return a
         default: return nil
         }
     }
@@ -84,7 +85,7 @@ public struct PacingState: Equatable {
         case .idle(let at): return at
         case .failed(let at): return at
         case .animating(let a): return a.renderAt
-        case .held(let a, _): return a.presentAt
+        case .held(let a): return a.presentAt
         }
     }
 
@@ -145,12 +146,13 @@ public struct PacingState: Equatable {
         return (paced, changed)
     }
 
-    /// The held frame, taken to be presented now; the animation goes on toward its boundary.
-    public mutating func takeHeld() -> PacedFrame? {
-        guard case .held(var next, let frame) = phase else { return nil }
+    /// Whether a frame is held; if so it is taken to be presented now, and the animation goes on
+    /// toward its boundary.
+    public mutating func takeHeld() -> Bool {
+        guard case .held(var next) = phase else { return false }
         next.presentAt = nil
         phase = .animating(next)
-        return frame
+        return true
     }
 
     /// When the frame for `boundary` is presented if it is the one to render ahead; nil otherwise.
@@ -159,10 +161,12 @@ public struct PacingState: Equatable {
         return at
     }
 
-    /// The frame rendered ahead is held until the animation's `presentAt`.
-    public mutating func hold(_ frame: PacedFrame) {
-        guard case .animating(let next) = phase, next.presentAt != nil else { return }
-        phase = .held(next, frame)
+    /// The frame rendered ahead is held until the animation's `presentAt`. Returns whether it is
+    /// (only a frame planned ahead is).
+    public mutating func hold() -> Bool {
+        guard case .animating(let next) = phase, next.presentAt != nil else { return false }
+        phase = .held(next)
+        return true
     }
 
     /// The frame is being presented: a present time planned for it no longer applies.
