@@ -195,6 +195,7 @@ public final class HUDRuntime: RequestTarget {
     public var now: Int64 { clock() }
 
     /// Runs `action` on the loop's thread at `deadline` (the loop's clock), unless cancelled.
+    @discardableResult
     public func schedule(at deadline: Int64, _ action: @escaping () -> Void) -> LoopTimer { loop.schedule(at: deadline, action) }
 
     /// Cancels a scheduled action; false when it already ran or was cancelled.

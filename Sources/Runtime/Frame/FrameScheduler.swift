@@ -149,7 +149,7 @@ public final class FrameScheduler: LoopFrameSource {
     /// Page flips completed: a frame that waited for them is drawn in this turn.
     private func displayEvents(on descriptor: Int32) {
         handleEvents(on: descriptor)
-        if state.flipWait != nil && pendingFlips().isEmpty { state.flipsCame() }
+        if state.flipWait != nil && !anyFlipPending { state.flipsCame() }
     }
 
     private func handleEvents(on descriptor: Int32) {
@@ -158,8 +158,8 @@ public final class FrameScheduler: LoopFrameSource {
         }
     }
 
-    /// The outputs (display indices) with a page flip in flight.
-    private func pendingFlips() -> [Int] { display.outputs.indices.filter { display.isFlipPending(output: $0) } }
+    /// Whether an output has a page flip in flight (asked at every due frame: no list is built).
+    private var anyFlipPending: Bool { display.outputs.indices.contains { display.isFlipPending(output: $0) } }
 
     /// The next boundary, scheduled change or retry; nil while paused or with nothing scheduled.
     public var pendingDeadline: Int64? { state.phaseDeadline }
@@ -179,17 +179,17 @@ public final class FrameScheduler: LoopFrameSource {
             if wait.until != nil {
                 guard state.flipWaitExpired(at: now) else { return }
                 // Given up here, on the loop's own timeout: present must not wait for it again.
-                let lost = pendingFlips()
+                let lost = display.outputs.indices.filter { display.isFlipPending(output: $0) }
                 for i in lost { display.abandonFlip(output: i) }
                 flipsAbandoned += lost.count
                 log("frame scheduler: no page-flip event for \(flipWaitNanoseconds / 1_000_000) ms; presenting anyway")
             }
         } else {
             guard state.isDue(at: now) else { return }
-            var pending = !pendingFlips().isEmpty
+            var pending = anyFlipPending
             if pending && !flipEventsWake {
                 for fd in display.eventDescriptors { handleEvents(on: fd) }
-                pending = !pendingFlips().isEmpty
+                pending = anyFlipPending
             }
             if pending {
                 state.waitForFlips(until: now + flipWaitNanoseconds)
