@@ -171,7 +171,7 @@ let package = Package(
         .testTarget(name: "HUDProtocolTests", dependencies: ["HUDProtocol", "Raster", "GoldenSupport"]),
         .testTarget(name: "HUDTests", dependencies: ["HUDProtocol", "HUD", "Raster", "Assets", "GoldenSupport"], exclude: ["Golden"]),
         .testTarget(name: "BoardTests", dependencies: ["Board", "Display", "HUD", "Raster", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "DisplayTests", dependencies: ["HUDProtocol", "Display", "Raster", "CLinuxShim", "GoldenSupport"]),
+        .testTarget(name: "DisplayTests", dependencies: ["HUDProtocol", "Display", "Raster", "CLinuxShim", "GoldenSupport", "LinuxSystem", .product(name: "SystemPackage", package: "swift-system")]),
         .testTarget(name: "InputTests", dependencies: ["Input", "Raster"]),
         .testTarget(name: "PlatformTests", dependencies: ["Raster", "CDRM", "CDRMShim", "CLinuxShim"]),
         // End-to-end display tests boot real kernel drivers under QEMU through scripts/qemu/vmtest.py

@@ -38,7 +38,8 @@ public struct DisplayOpener {
     public init(profile: BoardProfile?, logger: Logger = Logger(label: "splashhud.board")) {
         self.profile = profile; self.logger = logger
         openFBDev = { (p, r, double) throws(DisplayError) in
-            let fb = try FBDevDisplay(path: p, rotation: r, doubleBuffer: double)
+            // The daemon paces from a frame loop: the pan and the vsync wait run off it.
+            let fb = try FBDevDisplay(path: p, rotation: r, doubleBuffer: double, waitsOnWorker: true)
             logger.debug("\(p): saved console page: \(fb.savedPageByteCount) bytes of \(fb.layout.pageBytes)")
             return fb
         }

@@ -6,7 +6,7 @@ import Raster
 import SystemPackage
 
 /// An error from a display backend.
-public enum DisplayError: Error, Equatable, CustomStringConvertible {
+public enum DisplayError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A system call failed: the call ("open", "mmap", "munmap"), its errno, and the path or device.
     case syscall(String, Errno, String)
     /// An ioctl failed: the request's C name ("FBIOGET_VSCREENINFO"), its errno, and the device.

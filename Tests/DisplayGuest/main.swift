@@ -9,10 +9,12 @@
 // first pans the device so that the page FBDevDisplay finds on screen starts at that row. `--crc
 // CARD` (vkms, which has no screendump) reads the CRTC's per-vblank CRCs instead of asking for
 // shots: "CRC name HEX" for what each shot would have shown, "YOFFSET name N" after each present,
-// and at the end "CRCS-SEEN" with every CRC any vblank showed (VKMSCRCs.swift). Facts for the host
-// test go out as "INFO" lines on the control channel.
+// and at the end "CRCS-SEEN" with every CRC any vblank showed (VKMSCRCs.swift). `--worker PASS`
+// opens the display from that pass on as the daemon does (the pan and the vsync wait on its
+// worker thread) and waits for them after each present. Facts for the host test go out as "INFO"
+// lines on the control channel.
 //
-//   splashhud-display-guest [--rotate 0|90|180|270[,...]] [--close restore|retain] [--device /dev/fb0] [--pan ROW] [--crc CARD]
+//   splashhud-display-guest [--rotate 0|90|180|270[,...]] [--close restore|retain] [--device /dev/fb0] [--pan ROW] [--crc CARD] [--worker PASS]
 //   splashhud-display-guest --console exit|sigterm      (ConsoleGuest.swift)
 #if canImport(Glibc)
 import Glibc
@@ -27,6 +29,8 @@ func runGuest(_ args: [String]) throws {
     var closing = CloseBehaviour.restore
     var device = "/dev/fb0"
     var panRow: UInt32?
+    /// Passes from this one on open the display as the daemon does: pan and vsync on its worker.
+    var workerFrom = Int.max
     var crcCard: Int?
     var i = 0
     while i < args.count {
@@ -42,6 +46,9 @@ func runGuest(_ args: [String]) throws {
             closing = c
         case "--device":
             device = value
+        case "--worker":
+            guard let pass = Int(value) else { throw GuestError("--worker \(value): use a pass number") }
+            workerFrom = pass
         case "--pan":
             guard let row = UInt32(value) else { throw GuestError("--pan \(value): use a row number") }
             panRow = row
@@ -78,7 +85,8 @@ func runGuest(_ args: [String]) throws {
     for (n, rotation) in rotations.enumerated() {
         let pass = "r\(rotation.rawValue)"
         let bytesAtOpen = try framebufferBytes(device)
-        let display = try FBDevDisplay(path: device, rotation: rotation)
+        let onWorker = n >= workerFrom
+        let display = try FBDevDisplay(path: device, rotation: rotation, waitsOnWorker: onWorker)
         port.info("SAVED \(pass) \(display.savedPageByteCount) of \(display.layout.pageBytes)")
         let out = display.outputs[0]
         port.info("LAYOUT \(pass) \(out.mode.width) \(out.mode.height) \(out.format.name) pages \(display.isDoubleBuffered ? 2 : 1) frame \(out.frameWidth) \(out.frameHeight)")
@@ -88,7 +96,13 @@ func runGuest(_ args: [String]) throws {
             let damage = player.render(at: .seconds(seconds))
             let t1 = monotonicMilliseconds()
             crcs?.drain()  // what showed while rendering: the queue holds only 2 s
-            let timing = try display.present(player.renderer.frame.view, damage: damage)
+            var timing = try display.present(player.renderer.frame.view, damage: damage)
+            if onWorker {
+                // Present returned with the pan and the wait queued: the timing is the vblank's
+                // once they are done.
+                try display.waitForPendingFlips()
+                timing = display.hasVSync == true ? .vblank(nanoseconds: 0) : .timer
+            }
             let t2 = monotonicMilliseconds()
             if crcs != nil { port.info("YOFFSET \(pass)-\(name) \(try currentYOffset(device))") }
             let rects = damage.map { "\($0.x),\($0.y),\($0.width)x\($0.height)" }.joined(separator: ";")

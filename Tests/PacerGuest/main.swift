@@ -29,7 +29,7 @@ func cpuNanoseconds() -> Int64 {
 
 func runPacerGuest(device: String) throws {
     let port = try ControlPort(consoleTag: "pacer")
-    let display = try FBDevDisplay(path: device)
+    let display = try FBDevDisplay(path: device, waitsOnWorker: true)  // as the daemon opens it
     let out = display.outputs[0]
     let resources = try HUDResources.system()
     port.info("PACER display \(out.mode.width)x\(out.mode.height) interval \(display.frameIntervalNanoseconds) ns")

@@ -14,7 +14,8 @@ import Testing
 /// reads its per-vblank CRCs (`--crc 0`) and here the same frames on a MemoryDisplay give the CRCs
 /// they must have (VKMSEndToEndTests.vkmsCRC): every frame bit-exact, the y-offset alternating
 /// between the pages, and no vblank showing anything but the console or a whole frame (none half
-/// drawn). Two passes in one boot: r0 closed with restore, r90 with retain. About 30 s.
+/// drawn). Two passes in one boot: r0 closed with restore, r90 with retain; the second opens the
+/// display as the daemon does, the pan and the vsync wait on its worker thread. About 30 s.
 @Suite("FBDevDisplay double-buffered by panning on vkms under QEMU", .serialized)
 struct FBDevPanEndToEndTests {
     static let width: Int32 = 640, height: Int32 = 480
@@ -28,7 +29,7 @@ struct FBDevPanEndToEndTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let run = try VMRun(display: "vkms", program: program, shotsDir: dir,
                             cmdline: "drm_kms_helper.drm_fbdev_overalloc=200 video=Virtual-1:\(Self.width)x\(Self.height)",
-                            args: ["--rotate", "0,90", "--close", "retain", "--crc", "0"])
+                            args: ["--rotate", "0,90", "--close", "retain", "--crc", "0", "--worker", "1"])
         print("vkms fbdev pan: \(run.summary)")
         for line in run.info where ["PRESENT", "DIAG", "CRC", "YOFFSET", "RESTORE"].contains(where: line.hasPrefix) { print("  \(line)") }
         try #require(run.status == 0, "guest failed (status \(run.status)):\n\(run.output)")

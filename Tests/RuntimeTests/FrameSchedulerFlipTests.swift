@@ -133,3 +133,79 @@ import Testing
         #expect(rig.log.lines.contains { $0.contains("no page-flip event for 1000 ms") }, "\(rig.log.lines)")
     }
 }
+
+/// A call the display finished off the loop (a legacy modeset on its worker) can fail after
+/// present returned: the static frame it belonged to is presented whole again after the retry
+/// interval, with nothing changed in the scene, and the failure is logged once.
+@Suite struct FrameSchedulerOffLoopFailureTests {
+    final class Still: PacedScene {
+        let pixmap = Pixmap(width: 8, height: 4)
+        var frames = 0
+        func frame(at nanoseconds: Int64) -> PacedFrame {
+            frames += 1
+            return PacedFrame(output: "memory", damage: frames == 1 ? [pixmap.view.bounds] : [], animating: false)
+        }
+        func pixels(output index: Int) -> ComposedFrame { ComposedFrame(pixmap.view) }
+    }
+
+    /// Each present leaves its "modeset" in flight; its end is an event on 77, failing while `fails`.
+    final class OffLoopDisplay: Display {
+        let memory = MemoryDisplay(width: 8, height: 4)
+        var pending = false
+        var fails = true
+        var presents: [(at: Int64, damage: [IntRect])] = []
+        let clock: FakeClock
+        init(_ clock: FakeClock) { self.clock = clock }
+        var outputs: [DisplayOutput] { memory.outputs }
+        var frameIntervalNanoseconds: Int64 { memory.frameIntervalNanoseconds }
+        func present(_ frame: ComposedFrame, damage: [IntRect]) throws(DisplayError) -> PresentTiming {
+            _ = try memory.present(frame, damage: damage)
+            presents.append((clock.now, damage))
+            pending = true
+            return .timer
+        }
+        var eventDescriptors: [Int32] { [77] }
+        func handleEvents(on descriptor: Int32) throws(DisplayError) {
+            guard pending else { return }
+            pending = false
+            if fails { throw .ioctl("drmModeSetCrtc", .invalidArgument, "/dev/dri/card0") }
+        }
+        func isFlipPending(output index: Int) -> Bool { pending }
+        func close(_ how: CloseBehaviour) {}
+    }
+
+    @Test func aFailureHeardAfterPresentBringsTheWholeFrameBackSoon() throws {
+        let clock = FakeClock(FrameSchedulerFlipTests.t0)
+        let poller = VirtualPoller(clock)
+        let loop = EventLoop(poller: poller, clock: { clock.now })
+        let display = OffLoopDisplay(clock)
+        let scene = Still()
+        final class Log: @unchecked Sendable { var lines: [String] = [] }
+        let log = Log()
+        let frames = FrameScheduler(display: display, scene: scene, clock: { clock.now }, log: { log.lines.append($0) })
+        try frames.attach(to: loop)
+        let t0 = FrameSchedulerFlipTests.t0, retry = FrameScheduler.masterRetryNanoseconds
+        try loop.runOnce()  // the static frame, presented with its call still in flight
+        #expect(display.presents.map(\.at) == [t0])
+        #expect(poller.interests[77] == .read, "a static frame's call in flight is heard when it ends")
+        // It ends 5 ms later, failed: logged, and the same frame presented whole after the retry.
+        poller.events = [.init(at: t0 + 5_000_000, ready: [LoopReadiness(descriptor: 77, readable: true)], action: {})]
+        try loop.runOnce()
+        #expect(log.lines.filter { $0.contains("drmModeSetCrtc") }.count == 1, "\(log.lines)")
+        #expect(frames.pendingDeadline == t0 + 5_000_000 + retry)
+        try loop.runOnce()
+        #expect(display.presents.map(\.at) == [t0, t0 + 5_000_000 + retry])
+        #expect(display.presents.last?.damage == [IntRect(x: 0, y: 0, width: 8, height: 4)])
+        // Failing again: tried again, not logged again; once it works, the HUD settles.
+        poller.events = [.init(at: t0 + 10_000_000 + retry, ready: [LoopReadiness(descriptor: 77, readable: true)], action: {})]
+        try loop.runOnce()
+        try loop.runOnce()
+        #expect(display.presents.count == 3)
+        #expect(log.lines.filter { $0.contains("drmModeSetCrtc") }.count == 1, "\(log.lines)")
+        display.fails = false
+        poller.events = [.init(at: t0 + 15_000_000 + 2 * retry, ready: [LoopReadiness(descriptor: 77, readable: true)], action: {})]
+        try loop.runOnce()
+        #expect(frames.pendingDeadline == nil, "settled once the call worked")
+        #expect(display.presents.count == 3)
+    }
+}

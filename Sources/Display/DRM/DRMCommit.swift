@@ -3,7 +3,9 @@
 // kmscube's drm-legacy.c / drm-atomic.c).
 //
 // Legacy (every KMS driver):
-//   first frame  drmModeSetCrtc(crtc, fb, connector, mode)    blocking, no event
+//   first frame  drmModeSetCrtc(crtc, fb, connector, mode)    blocking, no event: run on the
+//                display's worker thread (DisplayWorker), whose outcome completes the frame as a
+//                flip's event would
 //   later        drmModePageFlip(crtc, fb, PAGE_FLIP_EVENT)     event when the flip is done
 // Atomic (DRM_CLIENT_CAP_ATOMIC granted and every property in DRMPropertyTable.required found):
 //   first frame  connector CRTC_ID, CRTC ACTIVE + MODE_ID (a property blob of the mode), primary
@@ -43,25 +45,50 @@ protocol CommitStrategy: AnyObject {
     func commit(_ target: DRMOutputTarget, framebuffer: UInt32, modeset: Bool, userData: UnsafeMutableRawPointer?) throws(DisplayError) -> Bool
 }
 
+/// What the display's worker did (DisplayWorker): a legacy modeset, or an unplugged output let go.
+enum DRMWorkDone: Sendable {
+    /// drmModeSetCrtc returned (with its failure, if any) at this CLOCK_MONOTONIC time.
+    case modeset(DisplayError?, at: Int64)
+    /// An output's CRTC was turned off and its buffers freed: what went wrong, for the log.
+    case dropped([String])
+}
+
 final class LegacyCommit: CommitStrategy {
     let fd: FileDescriptor
     let device: String
     var name: String { "legacy" }
+    private let worker: DisplayWorker<DRMWorkDone>
+    /// The user data of each modeset the worker runs, by its number: its outcome completes the
+    /// frame as the event of a flip with that user data would.
+    private var modesets: [UInt64: UnsafeMutableRawPointer?] = [:]
 
-    init(fd: FileDescriptor, device: String) { self.fd = fd; self.device = device }
+    init(fd: FileDescriptor, device: String, worker: DisplayWorker<DRMWorkDone>) {
+        self.fd = fd; self.device = device; self.worker = worker
+    }
 
     func commit(_ target: DRMOutputTarget, framebuffer: UInt32, modeset: Bool, userData: UnsafeMutableRawPointer?) throws(DisplayError) -> Bool {
         if modeset {
-            var connector = target.connectorID
-            var mode = target.mode
-            try DRMCall.check(
-                "drmModeSetCrtc", drmModeSetCrtc(fd.rawValue, target.crtcID, framebuffer, 0, 0, &connector, 1, &mode), device: device)
-            return false
+            // drmModeSetCrtc has no non-blocking form: it runs on the worker.
+            let fd = self.fd, device = self.device, crtc = target.crtcID, mode = target.mode, connectorID = target.connectorID
+            let id = worker.run {
+                var connector = connectorID, mode = mode
+                let r = drmModeSetCrtc(fd.rawValue, crtc, framebuffer, 0, 0, &connector, 1, &mode)
+                var failure: DisplayError?
+                do throws(DisplayError) { try DRMCall.check("drmModeSetCrtc", r, device: device) } catch { failure = error }
+                return .modeset(failure, at: Syscalls.monotonicNanoseconds())
+            }
+            modesets[id] = userData
+            return true
         }
         try DRMCall.check(
             "drmModePageFlip",
             drmModePageFlip(fd.rawValue, target.crtcID, framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT), userData), device: device)
         return true
+    }
+
+    /// The user data of the modeset the worker finished as call `id` (nil: not a modeset).
+    func modesetDone(_ id: UInt64) -> UnsafeMutableRawPointer?? {
+        modesets.removeValue(forKey: id)
     }
 }
 

@@ -133,6 +133,11 @@ public final class DRMDisplay: Display {
     }
     let strategy: CommitStrategy
     let factory: DRMOutputFactory
+    /// Runs the calls that block (legacy modesets, turning an unplugged output's CRTC off) off
+    /// the frame loop; its descriptor is among `eventDescriptors`.
+    let worker: DisplayWorker<DRMWorkDone>
+    /// A failure the worker met, thrown by the next present or handleEvents.
+    private var deferredError: DisplayError?
     private let flipTimeout: Int32
 
     public convenience init(options: DRMDisplayOptions = DRMDisplayOptions()) throws(DisplayError) {
@@ -174,10 +179,13 @@ public final class DRMDisplay: Display {
         }
         guard !states.isEmpty else { throw .unsupported(device.path, notes.joined(separator: "; ")) }
         if !useAtomic { for s in states { s.target.atomic = nil } }
+        let worker = try DisplayWorker<DRMWorkDone>(device: device.path)
+        self.worker = worker
         self.factory = factory
         self.states = states
         outputs = states.map(\.output)
-        strategy = useAtomic ? AtomicCommit(fd: device.fd, device: device.path) : LegacyCommit(fd: device.fd, device: device.path)
+        strategy = useAtomic
+            ? AtomicCommit(fd: device.fd, device: device.path) : LegacyCommit(fd: device.fd, device: device.path, worker: worker)
         commitStrategyName = strategy.name
         diagnostics = []
         diagnostics += notes
@@ -203,6 +211,10 @@ public final class DRMDisplay: Display {
         guard frame.width == output.frameWidth, frame.height == output.frameHeight else {
             throw .frameSizeMismatch(
                 expectedWidth: output.frameWidth, expectedHeight: output.frameHeight, width: frame.width, height: frame.height)
+        }
+        if let error = deferredError {
+            deferredError = nil
+            throw error
         }
         if isMasterLost {
             let r = drmSetMaster(device.fd.rawValue)
@@ -312,14 +324,11 @@ public final class DRMDisplay: Display {
     }
 
     /// Gives up DRM master, as on a VT switch away or to let another program show something:
-    /// waits for pending flips and calls drmDropMaster. The next present takes master back
-    /// (drmSetMaster) and sets every output's mode again.
+    /// drmDropMaster at once. Flips in flight are not waited for: the kernel completes them
+    /// (another master's first commit waits for them there), and their events find their tokens
+    /// forgotten. The next present takes master back (drmSetMaster) and sets every mode again.
     public func releaseMaster() throws(DisplayError) {
         guard let device else { throw .closed }
-        // A flip that never completes must not keep us master: the VT switch needs it dropped.
-        for s in states where s.flipPending {
-            do { try waitForFlip(s, device: device) } catch { diagnostics.append("releasing master: \(error)") }
-        }
         forgetScreen()
         try DRMCall.check("drmDropMaster", drmDropMaster(device.fd.rawValue), device: device.path)
     }
@@ -331,16 +340,45 @@ public final class DRMDisplay: Display {
         for s in states { s.needsModeset = true; s.forgetFlip() }
     }
 
-    /// The card's descriptor, readable when page-flip events wait (the frame loop watches it).
-    public var eventDescriptors: [Int32] { device.map { [$0.fd.rawValue] } ?? [] }
+    /// The card's descriptor, readable when page-flip events wait, and the worker's, readable
+    /// when a call it ran is done (the frame loop watches both).
+    public var eventDescriptors: [Int32] { device.map { [$0.fd.rawValue, worker.descriptor] } ?? [] }
 
-    /// Handles the page-flip events waiting on the card, without blocking (the card is open
-    /// non-blocking): their outputs' other buffers are free again.
+    /// Handles the page-flip events waiting on the card, or the calls the worker finished,
+    /// without blocking (the card is open non-blocking): their outputs' other buffers are free again.
     public func handleEvents(on descriptor: Int32) throws(DisplayError) {
-        guard let device, device.fd.rawValue == descriptor else { return }
-        var context = Self.eventContext()
-        try Self.readEvents(device, &context)
+        guard let device else { return }
+        if descriptor == worker.descriptor {
+            absorb(worker.collect())
+            if let error = deferredError {
+                deferredError = nil
+                throw error
+            }
+        } else {
+            guard device.fd.rawValue == descriptor else { return }
+            var context = Self.eventContext()
+            try Self.readEvents(device, &context)
+        }
         probeVBlanksAfterModesets(device)
+    }
+
+    /// Applies what the worker finished: a legacy modeset completes its frame as a flip's event
+    /// would (and its failure is the next present's); a dropped output's notes are logged.
+    func absorb(_ finished: [DisplayWorker<DRMWorkDone>.Finished]) {
+        for f in finished {
+            switch f.outcome {
+            case .dropped(let notes):
+                diagnostics += notes
+            case .modeset(let failure, let stamp):
+                guard let legacy = strategy as? LegacyCommit, let userData = legacy.modesetDone(f.id) else { continue }
+                let state = Self.flipDone(userData, at: stamp)
+                if let failure {
+                    // Not on screen: the next present to it sets the mode again.
+                    state?.needsModeset = true
+                    deferredError = masterLoss(failure)
+                }
+            }
+        }
     }
 
     /// Outputs whose modeset's event has come: their CRTCs are on and answer drmWaitVBlank if
@@ -380,14 +418,22 @@ public final class DRMDisplay: Display {
         var context = drmEventContext()
         context.version = 2
         context.page_flip_handler = { _, _, seconds, microseconds, data in
-            guard let data else { return }
-            let token = Unmanaged<DRMFlipToken>.fromOpaque(data).takeRetainedValue()
-            // Only the flip the output waits for completes it (an older, forgotten one does not).
-            guard let s = token.state, s.flipToken === token else { return }
-            s.flipToken = nil
-            s.lastFlipNanoseconds = Int64(seconds) * 1_000_000_000 + Int64(microseconds) * 1000
+            DRMDisplay.flipDone(data, at: Int64(seconds) * 1_000_000_000 + Int64(microseconds) * 1000)
         }
         return context
+    }
+
+    /// The flip (or legacy modeset) whose user data is `data` is on screen since `stamp`: its
+    /// output gets the stamp and its token back. Returns the output, unless it forgot that flip.
+    @discardableResult
+    fileprivate static func flipDone(_ data: UnsafeMutableRawPointer?, at stamp: Int64) -> DRMOutputState? {
+        guard let data else { return nil }
+        let token = Unmanaged<DRMFlipToken>.fromOpaque(data).takeRetainedValue()
+        // Only the flip the output waits for completes it (an older, forgotten one does not).
+        guard let s = token.state, s.flipToken === token else { return nil }
+        s.flipToken = nil
+        s.lastFlipNanoseconds = stamp
+        return s
     }
 
     /// Reads DRM events until `state`'s flip has completed. A flip whose event does not come within
@@ -401,6 +447,11 @@ public final class DRMDisplay: Display {
         var context = Self.eventContext()
         while state.flipPending {
             let left = deadline - Syscalls.monotonicNanoseconds()
+            if left > 0, !worker.outstanding.isEmpty {
+                // A legacy modeset on the worker: its outcome, not a card event, completes it.
+                absorb(worker.finish(timeoutMilliseconds: Int32(clamping: left / 1_000_000 + 1)))
+                continue
+            }
             guard left > 0 else {
                 state.giveUpFlip()
                 flipTimeouts += 1
@@ -414,9 +465,12 @@ public final class DRMDisplay: Display {
         probeVBlanksAfterModesets(device)
     }
 
+    /// Waits for the flips in flight and the worker's calls (at the process's exit, or a card let
+    /// go: no frame loop waits on it), then restores or retains.
     public func close(_ how: CloseBehaviour) {
         guard let device else { return }
         for s in states where s.flipPending { try? waitForFlip(s, device: device) }
+        absorb(worker.finish(timeoutMilliseconds: flipTimeout))
         switch how {
         case .restore:
             for s in states {

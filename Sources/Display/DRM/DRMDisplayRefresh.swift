@@ -140,13 +140,26 @@ extension DRMDisplay {
         return before != outputs
     }
 
-    /// Lets an output go: waits for its flip, turns its CRTC off (it no longer drives anything
-    /// that is plugged in), frees its buffers. Errors are noted, not thrown (the connector is gone).
+    /// Lets an output go: its flip forgotten (its event finds no state), its CRTC turned off (it no
+    /// longer drives anything that is plugged in) and its buffers freed on the worker, as the
+    /// kernel makes drmModeSetCrtc wait for the flip still in flight. Errors are noted, not thrown
+    /// (the connector is gone).
     func dropOutput(_ s: DRMOutputState, device: DRMDevice) {
-        if s.flipPending { try? waitForFlip(s, device: device) }
-        if drmModeSetCrtc(device.fd.rawValue, s.target.crtcID, 0, 0, 0, nil, 0, nil) != 0 {
-            diagnostics.append("\(s.output.name): turning CRTC \(s.target.crtcID) off failed: \(currentErrno())")
+        s.forgetFlip()
+        let fd = device.fd, crtc = s.target.crtcID, name = s.output.name
+        let buffers = DroppedBuffers(buffers: s.buffers)
+        worker.run {
+            var notes: [String] = []
+            if drmModeSetCrtc(fd.rawValue, crtc, 0, 0, 0, nil, 0, nil) != 0 {
+                notes.append("\(name): turning CRTC \(crtc) off failed: \(currentErrno())")
+            }
+            for b in buffers.buffers { b.destroy() }
+            return .dropped(notes)
         }
-        for b in s.buffers { b.destroy() }
     }
+}
+
+/// A dropped output's buffers, handed to the worker: nothing on the loop touches them again.
+private struct DroppedBuffers: @unchecked Sendable {
+    let buffers: [DRMDumbBuffer]
 }

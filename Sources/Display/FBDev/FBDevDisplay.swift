@@ -76,14 +76,28 @@ public final class FBDevDisplay: Display {
     /// (`FBLayout.scansOutDirectly`), nor once fsync said EINVAL (no deferred I/O, older kernels).
     private var flushes: Bool
     private var pages: PageDamage
+    /// Runs the pan and the vsync wait when `waitsOnWorker` (nil: they run in present).
+    private let worker: DisplayWorker<FBDevFlip>?
+    /// The present whose pan and wait the worker has not finished: the page drawn, the page shown
+    /// before it, the pan offset asked for.
+    private var inFlight: (page: Int, showing: Int, offset: (x: Int32, y: Int32))?
+    /// The last vblank the worker's wait ended at.
+    private var lastVSync: Int64 = 0
+    /// A failure the worker met, thrown by the next present (or handleEvents).
+    private var deferredError: DisplayError?
 
-    /// Opens `path` and prepares it for presenting frames rotated by `rotation`.
-    public init(path: String, rotation: Rotation = .r0, dither: Bool = true, doubleBuffer: Bool = true) throws(DisplayError) {
+    /// Opens `path` and prepares it for presenting frames rotated by `rotation`. `waitsOnWorker`
+    /// (a frame loop's display, the daemon's): the pan and FBIO_WAITFORVSYNC run on a worker
+    /// thread, present returns once the page is drawn, and the loop hears of the vblank on
+    /// `eventDescriptors` as of a DRM page flip. Otherwise present returns once they are done
+    /// (tools and tests that read the screen right after).
+    public init(path: String, rotation: Rotation = .r0, dither: Bool = true, doubleBuffer: Bool = true, waitsOnWorker: Bool = false) throws(DisplayError) {
         let fd = try Syscalls.open(path)
         let variable: fb_var_screeninfo, layout: FBLayout, memory: UnsafeMutableRawPointer
         do {
             variable = try FBDev.getVariableInfo(fd, device: path)
             layout = try FBLayout(variable: variable, fixed: try FBDev.getFixedInfo(fd, device: path), device: path)
+            worker = waitsOnWorker ? try DisplayWorker(device: path) : nil
             memory = try Syscalls.mmap(fd, length: layout.memoryLength, device: path)
         } catch {
             Syscalls.close(fd)
@@ -139,30 +153,55 @@ public final class FBDevDisplay: Display {
             throw .frameSizeMismatch(
                 expectedWidth: output.frameWidth, expectedHeight: output.frameHeight, width: frame.width, height: frame.height)
         }
+        if let worker, inFlight != nil {
+            // A caller outside a frame loop presents again before the worker is done: wait for it
+            // here (the loop waits for it on `eventDescriptors` instead).
+            absorb(worker.finish(timeoutMilliseconds: Int32(clamping: 2 * frameIntervalNanoseconds / 1_000_000 + 1000)))
+            if inFlight != nil { abandonFlip(output: 0) }
+        }
+        if let error = deferredError {
+            deferredError = nil
+            throw error
+        }
         let (page, rects) = pages.target(damage: damage)
         let target = surface(page: page)
         var drawn = IntRect.zero
         for r in rects ?? [frame.bounds] {
             drawn = drawn.union(convertingBlit(from: frame, rect: r, to: target, rotation: output.rotation, dither: dither))
         }
-        // DRM's fbdev emulation shows mmap writes through deferred I/O, 50 ms later: flush it now,
-        // with every page drawn in its last run (DeferredIOPages.swift: Linux 6.1 can lose a run).
-        // A firmware framebuffer (vesafb, efifb, simplefb) has nothing to flush: never asked.
-        if flushes {
-            let top = Int(pageRows[page])
-            for offset in DeferredIOPages.offsets(
-                rows: top + Int(drawn.y)..<top + Int(drawn.maxY), screen: top..<top + Int(layout.height),
-                rowBytes: layout.rowBytes, pageSize: Syscalls.pageSize)
-            {
-                Syscalls.rewriteByte(at: memory + offset)
-            }
-            flushes = try Syscalls.fsync(fd, device: path)
-        }
+        try flush(rows: Int(drawn.y)..<Int(drawn.maxY), page: page, fd: fd)
         let showing = pages.front
         pages.drawn(page: page, damage: damage)
         presentCount += 1
         let offset = (x: isDoubleBuffered ? 0 : homeColumn, y: pageRows[page])
-        if offset != currentOffset {
+        let pans = offset != currentOffset
+        // On DRM's fbdev emulation the pan is a blocking atomic commit that returns once the flip
+        // is done at a vblank (vkms: 50-80 ms under TCG): a wait after it would cost a second
+        // vblank a frame. Only once the timed waits found a vblank at all.
+        let panIsVSync = pans && layout.isDRMEmulation && hasVSync == true
+        if let worker {
+            let waits = hasVSync != false && !panIsVSync
+            guard pans || waits else { return .timer }
+            let pan = pans ? panInfo(offset) : nil
+            let path = self.path, probing = hasVSync == nil, interval = frameIntervalNanoseconds
+            let refresh = outputs[0].mode.refreshMillihertz
+            inFlight = (page: page, showing: showing, offset: offset)
+            worker.run {
+                var flip = FBDevFlip()
+                if let pan {
+                    do throws(DisplayError) { try FBDev.panDisplay(fd, device: path, pan) } catch {
+                        flip.panError = error
+                        return flip
+                    }
+                }
+                flip.vsync = waits
+                    ? FBVSyncWait.wait(fd, device: path, probing: probing, interval: interval, refreshMillihertz: refresh)
+                    : .vblank(Syscalls.monotonicNanoseconds())
+                return flip
+            }
+            return hasVSync == true ? .vblank(nanoseconds: lastVSync) : .timer
+        }
+        if pans {
             do {
                 try FBDev.panDisplay(fd, device: path, panInfo(offset))
                 currentOffset = offset
@@ -175,12 +214,26 @@ public final class FBDevDisplay: Display {
                 pages = PageDamage(count: 1, front: 0)
                 return try present(frame, damage: [frame.bounds])
             }
-            // On DRM's fbdev emulation the pan is a blocking atomic commit that returns once the
-            // flip is done at a vblank (vkms: 50-80 ms under TCG): a wait after it would cost a
-            // second vblank a frame. Only once the timed waits found a vblank at all.
-            if layout.isDRMEmulation && hasVSync == true { return .vblank(nanoseconds: Syscalls.monotonicNanoseconds()) }
+            if panIsVSync { return .vblank(nanoseconds: Syscalls.monotonicNanoseconds()) }
         }
-        return try waitForVSync(fd)
+        guard hasVSync != false else { return .timer }
+        return try timing(FBVSyncWait.wait(
+            fd, device: path, probing: hasVSync == nil, interval: frameIntervalNanoseconds, refreshMillihertz: outputs[0].mode.refreshMillihertz))
+    }
+
+    /// DRM's fbdev emulation shows mmap writes through deferred I/O, 50 ms later: flushes `rows`
+    /// of `page` now, with every page drawn in its last run (DeferredIOPages.swift: Linux 6.1 can
+    /// lose a run). A firmware framebuffer (vesafb, efifb, simplefb) has nothing to flush: never asked.
+    private func flush(rows: Range<Int>, page: Int, fd: FileDescriptor) throws(DisplayError) {
+        guard flushes, !rows.isEmpty else { return }
+        let top = Int(pageRows[page])
+        for offset in DeferredIOPages.offsets(
+            rows: top + rows.lowerBound..<top + rows.upperBound, screen: top..<top + Int(layout.height),
+            rowBytes: layout.rowBytes, pageSize: Syscalls.pageSize)
+        {
+            Syscalls.rewriteByte(at: memory + offset)
+        }
+        flushes = try Syscalls.fsync(fd, device: path)
     }
 
     /// The var info found at open with another pan offset (FBIOPAN_DISPLAY reads only the offsets
@@ -192,51 +245,113 @@ public final class FBDevDisplay: Display {
         return info
     }
 
-    private func waitForVSync(_ fd: FileDescriptor) throws(DisplayError) -> PresentTiming {
-        guard hasVSync != false else { return .timer }
-        do {
-            try FBDev.waitForVSync(fd, device: path)
-            if hasVSync == nil {
-                // DRM's fbdev emulation answers 0 at once when the CRTC has no vblank interrupt
-                // (bochs, virtio-gpu under QEMU): each of three more waits must end about a frame
-                // after the one before to count. One is not enough: an emulated or busy CPU can
-                // stall an instant ioctl for several milliseconds, and stamps taken then would pace
-                // as if from vblanks. Timed from the previous wait's end, not from its own start: a
-                // process preempted between two waits (a loaded board, a guest whose host is busy)
-                // starts the next one late in the frame, and that wait is short though vblanks are real.
-                var last = Syscalls.monotonicNanoseconds()
-                for _ in 0..<3 {
-                    try FBDev.waitForVSync(fd, device: path)
-                    let end = Syscalls.monotonicNanoseconds()
-                    if end - last < frameIntervalNanoseconds / 2 {
-                        hasVSync = false
-                        diagnostics.append("FBIO_WAITFORVSYNC on \(path) returns without waiting; pacing by timer")
-                        return .timer
-                    }
-                    last = end
-                }
-            }
+    /// What a vsync wait means for pacing: its stamp, or the timer when the driver has none.
+    private func timing(_ wait: FBVSyncWait) throws(DisplayError) -> PresentTiming {
+        switch wait {
+        case .vblank(let stamp):
             hasVSync = true
-            return .vblank(nanoseconds: Syscalls.monotonicNanoseconds())
-        } catch {
-            if case .ioctl(_, .resourceBusy, _) = error {
-                // DRM's fbdev emulation while a DRM client holds master: the pixels are written
-                // (shown once the kernel gets the screen back); there is just no vblank to wait for.
-                if !sawBusyVSync { diagnostics.append("\(error); another DRM client holds the screen") }
-                sawBusyVSync = true
-                return .timer
-            }
-            guard hasVSync == nil, case .ioctl(_, let e, _) = error,
-                [.inappropriateIOCTLForDevice, .invalidArgument, .noFunction, .notSupportedOnSocket].contains(e)
-            else { throw error }
+            lastVSync = stamp
+            return .vblank(nanoseconds: stamp)
+        case .none(let why):
             hasVSync = false
-            diagnostics.append("\(error); pacing by timer at \(outputs[0].mode.refreshMillihertz) mHz")
+            diagnostics.append(why)
             return .timer
+        case .busy(let error):
+            if !sawBusyVSync { diagnostics.append("\(error); another DRM client holds the screen") }
+            sawBusyVSync = true
+            return .timer
+        case .failed(let error):
+            throw error
+        }
+    }
+
+    // MARK: The worker (`waitsOnWorker`): the pan and the vsync wait off the caller's thread
+
+    /// The worker's descriptor, readable when its pan and wait are done.
+    public var eventDescriptors: [Int32] { worker.map { [$0.descriptor] } ?? [] }
+
+    /// Takes what the worker finished, without waiting.
+    public func handleEvents(on descriptor: Int32) throws(DisplayError) {
+        guard let worker, descriptor == worker.descriptor else { return }
+        absorb(worker.collect())
+        if let error = deferredError {
+            deferredError = nil
+            throw error
+        }
+    }
+
+    public func isFlipPending(output index: Int) -> Bool { inFlight != nil }
+
+    /// Waits until the worker's pan and vsync wait are done (before reading the screen back, for
+    /// callers outside a frame loop); their failure is thrown.
+    public func waitForPendingFlips() throws(DisplayError) {
+        guard let worker, inFlight != nil else { return }
+        absorb(worker.finish(timeoutMilliseconds: Int32(clamping: 2 * frameIntervalNanoseconds / 1_000_000 + 1000)))
+        if inFlight != nil { abandonFlip(output: 0) }
+        if let error = deferredError {
+            deferredError = nil
+            throw error
+        }
+    }
+
+    /// The worker has been in the pan or the wait for as long as the frame loop waits for a flip:
+    /// the driver's vsync is not to be trusted. From now on the display paces by timer and draws
+    /// into the page the pan went to, so that a pan that ends late shows the newest picture.
+    public func abandonFlip(output index: Int) {
+        guard let flight = inFlight else { return }
+        inFlight = nil
+        hasVSync = false
+        currentOffset = flight.offset
+        if isDoubleBuffered {
+            isDoubleBuffered = false
+            pageRows = [pageRows[flight.page]]
+            pages = PageDamage(count: 1, front: 0)
+            pages.drawn(page: 0, damage: [])
+        }
+        diagnostics.append("FBIO_WAITFORVSYNC or FBIOPAN_DISPLAY on \(path) did not return; single buffered, pacing by timer")
+    }
+
+    /// Applies the worker's outcomes. A pan the driver refused although its info allowed it is
+    /// undone here: the page drawn is copied where the screen is, and drawing goes on there.
+    private func absorb(_ finished: [DisplayWorker<FBDevFlip>.Finished]) {
+        for f in finished {
+            // An outcome after `abandonFlip` changes nothing: the display has moved on.
+            guard let flight = inFlight else { continue }
+            inFlight = nil
+            if let error = f.outcome.panError {
+                diagnostics.append("\(error); falling back to single buffering")
+                isDoubleBuffered = false
+                let shown = pageRows[flight.showing]
+                (memory + Int(shown) * layout.rowBytes).copyMemory(
+                    from: memory + Int(pageRows[flight.page]) * layout.rowBytes, byteCount: layout.pageBytes)
+                pageRows = [shown]
+                pages = PageDamage(count: 1, front: 0)
+                pages.drawn(page: 0, damage: [])
+                if let fd {
+                    do { try flush(rows: 0..<Int(layout.height), page: 0, fd: fd) } catch { deferredError = error }
+                }
+                continue
+            }
+            currentOffset = flight.offset
+            guard let wait = f.outcome.vsync else { continue }
+            do { _ = try timing(wait) } catch { deferredError = error }
         }
     }
 
     public func close(_ how: CloseBehaviour) {
         guard let fd else { return }
+        // The worker's last pan and wait end within a refresh or two (this is the process's exit,
+        // or a hand-over: no frame loop waits on it).
+        if let worker, inFlight != nil {
+            absorb(worker.finish(timeoutMilliseconds: Int32(clamping: 2 * frameIntervalNanoseconds / 1_000_000 + 1000)))
+            if !worker.outstanding.isEmpty {
+                // Stuck in the driver: the descriptor and the memory stay with it (a few pages of
+                // address space, at exit), never reused under a call still running.
+                self.fd = nil
+                diagnostics.append("\(path): the worker is still in an ioctl; left open")
+                return
+            }
+        }
         self.fd = nil
         let home = memory + Int(homeRow) * layout.rowBytes
         switch how {

@@ -104,6 +104,8 @@ public final class FrameScheduler: LoopFrameSource {
     private var missedSinceLog = 0
     private var lastMissLog: Int64?
     private var saidNoVBlank = false
+    /// The display's events last failed (logged once until they succeed).
+    private var offLoopFailing = false
 
     /// How soon presenting is tried again while DRM master is held by another process.
     public static let masterRetryNanoseconds: Int64 = 250_000_000
@@ -152,9 +154,22 @@ public final class FrameScheduler: LoopFrameSource {
         if state.flipWait != nil && !anyFlipPending { state.flipsCame() }
     }
 
+    /// A call the display finished off the loop can fail after present returned (a legacy modeset
+    /// refused, master lost meanwhile): every output is owed its whole frame and presenting is
+    /// tried again soon, as when present fails. Logged once until the display's events are
+    /// handled without a failure again.
     private func handleEvents(on descriptor: Int32) {
-        do { try display.handleEvents(on: descriptor) } catch {
-            log("display events on descriptor \(descriptor): \(error)")
+        do {
+            try display.handleEvents(on: descriptor)
+            offLoopFailing = false
+        } catch {
+            if !offLoopFailing { log("display events on descriptor \(descriptor): \(error)") }
+            offLoopFailing = true
+            if case .closed = error { return }
+            for o in display.outputs { ledger.owe(o.name) }
+            guard !state.isPaused else { return }
+            heldFrame = nil
+            state.failed(retryAt: clock() + Self.masterRetryNanoseconds)
         }
     }
 
@@ -295,6 +310,15 @@ public final class FrameScheduler: LoopFrameSource {
                 wake = min(wake ?? retry, retry)
             }
             state.settled(wakeAt: wake)
+            // No next frame will collect a flip still in flight: its event is heard when it comes,
+            // so that a call the display finished off the loop and that failed (a legacy modeset)
+            // is tried again, not left until the next change.
+            if !flipEventsWake && anyFlipPending {
+                flipEventsWake = true
+                do { try watchEventDescriptors() } catch {
+                    log("frame scheduler: watching the display's events: \(error)")
+                }
+            }
         }
     }
 

@@ -44,6 +44,10 @@ struct OutputLedger {
     /// A new output on a real screen showed its first frame at `now`: repainted whole a second later.
     mutating func settling(_ name: String, at now: Int64) { settleRepaints[name] = now + Self.settleRepaintNanoseconds }
 
+    /// What output `name` shows is unknown (a call the display finished off the loop failed): it
+    /// gets its whole frame next time.
+    mutating func owe(_ name: String) { owedWhole.insert(name) }
+
     /// Output `name`'s present failed: it is owed its whole frame. Returns whether it had been working.
     mutating func failed(_ name: String) -> Bool {
         owedWhole.insert(name)
