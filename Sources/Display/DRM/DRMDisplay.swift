@@ -34,9 +34,13 @@
 //
 // Hotplug (DRMDisplayRefresh.swift): refreshOutputs() re-reads the connectors after a uevent;
 // a newly connected one gets a free CRTC, a mode, a format and two buffers (the same rules as at
-// open) and is modeset by its next present; a disconnected one is dropped (its flip awaited, its
-// CRTC turned off, its buffers freed) without touching the others; one whose mode vanished from
-// its mode list is re-created. Whole cards coming and going are DRMDisplaySet's business.
+// open) and is modeset by its next present; a disconnected one is dropped (its flip forgotten, its
+// CRTC turned off and its buffers freed on the worker) without touching the others; one whose mode
+// vanished from its mode list is re-created. Whole cards coming and going are DRMDisplaySet's business.
+//
+// Blocking calls (a legacy modeset, turning an unplugged output's CRTC off) run on the display's
+// worker thread (DisplayWorker.swift), whose descriptor is among `eventDescriptors`: a frame loop
+// never waits in them. Only close waits, for the flips and calls in flight, at the process's exit.
 //
 // Damage with a flip: every present flips to the other buffer, and a new framebuffer on the plane
 // counts as full damage for damage-helper drivers (virtio-gpu), so no drmModeDirtyFB is needed.
@@ -120,9 +124,9 @@ public final class DRMDisplay: Display {
     /// drmModeDirtyFB calls made (single-buffered outputs on drivers that need them).
     public private(set) var dirtyFBCalls = 0
     /// Page flips whose event never came within the flip timeout (given up, see `waitForFlip`).
-    public private(set) var flipTimeouts = 0
+    public internal(set) var flipTimeouts = 0
     /// Time present spent blocked on page-flip events, summed (what a third buffer could save).
-    public private(set) var flipWaitNanoseconds: Int64 = 0
+    public internal(set) var flipWaitNanoseconds: Int64 = 0
     /// Scanout buffers per output, in `outputs` order (1 = single-buffered with DirtyFB).
     public var buffersPerOutput: [Int] { states.map(\.buffers.count) }
     public let dither: Bool
@@ -137,8 +141,8 @@ public final class DRMDisplay: Display {
     /// the frame loop; its descriptor is among `eventDescriptors`.
     let worker: DisplayWorker<DRMWorkDone>
     /// A failure the worker met, thrown by the next present or handleEvents.
-    private var deferredError: DisplayError?
-    private let flipTimeout: Int32
+    var deferredError: DisplayError?
+    let flipTimeout: Int32
 
     public convenience init(options: DRMDisplayOptions = DRMDisplayOptions()) throws(DisplayError) {
         let device: DRMDevice
@@ -317,7 +321,7 @@ public final class DRMDisplay: Display {
     /// A call the kernel refused because we are not master (EACCES/EPERM: another process or a VT
     /// switch took it) becomes `.masterLost`, and the screen is forgotten so the next present takes
     /// master back and shows everything again; any other error is returned as it is.
-    private func masterLoss(_ error: DisplayError) -> DisplayError {
+    func masterLoss(_ error: DisplayError) -> DisplayError {
         guard case .ioctl(let call, let e, let path) = error, e == .permissionDenied || e == .notPermitted else { return error }
         forgetScreen()
         return .masterLost(call, e, path)
@@ -338,131 +342,6 @@ public final class DRMDisplay: Display {
     private func forgetScreen() {
         isMasterLost = true
         for s in states { s.needsModeset = true; s.forgetFlip() }
-    }
-
-    /// The card's descriptor, readable when page-flip events wait, and the worker's, readable
-    /// when a call it ran is done (the frame loop watches both).
-    public var eventDescriptors: [Int32] { device.map { [$0.fd.rawValue, worker.descriptor] } ?? [] }
-
-    /// Handles the page-flip events waiting on the card, or the calls the worker finished,
-    /// without blocking (the card is open non-blocking): their outputs' other buffers are free again.
-    public func handleEvents(on descriptor: Int32) throws(DisplayError) {
-        guard let device else { return }
-        if descriptor == worker.descriptor {
-            absorb(worker.collect())
-            if let error = deferredError {
-                deferredError = nil
-                throw error
-            }
-        } else {
-            guard device.fd.rawValue == descriptor else { return }
-            var context = Self.eventContext()
-            try Self.readEvents(device, &context)
-        }
-        probeVBlanksAfterModesets(device)
-    }
-
-    /// Applies what the worker finished: a legacy modeset completes its frame as a flip's event
-    /// would (and its failure is the next present's); a dropped output's notes are logged.
-    func absorb(_ finished: [DisplayWorker<DRMWorkDone>.Finished]) {
-        for f in finished {
-            switch f.outcome {
-            case .dropped(let notes):
-                diagnostics += notes
-            case .modeset(let failure, let stamp):
-                guard let legacy = strategy as? LegacyCommit, let userData = legacy.modesetDone(f.id) else { continue }
-                let state = Self.flipDone(userData, at: stamp)
-                if let failure {
-                    // Not on screen: the next present to it sets the mode again.
-                    state?.needsModeset = true
-                    deferredError = masterLoss(failure)
-                }
-            }
-        }
-    }
-
-    /// Outputs whose modeset's event has come: their CRTCs are on and answer drmWaitVBlank if
-    /// they ever will.
-    private func probeVBlanksAfterModesets(_ device: DRMDevice) {
-        for s in states where s.probesVBlankAfterFlip && !s.flipPending {
-            s.probesVBlankAfterFlip = false
-            s.hasVBlank = DRMOutputFactory.crtcHasVBlank(device.fd, crtcIndex: s.crtcIndex)
-        }
-    }
-
-    /// drmHandleEvent: reads the events waiting and calls `context`'s handlers. None waiting
-    /// (EAGAIN on the non-blocking card) is no error.
-    private static func readEvents(_ device: DRMDevice, _ context: inout drmEventContext) throws(DisplayError) {
-        guard drmHandleEvent(device.fd.rawValue, &context) < 0 else { return }
-        let e = currentErrno()
-        if e == .resourceTemporarilyUnavailable || e == .interrupted { return }
-        throw .ioctl("drmHandleEvent", e, device.path)
-    }
-
-    public func isFlipPending(output index: Int) -> Bool {
-        states.indices.contains(index) && states[index].flipPending
-    }
-
-    /// The loop waited for this flip's event (without blocking) and gives up on it, as
-    /// `waitForFlip` would after the flip timeout: the next present sets the mode again.
-    public func abandonFlip(output index: Int) {
-        guard states.indices.contains(index), states[index].flipPending else { return }
-        states[index].giveUpFlip()
-        flipTimeouts += 1
-        diagnostics.append("\(states[index].output.name): no page-flip event before the frame loop gave up on it; the next present sets the mode again")
-    }
-
-    /// What drmHandleEvent calls for a completed flip: the flip's output gets its stamp and its
-    /// token back.
-    private static func eventContext() -> drmEventContext {
-        var context = drmEventContext()
-        context.version = 2
-        context.page_flip_handler = { _, _, seconds, microseconds, data in
-            DRMDisplay.flipDone(data, at: Int64(seconds) * 1_000_000_000 + Int64(microseconds) * 1000)
-        }
-        return context
-    }
-
-    /// The flip (or legacy modeset) whose user data is `data` is on screen since `stamp`: its
-    /// output gets the stamp and its token back. Returns the output, unless it forgot that flip.
-    @discardableResult
-    fileprivate static func flipDone(_ data: UnsafeMutableRawPointer?, at stamp: Int64) -> DRMOutputState? {
-        guard let data else { return nil }
-        let token = Unmanaged<DRMFlipToken>.fromOpaque(data).takeRetainedValue()
-        // Only the flip the output waits for completes it (an older, forgotten one does not).
-        guard let s = token.state, s.flipToken === token else { return nil }
-        s.flipToken = nil
-        s.lastFlipNanoseconds = stamp
-        return s
-    }
-
-    /// Reads DRM events until `state`'s flip has completed. A flip whose event does not come within
-    /// the flip timeout (a driver that lost it) is given up: the output is set up again by its
-    /// next commit (a modeset, which a lost event cannot stall), noted in `diagnostics`, and the
-    /// splash goes on.
-    func waitForFlip(_ state: DRMOutputState, device: DRMDevice) throws(DisplayError) {
-        let start = Syscalls.monotonicNanoseconds()
-        defer { flipWaitNanoseconds += Syscalls.monotonicNanoseconds() - start }
-        let deadline = start + Int64(flipTimeout) * 1_000_000
-        var context = Self.eventContext()
-        while state.flipPending {
-            let left = deadline - Syscalls.monotonicNanoseconds()
-            if left > 0, !worker.outstanding.isEmpty {
-                // A legacy modeset on the worker: its outcome, not a card event, completes it.
-                absorb(worker.finish(timeoutMilliseconds: Int32(clamping: left / 1_000_000 + 1)))
-                continue
-            }
-            guard left > 0 else {
-                state.giveUpFlip()
-                flipTimeouts += 1
-                diagnostics.append("\(state.output.name): no page-flip event within \(flipTimeout) ms; the next present sets the mode again")
-                return
-            }
-            if try Syscalls.pollReadable(device.fd, timeoutMilliseconds: Int32(clamping: left / 1_000_000 + 1), device: device.path) {
-                try Self.readEvents(device, &context)
-            }
-        }
-        probeVBlanksAfterModesets(device)
     }
 
     /// Waits for the flips in flight and the worker's calls (at the process's exit, or a card let

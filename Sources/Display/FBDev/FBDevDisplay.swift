@@ -12,6 +12,9 @@
 //             ENOTTY/EINVAL, or one of three waits returning at once (DRM emulation without vblank
 //             interrupts), means no vsync and present reports `.timer` from then on. A pan on DRM
 //             emulation already returns at the vblank (an atomic commit): no wait after it.
+//             Opened `waitsOnWorker` (the daemon), the pan and the wait run on the display's
+//             worker thread (DisplayWorker.swift): present returns once the page is drawn, and
+//             the frame loop hears of the vblank on `eventDescriptors`, as of a DRM page flip.
 //   close     put back the saved bytes (restore) or copy the last frame to where the screen was
 //             (retain), pan back to the offset found at open, munmap, close. Double buffered, the
 //             other page keeps what was drawn there: it was off screen, and saving it too would
