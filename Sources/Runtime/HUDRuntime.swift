@@ -168,18 +168,7 @@ public final class HUDRuntime: RequestTarget {
     @discardableResult
     public func apply(_ request: Request) -> RequestOutcome {
         onApplied?(request)
-        switch request {
-        case .quit(let retain) where onServiceRequest == nil:
-            quit(retain: retain)
-        case .dismissAndQuit where onServiceRequest == nil:
-            return commands.apply(.hud(.dismiss(delay: .zero)))
-        case .quit, .dismissAndQuit:
-            commands.stopRamp()
-            onServiceRequest?(request)
-        default:
-            return commands.apply(request)
-        }
-        return .applied
+        return commands.apply(request)
     }
 
     /// Runs `step` once at the end of the turn in which the runtime became ready (`isReady`: its
@@ -354,6 +343,19 @@ extension HUDRuntime: InputOwner {
 
 extension HUDRuntime: CommandOwner {
     var applyingOrigin: String? { requests.applyingOrigin }
+
+    /// A service verb goes to the session; without one, `quit` quits at once and `QUIT` dismisses.
+    func serve(_ verb: Request) -> RequestOutcome {
+        if let onServiceRequest {
+            onServiceRequest(verb)
+            return .applied
+        }
+        if case .quit(let retain) = verb {
+            quit(retain: retain)
+            return .applied
+        }
+        return commands.apply(.hud(.dismiss(delay: .zero)))
+    }
 }
 
 extension HUDRuntime: PromptSurface {

@@ -135,7 +135,8 @@ public final class SplashSession {
         for step in finishSteps { step(end) }
         closeFIFOs()
         runtime.quit(retain: end.retain)
-        logger.info("ended: \(end.reason) (\(runtime.counters.framesPresented) frames presented, \(runtime.counters.missedFrames) refresh boundaries missed)")
+        let counters = runtime.counters
+        logger.info("ended: \(end.reason) (\(counters.framesPresented) frames presented, \(counters.missedFrames) refresh boundaries missed)")
     }
 
     /// Queues the script's commands due now and schedules the next one on the loop.

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // What a request does to the HUD: a command checked (the controller's bounds, the asset policy),
 // applied to the scene and drawn; `progress-over`'s ramp started or stopped; the button pressed.
-// Refusals are logged at the rate the sender's origin allows. Service verbs (quit) are the
-// runtime's own.
+// Refusals are logged at the rate the sender's origin allows. Service verbs (quit) stop the ramp
+// and go to the owner, which ends the loop or hands them to its session.
 import HUD
 import HUDProtocol
 import Raster
@@ -13,6 +13,8 @@ protocol CommandOwner: AnyObject {
     func post(_ event: HUDEvent)
     /// The origin of the request being applied, for a refusal's log line; nil: this process.
     var applyingOrigin: String? { get }
+    /// Serves a service verb (`quit`, psplash's `QUIT`).
+    func serve(_ verb: Request) -> RequestOutcome
 }
 
 final class CommandApplier {
@@ -34,7 +36,7 @@ final class CommandApplier {
 
     private var controller: HUDController { scene.controller }
 
-    /// Applies a HUD request now (not a service verb): returns whether it was applied.
+    /// Applies a request now: returns whether it was applied.
     func apply(_ request: Request) -> RequestOutcome {
         switch request {
         case .hud(let command):
@@ -58,7 +60,8 @@ final class CommandApplier {
             frames.markDirty()
             return .applied
         case .quit, .dismissAndQuit:
-            return .refused("a service verb is the runtime's")
+            ramp.stop()
+            return owner?.serve(request) ?? .refused("nothing serves \(request) here")
         }
     }
 
