@@ -350,6 +350,14 @@ public final class DRMDisplay: Display {
         guard let device else { return }
         for s in states where s.flipPending { try? waitForFlip(s, device: device) }
         absorb(worker.finish(timeoutMilliseconds: flipTimeout))
+        if !worker.outstanding.isEmpty {
+            // A call stuck in the driver keeps the card open: its descriptor and buffers are
+            // never reused or freed under it (at exit, a few pages).
+            diagnostics.append("\(devicePath): the worker is still in an ioctl; the card is left open")
+            retainedDevice = device
+            self.device = nil
+            return
+        }
         switch how {
         case .restore:
             for s in states {

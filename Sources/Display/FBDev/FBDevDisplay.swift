@@ -197,9 +197,11 @@ public final class FBDevDisplay: Display {
                         return flip
                     }
                 }
-                flip.vsync = waits
-                    ? FBVSyncWait.wait(fd, device: path, probing: probing, interval: interval, refreshMillihertz: refresh)
-                    : .vblank(Syscalls.monotonicNanoseconds())
+                if waits {
+                    flip.vsync = FBVSyncWait.wait(fd, device: path, probing: probing, interval: interval, refreshMillihertz: refresh)
+                } else if panIsVSync {
+                    flip.vsync = .vblank(Syscalls.monotonicNanoseconds())
+                }
                 return flip
             }
             return hasVSync == true ? .vblank(nanoseconds: lastVSync) : .timer
@@ -322,6 +324,11 @@ public final class FBDevDisplay: Display {
             guard let flight = inFlight else { continue }
             inFlight = nil
             if let error = f.outcome.panError {
+                // Single buffered, the pan back to the home rows failed: the next present's error.
+                guard isDoubleBuffered else {
+                    deferredError = error
+                    continue
+                }
                 diagnostics.append("\(error); falling back to single buffering")
                 isDoubleBuffered = false
                 let shown = pageRows[flight.showing]
@@ -345,7 +352,7 @@ public final class FBDevDisplay: Display {
         guard let fd else { return }
         // The worker's last pan and wait end within a refresh or two (this is the process's exit,
         // or a hand-over: no frame loop waits on it).
-        if let worker, inFlight != nil {
+        if let worker, !worker.outstanding.isEmpty {
             absorb(worker.finish(timeoutMilliseconds: Int32(clamping: 2 * frameIntervalNanoseconds / 1_000_000 + 1000)))
             if !worker.outstanding.isEmpty {
                 // Stuck in the driver: the descriptor and the memory stay with it (a few pages of
