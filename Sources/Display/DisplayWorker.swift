@@ -31,7 +31,7 @@ final class DisplayWorker<Outcome: Sendable> {
     /// Calls given and whose outcome is not collected yet.
     private(set) var outstanding: Set<UInt64> = []
 
-    init(device: String) throws(DisplayError) {
+    init() throws(DisplayError) {
         jobs = try Syscalls.mapped { () throws(SystemError) in try Mailbox(capacity: Self.capacity) }
         done = try Syscalls.mapped { () throws(SystemError) in try Mailbox(capacity: Self.capacity * 2) }
     }

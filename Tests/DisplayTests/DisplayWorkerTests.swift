@@ -21,7 +21,7 @@ struct DisplayWorkerTests {
     }
 
     @Test func aBlockingCallReturnsAtOnceAndCallsEndInOrder() throws {
-        let worker = try DisplayWorker<Int>(device: "test")
+        let worker = try DisplayWorker<Int>()
         let gate = try EventFd()
         worker.run(Self.blocked(on: gate, then: 1))
         worker.run { 2 }
@@ -37,7 +37,7 @@ struct DisplayWorkerTests {
     }
 
     @Test func itsDescriptorIsReadableWhileAnOutcomeWaits() throws {
-        let worker = try DisplayWorker<Int>(device: "test")
+        let worker = try DisplayWorker<Int>()
         let id = worker.run { 3 }
         #expect(try Self.readable(worker, within: 10_000))
         let done = worker.collect()
@@ -47,7 +47,7 @@ struct DisplayWorkerTests {
     }
 
     @Test func finishGivesUpAfterItsTimeoutAndKeepsTheCallOutstanding() throws {
-        let worker = try DisplayWorker<Int>(device: "test")
+        let worker = try DisplayWorker<Int>()
         let gate = try EventFd()
         worker.run(Self.blocked(on: gate, then: 4))
         #expect(worker.finish(timeoutMilliseconds: 20).isEmpty)

@@ -183,7 +183,7 @@ public final class DRMDisplay: Display {
         }
         guard !states.isEmpty else { throw .unsupported(device.path, notes.joined(separator: "; ")) }
         if !useAtomic { for s in states { s.target.atomic = nil } }
-        let worker = try DisplayWorker<DRMWorkDone>(device: device.path)
+        let worker = try DisplayWorker<DRMWorkDone>()
         self.worker = worker
         self.factory = factory
         self.states = states
@@ -216,10 +216,7 @@ public final class DRMDisplay: Display {
             throw .frameSizeMismatch(
                 expectedWidth: output.frameWidth, expectedHeight: output.frameHeight, width: frame.width, height: frame.height)
         }
-        if let error = deferredError {
-            deferredError = nil
-            throw error
-        }
+        try throwDeferredError()
         if isMasterLost {
             let r = drmSetMaster(device.fd.rawValue)
             if r < 0 { throw .masterLost("drmSetMaster", (r == -1 ? currentErrno() : Errno(rawValue: -r)), device.path) }

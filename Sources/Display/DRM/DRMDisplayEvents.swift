@@ -17,10 +17,7 @@ extension DRMDisplay {
         guard let device else { return }
         if descriptor == worker.descriptor {
             absorb(worker.collect())
-            if let error = deferredError {
-                deferredError = nil
-                throw error
-            }
+            try throwDeferredError()
         } else {
             guard device.fd.rawValue == descriptor else { return }
             var context = Self.eventContext()
@@ -46,6 +43,13 @@ extension DRMDisplay {
                 }
             }
         }
+    }
+
+    /// Throws (once) the failure the worker met.
+    func throwDeferredError() throws(DisplayError) {
+        guard let error = deferredError else { return }
+        deferredError = nil
+        throw error
     }
 
     /// Outputs whose modeset's event has come: their CRTCs are on and answer drmWaitVBlank if

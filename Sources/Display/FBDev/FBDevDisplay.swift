@@ -100,7 +100,7 @@ public final class FBDevDisplay: Display {
         do {
             variable = try FBDev.getVariableInfo(fd, device: path)
             layout = try FBLayout(variable: variable, fixed: try FBDev.getFixedInfo(fd, device: path), device: path)
-            worker = waitsOnWorker ? try DisplayWorker(device: path) : nil
+            worker = waitsOnWorker ? try DisplayWorker() : nil
             memory = try Syscalls.mmap(fd, length: layout.memoryLength, device: path)
         } catch {
             Syscalls.close(fd)
@@ -156,16 +156,9 @@ public final class FBDevDisplay: Display {
             throw .frameSizeMismatch(
                 expectedWidth: output.frameWidth, expectedHeight: output.frameHeight, width: frame.width, height: frame.height)
         }
-        if let worker, inFlight != nil {
-            // A caller outside a frame loop presents again before the worker is done: wait for it
-            // here (the loop waits for it on `eventDescriptors` instead).
-            absorb(worker.finish(timeoutMilliseconds: Int32(clamping: 2 * frameIntervalNanoseconds / 1_000_000 + 1000)))
-            if inFlight != nil { abandonFlip(output: 0) }
-        }
-        if let error = deferredError {
-            deferredError = nil
-            throw error
-        }
+        // A caller outside a frame loop may present again before the worker is done: wait for it
+        // here (the loop waits for it on `eventDescriptors` instead).
+        try waitForPendingFlips()
         let (page, rects) = pages.target(damage: damage)
         let target = surface(page: page)
         var drawn = IntRect.zero
@@ -279,10 +272,7 @@ public final class FBDevDisplay: Display {
     public func handleEvents(on descriptor: Int32) throws(DisplayError) {
         guard let worker, descriptor == worker.descriptor else { return }
         absorb(worker.collect())
-        if let error = deferredError {
-            deferredError = nil
-            throw error
-        }
+        try throwDeferredError()
     }
 
     public func isFlipPending(output index: Int) -> Bool { inFlight != nil }
@@ -290,13 +280,21 @@ public final class FBDevDisplay: Display {
     /// Waits until the worker's pan and vsync wait are done (before reading the screen back, for
     /// callers outside a frame loop); their failure is thrown.
     public func waitForPendingFlips() throws(DisplayError) {
-        guard let worker, inFlight != nil else { return }
-        absorb(worker.finish(timeoutMilliseconds: Int32(clamping: 2 * frameIntervalNanoseconds / 1_000_000 + 1000)))
-        if inFlight != nil { abandonFlip(output: 0) }
-        if let error = deferredError {
-            deferredError = nil
-            throw error
+        if let worker, inFlight != nil {
+            absorb(worker.finish(timeoutMilliseconds: workerWaitMilliseconds))
+            if inFlight != nil { abandonFlip(output: 0) }
         }
+        try throwDeferredError()
+    }
+
+    /// How long a wait for the worker's pan and vsync wait may take: two refreshes and a second.
+    private var workerWaitMilliseconds: Int32 { Int32(clamping: 2 * frameIntervalNanoseconds / 1_000_000 + 1000) }
+
+    /// Throws (once) the failure the worker met.
+    private func throwDeferredError() throws(DisplayError) {
+        guard let error = deferredError else { return }
+        deferredError = nil
+        throw error
     }
 
     /// The worker has been in the pan or the wait for as long as the frame loop waits for a flip:
@@ -353,7 +351,7 @@ public final class FBDevDisplay: Display {
         // The worker's last pan and wait end within a refresh or two (this is the process's exit,
         // or a hand-over: no frame loop waits on it).
         if let worker, !worker.outstanding.isEmpty {
-            absorb(worker.finish(timeoutMilliseconds: Int32(clamping: 2 * frameIntervalNanoseconds / 1_000_000 + 1000)))
+            absorb(worker.finish(timeoutMilliseconds: workerWaitMilliseconds))
             if !worker.outstanding.isEmpty {
                 // Stuck in the driver: the descriptor and the memory stay with it (a few pages of
                 // address space, at exit), never reused under a call still running.
