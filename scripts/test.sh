@@ -13,15 +13,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh --tests
 swift build --build-tests
-# The client and the daemon as `scripts/install.sh` links them by default, fully static
-# (StaticClientTests, StaticDaemonTests). The linker warns about getpwnam_r, getgrnam_r and
-# initgroups (the daemon restricts them to /etc files when static) and about the Swift runtime's
-# dlopen (which finds nothing to open and goes on).
-swift build -Xswiftc -static-executable --scratch-path .build-static-executable --product splashhud
+# The client and the daemon as `scripts/install.sh` builds them by default: optimised and fully
+# static (StaticClientTests, StaticDaemonTests), the pair the docs' Debian guest installs (a debug
+# daemon there took 8.5 s of a starved guest to its first log line, near systemd's 10 s start
+# timeout). The linker warns about getpwnam_r, getgrnam_r and initgroups (the daemon restricts them
+# to /etc files when static) and about the Swift runtime's dlopen (which finds nothing to open and
+# goes on).
+static=(-c release -Xswiftc -static-executable --scratch-path .build-static-executable)
+swift build "${static[@]}" --product splashhud
 PKG_CONFIG_PATH="$(scripts/static-pkg-config.sh .build-static-executable/pkgconfig)${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}" \
-    swift build -Xswiftc -static-executable --scratch-path .build-static-executable --product splashhudd
-SPLASHHUD_STATIC_CLIENT="$(swift build --scratch-path .build-static-executable --show-bin-path)/splashhud"
-SPLASHHUD_STATIC_DAEMON="$(swift build --scratch-path .build-static-executable --show-bin-path)/splashhudd"
+    swift build "${static[@]}" -Xlinker --no-export-dynamic --product splashhudd
+SPLASHHUD_STATIC_CLIENT="$(swift build "${static[@]}" --show-bin-path)/splashhud"
+SPLASHHUD_STATIC_DAEMON="$(swift build "${static[@]}" --show-bin-path)/splashhudd"
 export SPLASHHUD_STATIC_CLIENT SPLASHHUD_STATIC_DAEMON
 if [ $# -gt 0 ]; then
     exec swift test --skip-build "$@"

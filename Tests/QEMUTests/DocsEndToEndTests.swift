@@ -75,7 +75,7 @@ struct DocsEndToEndTests {
         // The screendump: the message on the HUD, bit for bit what the memory display draws with the
         // same profile (the daemon scripts/test.sh built, the one installed in the guest).
         let host = ProcessInfo.processInfo.environment["SPLASHHUD_STATIC_DAEMON"]
-            ?? VMSelftestTests.repo.appendingPathComponent(".build-static-executable/debug/splashhudd").path
+            ?? VMSelftestTests.repo.appendingPathComponent(".build-static-executable/release/splashhudd").path
         try "@0 show\n@0 progress 0.5 Booting\n".write(toFile: "\(dir)/s.hud", atomically: true, encoding: .utf8)
         let profile = VMSelftestTests.repo.appendingPathComponent("boards/qemu-virtio.conf").path
         let (hostStatus, hostLog) = try runProcess(host, ["--profile", profile, "--display", "memory:1280x800", "--socket", "none",

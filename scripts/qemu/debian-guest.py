@@ -12,7 +12,7 @@ for virtio, ext4 and the display (copied from the host, depmod), an fstab, and d
 which mounts the second disk and runs its guest.sh. Prints the image's path.
 
 `run`: a second disk with the repository's tracked files, the binaries scripts/test.sh builds
-(.build-static-executable/debug/splashhudd and splashhud, as scripts/test.sh builds them; no tools)
+(.build-static-executable/release/splashhudd and splashhud, as scripts/test.sh and install.sh --build-only build them; no tools)
 and the blocks scripts/doc-blocks.py extracts; then
   1. boot 1 (Debian's own initramfs, Plymouth in it): the tree is copied to /root/splashhud and
      the `install` blocks run there, one `bash -e -o pipefail` each (they rebuild the initramfs);
@@ -253,10 +253,10 @@ def tree_disk(work):
     # The binaries scripts/test.sh builds before the QEMU phase (the fully static pair), at the path
     # install.sh looks in when there is no swift; no tools (test.sh does not build them), whatever
     # else the host's tree holds.
-    static = os.environ.get("SPLASHHUD_STATIC_DAEMON") or os.path.join(REPO, ".build-static-executable/debug/splashhudd")
-    pairs = [(static, ".build-static-executable/debug/splashhudd"),
+    static = os.environ.get("SPLASHHUD_STATIC_DAEMON") or os.path.join(REPO, ".build-static-executable/release/splashhudd")
+    pairs = [(static, ".build-static-executable/release/splashhudd"),
              (os.environ.get("SPLASHHUD_STATIC_CLIENT") or os.path.join(os.path.dirname(static), "splashhud"),
-              ".build-static-executable/debug/splashhud")]
+              ".build-static-executable/release/splashhud")]
     for src, rel in pairs:
         if not os.path.exists(src):
             raise SystemExit(f"debian-guest: {src} is missing (scripts/test.sh builds it)")
