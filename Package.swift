@@ -24,6 +24,7 @@ let package = Package(
         .executable(name: "splashhud-tools", targets: ["splashhud-tools"]),
         // The fleet bridge: a daemon's control socket carried to an MQTT broker (never at boot).
         .executable(name: "splashhud-mqtt", targets: ["splashhud-mqtt"]),
+        .executable(name: "splashhud-updates", targets: ["splashhud-updates"]),
         .executable(name: "splashhud-fuzz", targets: ["splashhud-fuzz"]),
         // For the benchmark package (Benchmarks/Package.swift), which can only use products: not an API.
         .library(name: "Gallery", targets: ["Gallery"]),
@@ -145,6 +146,15 @@ let package = Package(
             dependencies: ["HUDClient", "HUDProtocol", "LinuxSystem", "CMosquitto", "CommandLineOptions", "Images", "Raster",
                            .product(name: "SystemPackage", package: "swift-system")]),
         .executableTarget(name: "splashhud-mqtt", dependencies: ["MQTTBridge"]),
+        // Update frameworks on the splash (issue 35): their wire formats and what each event shows
+        // (UpdateSources, no system calls), and the program that follows them and talks to the
+        // daemon's control socket. The daemon links none of it.
+        .target(name: "UpdateSources", dependencies: ["HUDProtocol", "Raster"]),
+        .target(
+            name: "UpdatesCommand",
+            dependencies: ["UpdateSources", "HUDClient", "HUDProtocol", "LinuxSystem", "CommandLineOptions",
+                           .product(name: "SystemPackage", package: "swift-system")]),
+        .executableTarget(name: "splashhud-updates", dependencies: ["UpdatesCommand"]),
         // The daemon: the runtime, the control socket and the FIFOs on the best display.
         .executableTarget(
             name: "splashhudd",
@@ -164,6 +174,7 @@ let package = Package(
         // Peers of another user (setpriv + python3) for the connection-slot tests.
         .target(name: "PeerSupport", path: "Tests/PeerSupport"),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
+        .testTarget(name: "UpdateSourcesTests", dependencies: ["UpdateSources", "UpdatesCommand", "HUDProtocol", "HUDClient", "LinuxSystem", "Raster"]),
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem", .product(name: "SystemPackage", package: "swift-system")]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "GoldenSupport"], exclude: ["Golden"]),
         .testTarget(name: "AssetsTests", dependencies: ["Assets", "Images", "Raster", "GoldenSupport", "CZlib"], exclude: ["Golden", "Fixtures"]),

@@ -16,6 +16,7 @@
 // (a restarted broker without persistence has forgotten both).
 import CMosquitto
 import CommandLineOptions
+import HUDClient
 import HUDProtocol
 import LinuxSystem
 import SystemPackage

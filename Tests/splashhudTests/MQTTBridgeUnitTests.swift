@@ -3,6 +3,7 @@
 // the daemon, the JSON it publishes, the back-off, the rate bound, the snapshot's halving and the
 // filter of redelivered commands.
 import CommandLineOptions
+import HUDClient
 import HUDProtocol
 import Testing
 @testable import MQTTBridge

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: MIT
+// SWUpdate's status messages, from its control socket (network_ipc.h): a client that sends an
+// `ipc_message` of type NOTIFY_STREAM gets an ACK, the messages SWUpdate still holds (its last
+// hundred), then every new one. A failed install's reason is only there: 2022.12's FAILURE frame
+// on the progress socket has an empty `info`; `swupdate-client` prints these messages.
+// `ipc_message` is `{int magic; int type; msgdata data}`; the union's largest member holds a
+// `size_t`, so the message is 3120 bytes where it is 8 bytes (LP64) and 3104 where it is 4
+// (unchanged from 2020 to 2026.05).
+
+public struct SWUpdateNotice: Equatable, Sendable {
+    /// SWUpdate's `RECOVERY_STATUS` when the message was sent (`ERROR()` sends FAILURE).
+    public var status: UInt32
+    public var error: Int32
+    /// `LOGLEVEL`: 1 error, 2 warning, 3 info, 4 trace, 5 debug.
+    public var level: Int32
+    public var text: String
+
+    public init(status: UInt32, error: Int32 = 0, level: Int32, text: String) {
+        self.status = status; self.error = error; self.level = level; self.text = text
+    }
+
+    static let magic: UInt32 = 0x1405_2001
+    static let typeACK: UInt32 = 1, typeNotifyStream: UInt32 = 10
+    static let errorLevel: Int32 = 1
+    static let textSize = 2048
+
+    /// `sizeof(ipc_message)` for SWUpdate built for this machine.
+    public static var messageSize: Int { MemoryLayout<Int>.size == 8 ? 3120 : 3104 }
+
+    /// The NOTIFY_STREAM request.
+    public static func subscribeRequest(byteOrder: SWUpdateByteOrder = .host, size: Int = messageSize) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: size)
+        put(magic, at: 0, in: &out, byteOrder); put(typeNotifyStream, at: 4, in: &out, byteOrder)
+        return out
+    }
+
+    /// One message from the control socket: nil for the ACK, the notice for a NOTIFY_STREAM one.
+    public static func decode(_ bytes: ArraySlice<UInt8>, byteOrder: SWUpdateByteOrder = .host) throws(SWUpdateFrameError) -> SWUpdateNotice? {
+        let base = bytes.startIndex
+        func u32(_ offset: Int) -> UInt32 {
+            var v: UInt32 = 0
+            for i in 0..<4 { v = v << 8 | UInt32(bytes[base + offset + (byteOrder == .little ? 3 - i : i)]) }
+            return v
+        }
+        guard bytes.count >= 20 + textSize else { throw .size(bytes.count, expected: messageSize) }
+        guard u32(0) == magic else { throw .field("magic", u32(0)) }
+        switch u32(4) {
+        case typeACK: return nil
+        case typeNotifyStream:
+            let text = bytes[(base + 20)..<(base + 20 + textSize)]
+            guard let end = text.firstIndex(of: 0) else { throw .unterminated("notify.msg") }
+            return SWUpdateNotice(status: u32(8), error: Int32(bitPattern: u32(12)), level: Int32(bitPattern: u32(16)),
+                                  text: String(decoding: text[..<end], as: UTF8.self))
+        case let other: throw .field("type", other)
+        }
+    }
+
+    /// A NOTIFY_STREAM message carrying this notice (tests).
+    public func encoded(byteOrder: SWUpdateByteOrder = .host, size: Int = SWUpdateNotice.messageSize) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: size)
+        Self.put(Self.magic, at: 0, in: &out, byteOrder); Self.put(Self.typeNotifyStream, at: 4, in: &out, byteOrder)
+        Self.put(status, at: 8, in: &out, byteOrder); Self.put(UInt32(bitPattern: error), at: 12, in: &out, byteOrder)
+        Self.put(UInt32(bitPattern: level), at: 16, in: &out, byteOrder)
+        for (i, b) in text.utf8.prefix(Self.textSize - 1).enumerated() { out[20 + i] = b }
+        return out
+    }
+
+    private static func put(_ v: UInt32, at offset: Int, in out: inout [UInt8], _ byteOrder: SWUpdateByteOrder) {
+        for i in 0..<4 { out[offset + i] = UInt8(truncatingIfNeeded: v >> (byteOrder == .little ? 8 * i : 24 - 8 * i)) }
+    }
+
+    /// The reason for the last install's failure in SWUpdate's messages: its error messages since
+    /// the last install started (all of them if the start has scrolled out), the last three, each
+    /// cut to `lineLimit` bytes; nil when there is none.
+    public static func failureReason(_ notices: [SWUpdateNotice], lineLimit: Int = 160) -> String? {
+        let startStatus = SWUpdateStatus.start.rawValue
+        let since = notices.lastIndex { $0.status == startStatus }.map { notices.index(after: $0) } ?? notices.startIndex
+        let errors = notices[since...].filter { $0.level == errorLevel }
+            .map { $0.text.trimmingSpaces }.filter { !$0.isEmpty }
+        guard !errors.isEmpty else { return nil }
+        return errors.suffix(3).map { cut($0, to: lineLimit) }.joined(separator: "\n")
+    }
+
+    /// `text` cut to at most `limit` UTF-8 bytes at a character boundary, with an ellipsis if cut.
+    static func cut(_ text: String, to limit: Int) -> String {
+        guard text.utf8.count > limit else { return text }
+        var out = ""
+        var used = 0
+        for c in text {
+            let n = c.utf8.count
+            if used + n > limit - 3 { break }
+            out.append(c); used += n
+        }
+        return out + "…"
+    }
+}
+
+extension String {
+    var trimmingSpaces: String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        return String(scalars[first...last])
+    }
+}

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+// The thread that carries views to the daemon, one request at a time over one control
+// connection, so a framework that floods frames costs the daemon one progress per round trip and
+// never more than one a refresh (60 a second). The source never waits for it: views go through a
+// mailbox, and what the daemon has not taken yet is coalesced (UpdateViewQueue). A daemon that is
+// not there (not started yet, restarted) is waited for with back-off, saying so once; what it
+// missed meanwhile is shown when it comes: the last progress, and every start and end in order.
+import HUDClient
+import HUDProtocol
+import LinuxSystem
+import UpdateSources
+
+final class HUDSink: @unchecked Sendable {
+    let socket: String?
+    let inbox: Mailbox<UpdateView>
+    /// Only this thread touches these.
+    private var queue = UpdateViewQueue()
+    private var client: ControlClient?
+    private var lastProgressSent: Int64 = 0
+    private var absentSaid = false
+
+    static let progressSpacingNanoseconds: Int64 = 16_666_667
+    static let requestTimeoutMilliseconds: Int32 = 2_000
+
+    init(socket: String?) throws(SystemError) {
+        self.socket = socket
+        inbox = try Mailbox(capacity: 4096)
+    }
+
+    func start() -> Bool { Threads.detach { [self] in run() } }
+
+    /// Queues `view` for the daemon; never blocks.
+    func show(_ view: UpdateView) {
+        if !inbox.post(view) { Log.say("the view queue is full; a view was dropped") }
+    }
+
+    private func run() {
+        var backoff = Backoff(base: .milliseconds(100), cap: .seconds(5))
+        while true {
+            var wait: Int32 = -1
+            if let view = queue.items.first {
+                let now = MonotonicClock.nanoseconds()
+                let due = view.isProgress ? lastProgressSent + Self.progressSpacingNanoseconds : now
+                if due > now {
+                    wait = Int32(clamping: (due - now + 999_999) / 1_000_000)
+                } else if send(view) {
+                    _ = queue.pop()
+                    if view.isProgress { lastProgressSent = now }
+                    backoff.reset()
+                    continue
+                } else {
+                    wait = Int32(clamping: backoff.next().nanoseconds / 1_000_000)
+                }
+            }
+            if let first = inbox.take(timeoutMilliseconds: wait) { queue.push(first) }
+            for view in inbox.takeAll() { queue.push(view) }
+            if inbox.isClosed && queue.isEmpty { return }
+        }
+    }
+
+    /// Sends `view`; false when the daemon could not be reached (it is kept for the next try). A
+    /// refusal is logged and the view dropped: sending it again would be refused again.
+    private func send(_ view: UpdateView) -> Bool {
+        let line = view.command.description
+        switch Result(catching: { () throws(ControlClientError) in try connection().request(line) }) {
+        case .success:
+            return true
+        case .failure(.rejected(let code, let message)):
+            Log.say("splashhudd refused '\(line)': \(code) \(message)")
+            return true
+        case .failure(let error):
+            client?.close()
+            client = nil
+            if !absentSaid { Log.say("\(error); the update is shown once it answers") }
+            absentSaid = true
+            return false
+        }
+    }
+
+    private func connection() throws(ControlClientError) -> ControlClient {
+        if let client { return client }
+        let c = try ControlClient(socket: socket, timeoutMilliseconds: Self.requestTimeoutMilliseconds)
+        client = c
+        if absentSaid { Log.say("splashhudd answers again") }
+        absentSaid = false
+        return c
+    }
+}

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+// splashhud-updates's command line: the framework to follow, then its options. CommandLineOptions
+// rather than swift-argument-parser, as for the fleet bridge: it stays resident beside the daemon.
+import CommandLineOptions
+import UpdateSources
+
+struct UpdatesConfiguration: Sendable {
+    enum Source: Sendable { case swupdate(SWUpdateSettings) }
+    var source: Source
+    /// The daemon's control socket (nil: $SPLASHHUD_SOCKET or the default, as for every client).
+    var socket: String?
+}
+
+struct SWUpdateSettings: Sendable {
+    /// nil: found by the release's rules (SWUpdatePaths).
+    var progressSocket: String?
+    var controlSocket: String?
+    var release: SWUpdateRelease?
+}
+
+enum UpdatesOptions {
+    static let spec = CommandSpec(
+        name: "splashhud-updates",
+        abstract: "Show an update framework's progress on the splash (docs/updates.md).",
+        discussion: """
+            SOURCE is the framework to follow: swupdate (its progress socket). The program runs until stopped, \
+            waiting for the framework and for the daemon whenever either is not there.
+            """,
+        options: [
+            .option("socket", "path", help: "The daemon's control socket (default: $SPLASHHUD_SOCKET or /run/splashhud/control)."),
+            .option("progress-socket", "path", help: "SWUpdate's progress socket (default: found as SWUpdate finds it: $RUNTIME_DIRECTORY, $TMPDIR, /tmp)."),
+            .option("control-socket", "path", help: "SWUpdate's control socket, for a failed install's reason (default: beside the progress socket, sockinstctrl)."),
+            .option("swupdate-version", "release", help: "The SWUpdate release installed, YEAR.MONTH (2022.12): its progress frames' layout when the socket cannot say."),
+        ],
+        operands: "<source>",
+        operandHelp: [OperandHelp("SOURCE", "swupdate")],
+        operandCount: 1...1)
+
+    /// The configuration; nil when help was asked for.
+    static func parse(_ arguments: [String]) throws(UsageError) -> UpdatesConfiguration? {
+        let o = try OptionParser.parse(arguments, spec: spec)
+        if o.wantsHelp { return nil }
+        switch o.operands[0] {
+        case "swupdate":
+            var release: SWUpdateRelease?
+            if let text = o.value("swupdate-version") {
+                guard let r = SWUpdateRelease(text) else { throw UsageError("--swupdate-version takes a release such as 2022.12, got '\(text)'") }
+                release = r
+            }
+            for path in ["progress-socket", "control-socket"] {
+                if let p = o.value(path), p.isEmpty || p.utf8.count > 107 { throw UsageError("--\(path) must be a socket path of 1 to 107 bytes") }
+            }
+            return UpdatesConfiguration(source: .swupdate(SWUpdateSettings(progressSocket: o.value("progress-socket"),
+                                                                            controlSocket: o.value("control-socket"), release: release)),
+                                        socket: o.value("socket"))
+        case let other:
+            throw UsageError("unknown SOURCE '\(other)': swupdate")
+        }
+    }
+}

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+// SWUpdate's control-socket messages (NOTIFY_STREAM) and the failure reason read from them; where
+// SWUpdate's sockets are looked for.
+import Testing
+@testable import UpdatesCommand
+import UpdateSources
+
+@Suite("SWUpdate's status messages and sockets")
+struct SWUpdateNoticeTests {
+    @Test("the subscription is one ipc_message of sizeof(ipc_message) bytes: IPC_MAGIC, NOTIFY_STREAM, zeros")
+    func request() {
+        let r = SWUpdateNotice.subscribeRequest(byteOrder: .little)
+        #expect(r.count == (MemoryLayout<Int>.size == 8 ? 3120 : 3104))
+        #expect(Array(r[0..<8]) == [0x01, 0x20, 0x05, 0x14, 10, 0, 0, 0] && r[8...].allSatisfy { $0 == 0 })
+        #expect(Array(SWUpdateNotice.subscribeRequest(byteOrder: .big)[0..<8]) == [0x14, 0x05, 0x20, 0x01, 0, 0, 0, 10])
+    }
+
+    @Test("messages decode in both byte orders; the ACK is nil; anything else is an error", arguments: [SWUpdateByteOrder.little, .big])
+    func messages(order: SWUpdateByteOrder) throws {
+        let n = SWUpdateNotice(status: 4, error: -1, level: 1, text: "Image invalid or corrupted. Not installing ...")
+        #expect(try SWUpdateNotice.decode(n.encoded(byteOrder: order)[...], byteOrder: order) == n)
+        var ack = n.encoded(byteOrder: order)
+        ack[order == .little ? 4 : 7] = 1
+        #expect(try SWUpdateNotice.decode(ack[...], byteOrder: order) == nil)
+        var other = n.encoded(byteOrder: order)
+        other[order == .little ? 4 : 7] = 3
+        #expect(throws: SWUpdateFrameError.field("type", 3)) { try SWUpdateNotice.decode(other[...], byteOrder: order) }
+        var magic = n.encoded(byteOrder: order)
+        magic[order == .little ? 0 : 3] = 0
+        #expect(throws: SWUpdateFrameError.self) { try SWUpdateNotice.decode(magic[...], byteOrder: order) }
+    }
+
+    @Test("the reason: the error messages since the install started, the last three, each bounded")
+    func reason() {
+        let older = SWUpdateNotice(status: 4, level: 1, text: "an older install's error")
+        let start = SWUpdateNotice(status: 1, level: 3, text: "Software Update started !")
+        let info = SWUpdateNotice(status: 2, level: 3, text: "Installing rootfs.img")
+        let errors = (1...4).map { SWUpdateNotice(status: 4, level: 1, text: "  error \($0)\t") }
+        #expect(SWUpdateNotice.failureReason([older, start, info] + errors) == "error 2\nerror 3\nerror 4")
+        #expect(SWUpdateNotice.failureReason([older, start, info]) == nil)
+        // The start scrolled out of SWUpdate's hundred: every error held counts.
+        #expect(SWUpdateNotice.failureReason([older, info]) == "an older install's error")
+        let long = SWUpdateNotice(status: 4, level: 1, text: String(repeating: "é", count: 200))
+        let cut = SWUpdateNotice.failureReason([start, long], lineLimit: 40)!
+        #expect(cut.utf8.count <= 40 && cut.hasSuffix("…") && cut.hasPrefix("éé"))
+    }
+
+    @Test("SWUpdate's socket directories, by release: $RUNTIME_DIRECTORY from 2023.12, /run/swupdate from 2026.05, then $TMPDIR, /tmp")
+    func directories() {
+        let env = ["RUNTIME_DIRECTORY": "/run/swupdate-rt/", "TMPDIR": "/var/tmp"]
+        let lookup = { (k: String) in env[k] }
+        #expect(SWUpdatePaths.directories(release: SWUpdateRelease("2022.12"), environment: lookup) == ["/var/tmp", "/tmp"])
+        #expect(SWUpdatePaths.directories(release: SWUpdateRelease("2023.12"), environment: lookup) == ["/run/swupdate-rt", "/var/tmp", "/tmp"])
+        #expect(SWUpdatePaths.directories(release: SWUpdateRelease("2026.05"), environment: lookup) == ["/run/swupdate-rt", "/var/tmp", "/run/swupdate", "/tmp"])
+        #expect(SWUpdatePaths.directories(release: nil, environment: { _ in nil }) == ["/run/swupdate", "/tmp"])
+        let found = SWUpdatePaths.find("swupdateprog", release: nil, environment: lookup, isSocket: { $0 == "/tmp/swupdateprog" })
+        #expect(found == "/tmp/swupdateprog")
+        #expect(SWUpdatePaths.find("swupdateprog", release: nil, environment: lookup, isSocket: { _ in false }) == nil)
+    }
+}
