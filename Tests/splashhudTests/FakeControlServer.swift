@@ -68,6 +68,18 @@ final class FakeControlServer: @unchecked Sendable {
         connection = nil
     }
 
+    /// The client's next request line (without its newline), or nil when none came within `seconds`.
+    func requestLine(within seconds: Int = 5) -> String? {
+        guard let fd = connection?.rawValue else { return nil }
+        var line: [UInt8] = [], byte: UInt8 = 0
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while poll(&poller, 1, Int32(seconds * 1000)) > 0, read(fd, &byte, 1) == 1 {
+            if byte == UInt8(ascii: "\n") { return String(decoding: line, as: UTF8.self) }
+            line.append(byte)
+        }
+        return nil
+    }
+
     /// Everything the client sent until it closed the connection (or `seconds` passed).
     func received(within seconds: Int = 5) -> [UInt8] {
         guard let fd = connection?.rawValue else { return [] }
