@@ -206,7 +206,7 @@ let package = Package(
             ],
             path: "Tests/QEMUTests"),
         .testTarget(name: "RuntimeTests", dependencies: ["PeerSupport", "HUDClient", "LinuxSystem", "Board", "HUDProtocol", "Runtime", "Input", "HUD", "Display", "Raster", "Assets", "GoldenSupport"]),
-        .testTarget(name: "splashhudTests", dependencies: ["GoldenSupport", "PeerSupport", "Board", "HUDProtocol", "HUDClient", "ClientCommand", "splashhud", "splashhudd", "splashhud-tools", "splashhud-mqtt", "MQTTBridge", "CommandLineOptions", "splashhud-example", "SplashHUDKit", "HUD", "Assets", "Raster", "Display", "Runtime", "LinuxSystem",
+        .testTarget(name: "splashhudTests", dependencies: ["GoldenSupport", "PeerSupport", "Board", "HUDProtocol", "HUDClient", "ClientCommand", "splashhud", "splashhudd", "splashhud-tools", "splashhud-mqtt", "splashhud-updates", "UpdatesCommand", "MQTTBridge", "CommandLineOptions", "splashhud-example", "SplashHUDKit", "HUD", "Assets", "Raster", "Display", "Runtime", "LinuxSystem",
                                                        .product(name: "ArgumentParser", package: "swift-argument-parser")]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Installs SplashHUD: the daemon and the client (and splashhud-tools and the fleet bridge splashhud-mqtt when
-# built), the board profiles, the man pages (splashhud(1), splashhudd(8), splashhud-tools(1),
-# splashhud.conf(5)), the documentation the units name (PREFIX/share/doc/splashhud), the udev rule and the systemd units (splashhud-mqtt.service beside the daemon's),
+# Installs SplashHUD: the daemon and the client (and splashhud-tools, the fleet bridge splashhud-mqtt and the
+# update frameworks' adapter splashhud-updates when built), the board profiles, the man pages (splashhud(1), splashhudd(8), splashhud-tools(1),
+# splashhud.conf(5)), the documentation the units name (PREFIX/share/doc/splashhud), the udev rule and the systemd units (splashhud-mqtt.service and splashhud-updates@.service beside the daemon's),
 # LICENSE and THIRD-PARTY-NOTICES (made from what the binaries' links took) beside the documentation,
 # the relink kit of the programs with LGPL libraries linked in (PREFIX/lib/splashhud/relink; docs/licences.md),
 # and with --initramfs the initramfs integration (initramfs-tools hook and scripts in
@@ -26,7 +26,7 @@
 #           against Plymouth in docs/performance.md) and an initramfs needs no library beside them.
 #           The daemon looks user and group names up in /etc files alone (glibc's files service is
 #           linked in; nsswitch.conf's others, systemd or LDAP, are not consulted); numeric ids work.
-#           splashhud-tools and splashhud-mqtt, which never run at boot, get the Swift standard
+#           splashhud-tools, splashhud-mqtt and splashhud-updates, which never run at boot, get the Swift standard
 #           library linked in (--static-swift-stdlib), libdrm, FreeType and libpng too where their
 #           archives are installed (Debian's -dev packages have them). HarfBuzz and libunibreak have
 #           no Debian archive: scripts/text-libraries.sh builds them once from Debian's source
@@ -44,7 +44,7 @@
 #           (Debian, Ubuntu) or dracut -f (Fedora-like).
 # Without `swift` on PATH (a kiosk, a board) nothing is built: the daemon and the client come from
 #           this tree's .build-static-executable/release (what --build-only leaves there, built
-#           where Swift is; then .../debug, scripts/test.sh's), splashhud-tools and splashhud-mqtt
+#           where Swift is; then .../debug), splashhud-tools, splashhud-mqtt and splashhud-updates
 #           from .build-static/release when there; --bin-dir names another directory.
 # --build-only build as above and stop: copy the tree (with its .build-static* folders) to the
 #           target and run scripts/install.sh there.
@@ -95,14 +95,16 @@ masked_list="$destdir/var/lib/splashhud/masked-units"
 
 if ((uninstall)); then
     if [[ -z $destdir ]] && command -v systemctl >/dev/null; then
-        systemctl disable --quiet --no-reload splashhud-quit.service splashhud-ask-password.path splashhud-mqtt.service 2>/dev/null || true
+        systemctl disable --quiet --no-reload splashhud-quit.service splashhud-ask-password.path splashhud-mqtt.service \
+            splashhud-updates@swupdate.service 2>/dev/null || true
     fi
     rm -f "$destdir$prefix/bin/splashhudd" "$destdir$prefix/bin/splashhud" "$destdir$prefix/bin/splashhud-tools" \
-        "$destdir$prefix/bin/splashhud-mqtt" "$destdir/etc/udev/rules.d/90-splashhud.rules"
+        "$destdir$prefix/bin/splashhud-mqtt" "$destdir$prefix/bin/splashhud-updates" "$destdir/etc/udev/rules.d/90-splashhud.rules"
     rm -f "$destdir$prefix/share/man/man1/splashhud"*.1 "$destdir$prefix/share/man/man5/splashhud.conf.5" \
         "$destdir$prefix/share/man/man8/splashhudd.8"
     rm -rf "$destdir$prefix/share/splashhud" "$destdir$prefix/share/doc/splashhud" "$destdir/usr/lib/dracut/modules.d/90splashhud"
-    for u in splashhud.service splashhud-quit.service splashhud-ask-password.path splashhud-ask-password.service splashhud-mqtt.service; do
+    for u in splashhud.service splashhud-quit.service splashhud-ask-password.path splashhud-ask-password.service splashhud-mqtt.service \
+        splashhud-updates@.service; do
         rm -f "$destdir/etc/systemd/system/$u"
     done
     rm -f "$destdir/etc/initramfs-tools/hooks/splashhud" "$destdir/etc/initramfs-tools/scripts/"{init-premount,init-bottom,panic}/splashhud
@@ -169,7 +171,8 @@ if [[ -z $bindir ]] && ! command -v swift >/dev/null; then
         if [[ -x $d/splashhudd && -x $d/splashhud ]]; then bindir="$PWD/$d"; break; fi
     done
     [[ -n $bindir ]] || { echo "install.sh: no swift on PATH and no binaries built in this tree (.build-static-executable/release): run scripts/install.sh --build-only where Swift is and copy the tree here, or pass --bin-dir" >&2; exit 69; }
-    [[ -x .build-static/release/splashhud-tools || -x .build-static/release/splashhud-mqtt ]] && toolsdir="$PWD/.build-static/release"
+    [[ -x .build-static/release/splashhud-tools || -x .build-static/release/splashhud-mqtt || -x .build-static/release/splashhud-updates ]] \
+        && toolsdir="$PWD/.build-static/release"
     echo "install.sh: no swift on PATH: installing the binaries built in ${bindir#"$PWD/"}${toolsdir:+ and ${toolsdir#"$PWD/"}}"
 elif [[ -z $bindir ]]; then
     ((${#static[@]})) && static_link_flags
@@ -189,12 +192,13 @@ elif [[ -z $bindir ]]; then
         swift build "${release[@]}" "${static[@]}" --product splashhud-tools
         # The fleet bridge runs after the network, never at boot: like the tools.
         swift build "${release[@]}" "${static[@]}" --product splashhud-mqtt
+        swift build "${release[@]}" "${static[@]}" --product splashhud-updates
         toolsdir="$(swift build "${release[@]}" "${static[@]}" --show-bin-path)"
         bindir="$clientdir"
     else
         # --no-pie is the linker's alone: the products in one scratch directory share their objects.
         swift build "${release[@]}" "${nopie[@]}" "${daemon[@]}"
-        for product in splashhud splashhud-tools splashhud-mqtt; do swift build "${release[@]}" --product "$product"; done
+        for product in splashhud splashhud-tools splashhud-mqtt splashhud-updates; do swift build "${release[@]}" --product "$product"; done
         bindir="$(swift build "${release[@]}" --show-bin-path)"
     fi
 fi
@@ -207,13 +211,13 @@ clientdir="${clientdir:-$bindir}"
 notices="$bindir/notices"
 if command -v swift >/dev/null; then
     built=("$bindir/splashhudd" "$clientdir/splashhud")
-    for p in splashhud-tools splashhud-mqtt; do [[ -x ${toolsdir:-$bindir}/$p ]] && built+=("${toolsdir:-$bindir}/$p"); done
+    for p in splashhud-tools splashhud-mqtt splashhud-updates; do [[ -x ${toolsdir:-$bindir}/$p ]] && built+=("${toolsdir:-$bindir}/$p"); done
     scripts/relink/prepare.sh --kit-dir "$prefix/lib/splashhud/relink" "$notices" "${built[@]}" || {
         rc=$?; ((rc == 3)) || { echo "install.sh: THIRD-PARTY-NOTICES could not be made (above)" >&2; exit 70; }
         echo "install.sh: the binaries of $bindir are not from a SwiftPM build here: no THIRD-PARTY-NOTICES" >&2; }
 fi
 if ((build_only)); then
-    echo "install.sh: built ${bindir#"$PWD/"}/splashhudd and ${clientdir#"$PWD/"}/splashhud${toolsdir:+, ${toolsdir#"$PWD/"}/splashhud-tools and splashhud-mqtt}: copy this tree to the target and run scripts/install.sh there"
+    echo "install.sh: built ${bindir#"$PWD/"}/splashhudd and ${clientdir#"$PWD/"}/splashhud${toolsdir:+, ${toolsdir#"$PWD/"}/splashhud-tools, splashhud-mqtt and splashhud-updates}: copy this tree to the target and run scripts/install.sh there"
     exit 0
 fi
 for b in "$bindir/splashhudd" "$clientdir/splashhud"; do
@@ -224,9 +228,10 @@ done
 tools=()
 toolsdir="${toolsdir:-$bindir}"
 [[ -x $toolsdir/splashhud-tools ]] && tools=("$toolsdir/splashhud-tools")
-# The fleet bridge (docs/fleet.md), installed stripped beside the daemon with its unit.
+# The programs beside the daemon, installed stripped with their units: the fleet bridge
+# (docs/fleet.md) and the update frameworks' adapter (docs/updates.md).
 bridge=()
-[[ -x $toolsdir/splashhud-mqtt ]] && bridge=("$toolsdir/splashhud-mqtt")
+for p in splashhud-mqtt splashhud-updates; do [[ -x $toolsdir/$p ]] && bridge+=("$toolsdir/$p"); done
 
 # The units name /usr/bin; another prefix is written into them.
 unit() {
@@ -277,6 +282,7 @@ unit splashhud-quit.service
 unit splashhud-ask-password.path
 unit splashhud-ask-password.service
 unit splashhud-mqtt.service
+unit splashhud-updates@.service
 # The unit's settings (the board profile), the admin's once there: never overwritten.
 if [[ ! -e $destdir/etc/default/splashhud ]]; then
     install -d "$destdir/etc/default"

@@ -70,6 +70,9 @@ if [[ " $* " == *" --tests "* ]]; then
     # The fleet bridge's tests (MQTTBridgeTests): a real broker, the operator's mosquitto_pub,
     # mosquitto_sub and mosquitto_rr, and openssl for the TLS listener's certificates.
     mosquitto mosquitto-clients openssl
+    # splashhud-updates' tests (SWUpdateEndToEndTests): Debian's SWUpdate 2022.12 (swupdate and its
+    # swupdate-client) installing real signed updates that swugenerator makes.
+    swupdate swugenerator
     # LinkageTests read the binaries' undefined symbols with nm.
     binutils
     # StaticClientTests: the client linked fully static needs glibc's and libdrm's archives
@@ -113,6 +116,16 @@ install_missing() {
   "${SUDO[@]}" apt-get update -qq
   "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
+# Debian enables SWUpdate's units when the package comes, and swupdate-progress.service reboots the
+# machine after every successful update: where the tests bring swupdate, its units are masked
+# first (the tests run their own swupdate, its sockets in a directory of their own).
+if [[ " $* " == *" --tests "* ]] && ! dpkg-query -W -f='${Status}' swupdate 2>/dev/null | grep -q "install ok installed"; then
+  for unit in swupdate-progress.service swupdate.service swupdate.socket; do
+    if [[ ! -e /etc/systemd/system/$unit ]]; then
+      if [[ $(id -u) -eq 0 ]]; then ln -s /dev/null "/etc/systemd/system/$unit"; else sudo ln -s /dev/null "/etc/systemd/system/$unit"; fi
+    fi
+  done
+fi
 install_missing "${PACKAGES[@]}"
 
 # vkms.ko for the kernel the QEMU guests boot (vmtest.py's choice, which need not be the host's

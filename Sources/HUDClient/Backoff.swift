@@ -6,11 +6,18 @@
 // resets it.
 import HUDProtocol
 
+/// The delays between reconnect attempts: decorrelated jitter between `base` and `cap`.
+///
+/// Each delay is drawn between `base` and three times the last one, at most `cap`; ``reset()``
+/// after a success starts again from `base`.
 public struct Backoff: Sendable {
+    /// The shortest delay, and the first.
     public let base: Interval
+    /// The longest delay.
     public let cap: Interval
     private var last: Interval
 
+    /// Delays from `base` up to `cap` (0 < base <= cap).
     public init(base: Interval, cap: Interval) {
         precondition(base.nanoseconds > 0 && cap >= base, "a back-off needs 0 < base <= cap")
         self.base = base; self.cap = cap; last = base
@@ -24,5 +31,6 @@ public struct Backoff: Sendable {
         return last
     }
 
+    /// Starts again from `base` (after a successful connect).
     public mutating func reset() { last = base }
 }

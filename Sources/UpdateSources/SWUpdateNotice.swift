@@ -20,7 +20,8 @@ public struct SWUpdateNotice: Equatable, Sendable {
     }
 
     static let magic: UInt32 = 0x1405_2001
-    static let typeACK: UInt32 = 1, typeNotifyStream: UInt32 = 10
+    // msgtype: REQ_INSTALL 0, ACK 1, NACK 2, … REQ_INSTALL_EXT 9, SET_VERSIONS_RANGE 10, NOTIFY_STREAM 11.
+    static let typeACK: UInt32 = 1, typeNotifyStream: UInt32 = 11
     static let errorLevel: Int32 = 1
     static let textSize = 2048
 
@@ -71,12 +72,13 @@ public struct SWUpdateNotice: Equatable, Sendable {
 
     /// The reason for the last install's failure in SWUpdate's messages: its error messages since
     /// the last install started (all of them if the start has scrolled out), the last three, each
-    /// cut to `lineLimit` bytes; nil when there is none.
+    /// without the "ERROR : " its notifier puts before them and cut to `lineLimit` bytes; nil when
+    /// there is none.
     public static func failureReason(_ notices: [SWUpdateNotice], lineLimit: Int = 160) -> String? {
         let startStatus = SWUpdateStatus.start.rawValue
         let since = notices.lastIndex { $0.status == startStatus }.map { notices.index(after: $0) } ?? notices.startIndex
         let errors = notices[since...].filter { $0.level == errorLevel }
-            .map { $0.text.trimmingSpaces }.filter { !$0.isEmpty }
+            .map { $0.text.trimmingSpaces }.map { $0.hasPrefix("ERROR : ") ? String($0.dropFirst(8)) : $0 }.filter { !$0.isEmpty }
         guard !errors.isEmpty else { return nil }
         return errors.suffix(3).map { cut($0, to: lineLimit) }.joined(separator: "\n")
     }

@@ -36,22 +36,28 @@ final class HUDSink: @unchecked Sendable {
 
     private func run() {
         var backoff = Backoff(base: .milliseconds(100), cap: .seconds(5))
+        // No attempt before this (the back-off after a failed one; the spacing after a progress).
+        var notBefore: Int64 = 0
         while true {
             var wait: Int32 = -1
             if let view = queue.items.first {
                 let now = MonotonicClock.nanoseconds()
-                let due = view.isProgress ? lastProgressSent + Self.progressSpacingNanoseconds : now
+                let due = max(notBefore, view.isProgress ? lastProgressSent + Self.progressSpacingNanoseconds : now)
                 if due > now {
                     wait = Int32(clamping: (due - now + 999_999) / 1_000_000)
                 } else if send(view) {
                     _ = queue.pop()
                     if view.isProgress { lastProgressSent = now }
                     backoff.reset()
+                    notBefore = 0
                     continue
                 } else {
-                    wait = Int32(clamping: backoff.next().nanoseconds / 1_000_000)
+                    let delay = backoff.next().nanoseconds
+                    notBefore = now + delay
+                    wait = Int32(clamping: delay / 1_000_000)
                 }
             }
+            // Views that come meanwhile are queued (coalesced), not sent before `notBefore`.
             if let first = inbox.take(timeoutMilliseconds: wait) { queue.push(first) }
             for view in inbox.takeAll() { queue.push(view) }
             if inbox.isClosed && queue.isEmpty { return }
@@ -62,7 +68,16 @@ final class HUDSink: @unchecked Sendable {
     /// refusal is logged and the view dropped: sending it again would be refused again.
     private func send(_ view: UpdateView) -> Bool {
         let line = view.command.description
-        switch Result(catching: { () throws(ControlClientError) in try connection().request(line) }) {
+        // A connection the daemon closed (it closes one idle for 30 s, and it may have restarted)
+        // fails its next request: one more try on a new connection before calling it absent.
+        let reused = client != nil
+        var result = Result(catching: { () throws(ControlClientError) in try connection().request(line) })
+        if reused, case .failure(let error) = result, error.isClosedConnection {
+            client?.close()
+            client = nil
+            result = Result(catching: { () throws(ControlClientError) in try connection().request(line) })
+        }
+        switch result {
         case .success:
             return true
         case .failure(.rejected(let code, let message)):
@@ -84,5 +99,16 @@ final class HUDSink: @unchecked Sendable {
         if absentSaid { Log.say("splashhudd answers again") }
         absentSaid = false
         return c
+    }
+}
+
+extension ControlClientError {
+    /// The connection is gone (not a refusal, and not a daemon too slow to answer, which may yet
+    /// apply the request: it is not sent twice).
+    var isClosedConnection: Bool {
+        switch self {
+        case .protocolError, .io: return true
+        case .notRunning, .timedOut, .rejected, .permissionDenied, .untrustedServer: return false
+        }
     }
 }

@@ -15,17 +15,20 @@ import UpdateSources
 final class SWUpdateFollower {
     let settings: SWUpdateSettings
     let sink: HUDSink
+    let notices: SWUpdateNotices
     private let idle: EventFd
     private var progress = SWUpdateProgress()
     private var said: String?
 
     init(settings: SWUpdateSettings, sink: HUDSink) throws(SystemError) {
         self.settings = settings; self.sink = sink
+        notices = try SWUpdateNotices(settings: settings)
         idle = try EventFd()
     }
 
     /// Follows SWUpdate until the configuration proves wrong; the exit status then (78, EX_CONFIG).
     func run() -> Int32 {
+        guard notices.start() else { Log.say("cannot start a thread"); return 71 }
         var backoff = Backoff(base: .milliseconds(100), cap: .seconds(5))
         while true {
             if let path = settings.progressSocket ?? SWUpdatePaths.find(SWUpdatePaths.progressName, release: settings.release) {
@@ -83,20 +86,8 @@ final class SWUpdateFollower {
                 sayOnce("following SWUpdate at \(path): progress API \(api >> 16), \(layout.size)-byte frames")
             }
             for frame in frames {
-                if let view = progress.view(for: frame, reason: { reason(for: path) }) { sink.show(view) }
+                if let view = progress.view(for: frame, reason: { notices.failureReason(waitingUpTo: 300) }) { sink.show(view) }
             }
-        }
-    }
-
-    /// The reason for a failure, from SWUpdate's messages on its control socket.
-    private func reason(for progressPath: String) -> String? {
-        let dir = progressPath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        let path = settings.controlSocket ?? (dir.isEmpty ? "" : dir) + "/" + SWUpdatePaths.controlName
-        do {
-            return SWUpdateNotice.failureReason(try SWUpdateControl.recentNotices(at: path))
-        } catch {
-            Log.say("no reason for the failure from SWUpdate's control socket: \(error)")
-            return nil
         }
     }
 

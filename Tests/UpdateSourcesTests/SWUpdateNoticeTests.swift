@@ -11,8 +11,8 @@ struct SWUpdateNoticeTests {
     func request() {
         let r = SWUpdateNotice.subscribeRequest(byteOrder: .little)
         #expect(r.count == (MemoryLayout<Int>.size == 8 ? 3120 : 3104))
-        #expect(Array(r[0..<8]) == [0x01, 0x20, 0x05, 0x14, 10, 0, 0, 0] && r[8...].allSatisfy { $0 == 0 })
-        #expect(Array(SWUpdateNotice.subscribeRequest(byteOrder: .big)[0..<8]) == [0x14, 0x05, 0x20, 0x01, 0, 0, 0, 10])
+        #expect(Array(r[0..<8]) == [0x01, 0x20, 0x05, 0x14, 11, 0, 0, 0] && r[8...].allSatisfy { $0 == 0 })
+        #expect(Array(SWUpdateNotice.subscribeRequest(byteOrder: .big)[0..<8]) == [0x14, 0x05, 0x20, 0x01, 0, 0, 0, 11])
     }
 
     @Test("messages decode in both byte orders; the ACK is nil; anything else is an error", arguments: [SWUpdateByteOrder.little, .big])
@@ -38,6 +38,10 @@ struct SWUpdateNoticeTests {
         let errors = (1...4).map { SWUpdateNotice(status: 4, level: 1, text: "  error \($0)\t") }
         #expect(SWUpdateNotice.failureReason([older, start, info] + errors) == "error 2\nerror 3\nerror 4")
         #expect(SWUpdateNotice.failureReason([older, start, info]) == nil)
+        // As 2022.12 words them at -v (Debian's unit): the notifier's prefix goes.
+        let hash = SWUpdateNotice(status: 4, level: 1, text: "ERROR : HASH mismatch : 1a2b <--> 3c4d")
+        let closing = SWUpdateNotice(status: 4, error: 1, level: 1, text: "Image invalid or corrupted. Not installing ...")
+        #expect(SWUpdateNotice.failureReason([start, info, hash, closing]) == "HASH mismatch : 1a2b <--> 3c4d\nImage invalid or corrupted. Not installing ...")
         // The start scrolled out of SWUpdate's hundred: every error held counts.
         #expect(SWUpdateNotice.failureReason([older, info]) == "an older install's error")
         let long = SWUpdateNotice(status: 4, level: 1, text: String(repeating: "é", count: 200))

@@ -5,7 +5,8 @@
 // FreeType, libpng, zlib, the text stack: HarfBuzz, FriBidi, libunibreak, libthai), and so neither
 // does a program using the Swift HUDClient library (ClientCommand's dependencies include all of
 // HUDClient's); the MQTT bridge (resident on every kiosk) needs neither libdrm nor FreeType, the
-// text stack or Foundation; the daemon not libmosquitto (it runs before any network). Checked on
+// text stack or Foundation; the update frameworks' adapter (resident too) none of the display or
+// text stack, libmosquitto or Foundation; the daemon not libmosquitto (it runs before any network). Checked on
 // what the dynamic loader would really load (ldd: each binary's dynamic section, then its
 // libraries' in turn) and on the static builds' link records (every archive member the linker
 // took, scripts/relink/record-link.py).
@@ -40,7 +41,7 @@ import Testing
         for library in expected { #expect(files.contains { names($0, library) }, "\(name) should link \(library): \(files)") }
     }
 
-    @Test(arguments: ["splashhudd", "splashhud", "splashhud-mqtt"])
+    @Test(arguments: ["splashhudd", "splashhud", "splashhud-mqtt", "splashhud-updates"])
     func noFoundationAtBootOrOnEveryKiosk(program: String) throws {
         let libs = try libraries(program)
         #expect(libs.contains { $0.hasPrefix("libswiftCore") }, "\(libs)")  // the list is real
@@ -53,6 +54,8 @@ import Testing
                    forbidden: ["libdrm", "libpng", "libz", "libmosquitto"] + Self.text, expected: ["libc"])
         Self.check("splashhud-mqtt", try libraries("splashhud-mqtt"),
                    forbidden: ["libdrm"] + Self.text, expected: ["libmosquitto", "libpng"])
+        Self.check("splashhud-updates", try libraries("splashhud-updates"),
+                   forbidden: ["libdrm", "libpng", "libz", "libmosquitto"] + Self.text, expected: ["libc"])
         Self.check("splashhudd", try libraries("splashhudd"),
                    forbidden: ["libmosquitto"], expected: ["libdrm", "libpng"] + Self.text)
     }

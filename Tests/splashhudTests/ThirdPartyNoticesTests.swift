@@ -41,7 +41,8 @@ struct ThirdPartyNoticesTests {
 
     @Test func everyLibraryTheProgramsLinkHasItsNotice() throws {
         let tools = try SplashBinary.path("splashhud-tools"), bridge = try SplashBinary.path("splashhud-mqtt")
-        let (status, text, log) = try notices(more: [tools, bridge])
+        let updates = try SplashBinary.path("splashhud-updates")
+        let (status, text, log) = try notices(more: [tools, bridge, updates])
         #expect(status == 0, "\(log)")
         let daemon = section(text, "splashhudd")
         for library in ["GNU C Library (glibc)", "GNU FriBidi", "libthai", "libdatrie", "FreeType", "HarfBuzz", "libpng",
@@ -52,6 +53,8 @@ struct ThirdPartyNoticesTests {
         let client = section(text, "splashhud")
         #expect(client.contains("- GNU C Library (glibc)") && !client.contains("FreeType") && !client.contains("FriBidi"), "\(client)")
         #expect(section(text, "splashhud-mqtt").contains("- Mosquitto client library"))
+        let adapter = section(text, "splashhud-updates")
+        #expect(adapter.contains("- Swift runtime") && !adapter.contains("FreeType") && !adapter.contains("Mosquitto"), "\(adapter)")
         // The texts themselves: Debian's copyright files and the licences they only name.
         for text_ in ["The FreeType Project LICENSE", "GNU LESSER GENERAL PUBLIC LICENSE", "Upstream-Name: FriBidi",
                       "Runtime Library Exception", "GCC RUNTIME LIBRARY EXCEPTION"] {

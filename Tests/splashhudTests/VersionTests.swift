@@ -17,7 +17,7 @@ import Testing
         try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
     }
 
-    @Test(arguments: ["splashhud", "splashhudd", "splashhud-tools", "splashhud-mqtt"])
+    @Test(arguments: ["splashhud", "splashhudd", "splashhud-tools", "splashhud-mqtt", "splashhud-updates"])
     func everyBinaryPrintsTheOneVersion(_ program: String) throws {
         let (status, output) = try SplashBinary.run(try SplashBinary.path(program), ["--version"])
         #expect(status == 0)
