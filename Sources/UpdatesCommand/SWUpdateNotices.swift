@@ -6,8 +6,6 @@
 // upload ends, so a subscriber that comes after a failure in the last image usually gets no
 // reason at all (measured: 7 runs in 9). What the subscription sends first is the queue left from
 // the previous install; the reason is always taken after the latest "started" message.
-import HUDProtocol
-import HUDClient
 import LinuxSystem
 import SystemPackage
 import UpdateSources
@@ -40,66 +38,47 @@ final class SWUpdateNotices: @unchecked Sendable {
     }
 
     private func run() {
-        var backoff = Backoff(base: .milliseconds(100), cap: .seconds(5))
-        var said: String?
+        var retrying: Retrying
+        do { retrying = try Retrying() } catch { Log.say("no failure reasons from SWUpdate: \(error)"); return }
         while true {
-            let path = settings.controlSocket ?? SWUpdatePaths.find(SWUpdatePaths.controlName, release: settings.release)
-            do {
-                if let path {
+            if let path = settings.controlSocket ?? SWUpdatePaths.find(SWUpdatePaths.controlName, release: settings.release) {
+                do {
                     try follow(path) {
-                        backoff.reset()
-                        let text = "following SWUpdate's messages at \(path) (a failure's reason)"
-                        if said != text { Log.say(text); said = text }
+                        retrying.connected()
+                        retrying.say("following SWUpdate's messages at \(path) (a failure's reason)")
                     }
+                } catch {
+                    retrying.say("no failure reasons from SWUpdate's control socket: \(error); trying again")
                 }
-            } catch {
-                let text = "no failure reasons from SWUpdate's control socket: \(error); trying again"
-                if said != text { Log.say(text); said = text }
             }
-            _ = try? Poll.wait(idle.descriptor, for: .read, timeoutMilliseconds: Int32(clamping: backoff.next().nanoseconds / 1_000_000), subject: "back-off")
+            retrying.pause()
         }
     }
 
-    enum NoticeError: Error, CustomStringConvertible {
-        case system(SystemError)
-        case message(SWUpdateFrameError)
-        var description: String {
-            switch self {
-            case .system(let e): return "\(e)"
-            case .message(let e): return "not an ipc_message: \(e)"
-            }
-        }
-    }
-
-    /// Sends the NOTIFY_STREAM request. SWUpdate reads a request with one read(2) of exactly its
-    /// size ("fragmentation not supported"): one send of the whole message, which a fresh Unix
-    /// socket takes at once.
-    private static func subscribe(_ fd: FileDescriptor, _ path: String) throws(SystemError) {
-        guard try Poll.wait(fd, for: .write, timeoutMilliseconds: 1_000, subject: path) else { throw SystemError("connect", .timedOut, path) }
+    /// A connection with the NOTIFY_STREAM request sent. SWUpdate reads a request with one read(2)
+    /// of exactly its size ("fragmentation not supported"): one send of the whole message, which a
+    /// fresh Unix socket takes at once.
+    private static func subscribed(_ path: String) throws(SystemError) -> SocketReader {
+        let reader = try SocketReader(connectingTo: path, chunk: 4 * SWUpdateNotice.messageSize)
+        guard try Poll.wait(reader.fd, for: .write, timeoutMilliseconds: 1_000, subject: path) else { throw SystemError("connect", .timedOut, path) }
         let request = SWUpdateNotice.subscribeRequest()
-        let sent = try request.withUnsafeBytes { b in Result { () throws(SystemError) in try UnixSocket.send(fd, b, subject: path) } }.get()
+        let sent = try request.withUnsafeBytes { b in Result { () throws(SystemError) in try UnixSocket.send(reader.fd, b, subject: path) } }.get()
         guard sent == request.count else { throw SystemError("send", .resourceTemporarilyUnavailable, path) }
+        return reader
     }
 
     /// One subscription's life: returns when SWUpdate closes it.
-    private func follow(_ path: String, connected: () -> Void) throws(NoticeError) {
-        let fd: FileDescriptor
-        do { fd = try UnixSocket.connect(to: path) } catch { throw .system(error) }
-        defer { Files.close(fd) }
+    private func follow(_ path: String, connected: () -> Void) throws(SourceError) {
+        var reader: SocketReader
+        do { reader = try Self.subscribed(path) } catch { throw .system(error) }
+        connected()
         let size = SWUpdateNotice.messageSize
         var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4 * size)
-        do { try Self.subscribe(fd, path) } catch { throw .system(error) }
-        connected()
         while true {
-            let n: Int?
-            do {
-                _ = try Poll.wait(fd, for: .read, timeoutMilliseconds: -1, subject: path)
-                n = try chunk.withUnsafeMutableBytes { b in Result { () throws(SystemError) in try Files.read(fd, into: b, subject: path) } }.get()
-            } catch { throw .system(error) }
-            guard let n else { continue }
-            if n == 0 { return }
-            bytes += chunk[..<n]
+            let chunk: ArraySlice<UInt8>?
+            do { chunk = try reader.next() } catch { throw .system(error) }
+            guard let chunk else { return }
+            bytes += chunk
             var at = 0
             while bytes.count - at >= size {
                 let notice: SWUpdateNotice?
