@@ -82,9 +82,12 @@ class StatePoller(threading.Thread):
 
     def run(self):
         while not self.stop:
-            self.file.write("state\n")
-            self.file.flush()
-            line = self.file.readline()
+            try:
+                self.file.write("state\n")
+                self.file.flush()
+                line = self.file.readline()
+            except OSError:
+                return  # the daemon ended with the run
             if not line:
                 return
             now = time.monotonic()
