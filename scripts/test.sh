@@ -53,7 +53,8 @@ docs_pid=$!
 # The QEMU suites are not run again here: their guests are separate programs, and the host side
 # only drives QEMU. halt_on_error makes the first race report fail the run.
 # The builds yield to the guest: it has timeouts of its own (systemd's start timeout for
-# splashhud.service, 10 s), which a guest sharing two cores evenly with two compilers overran.
+# splashhud.service, which the test stretches to 60 s there), which a guest sharing two cores
+# evenly with two compilers overran.
 nice -n 10 swift build --build-tests --sanitize=thread --scratch-path .build-tsan
 nice -n 10 swift build --build-tests --sanitize=address --scratch-path .build-asan
 docs_status=0
