@@ -61,6 +61,18 @@ public enum SWUpdateLayout: Equatable, Sendable {
 public enum SWUpdateByteOrder: Sendable {
     case little, big
     public static var host: SWUpdateByteOrder { UInt32(1).littleEndian == 1 ? .little : .big }
+
+    /// The 32-bit field at `offset` from the start of `bytes`.
+    func load(_ bytes: ArraySlice<UInt8>, at offset: Int) -> UInt32 {
+        var v: UInt32 = 0
+        for i in 0..<4 { v = v << 8 | UInt32(bytes[bytes.startIndex + offset + (self == .little ? 3 - i : i)]) }
+        return v
+    }
+
+    /// Writes `value` as the 32-bit field at `offset` of `bytes`.
+    func store(_ value: UInt32, at offset: Int, in bytes: inout [UInt8]) {
+        for i in 0..<4 { bytes[offset + i] = UInt8(truncatingIfNeeded: value >> (self == .little ? 8 * i : 24 - 8 * i)) }
+    }
 }
 
 public struct SWUpdateFrame: Equatable, Sendable {
@@ -93,14 +105,7 @@ public struct SWUpdateFrame: Equatable, Sendable {
                               byteOrder: SWUpdateByteOrder = .host) throws(SWUpdateFrameError) -> SWUpdateFrame {
         guard bytes.count == layout.size else { throw .size(bytes.count, expected: layout.size) }
         let base = bytes.startIndex
-        func u32(_ offset: Int) -> UInt32 {
-            var v: UInt32 = 0
-            for i in 0..<4 {
-                let b = UInt32(bytes[base + offset + (byteOrder == .little ? 3 - i : i)])
-                v = v << 8 | b
-            }
-            return v
-        }
+        func u32(_ offset: Int) -> UInt32 { byteOrder.load(bytes, at: offset) }
         func u64(_ offset: Int) -> UInt64 {
             let a = UInt64(u32(offset)), b = UInt64(u32(offset + 4))
             return byteOrder == .little ? b << 32 | a : a << 32 | b
@@ -135,9 +140,7 @@ public struct SWUpdateFrame: Equatable, Sendable {
     /// The bytes SWUpdate would send for this frame (tests, and the recorded sequences replayed).
     public func encoded(layout: SWUpdateLayout, byteOrder: SWUpdateByteOrder = .host) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: layout.size)
-        func put32(_ v: UInt32, _ offset: Int) {
-            for i in 0..<4 { out[offset + i] = UInt8(truncatingIfNeeded: v >> (byteOrder == .little ? 8 * i : 24 - 8 * i)) }
-        }
+        func put32(_ v: UInt32, _ offset: Int) { byteOrder.store(v, at: offset, in: &out) }
         func putText(_ t: String, _ offset: Int, _ size: Int) {
             for (i, b) in t.utf8.prefix(size - 1).enumerated() { out[offset + i] = b }
         }

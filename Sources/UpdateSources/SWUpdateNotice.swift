@@ -31,18 +31,14 @@ public struct SWUpdateNotice: Equatable, Sendable {
     /// The NOTIFY_STREAM request.
     public static func subscribeRequest(byteOrder: SWUpdateByteOrder = .host, size: Int = messageSize) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: size)
-        put(magic, at: 0, in: &out, byteOrder); put(typeNotifyStream, at: 4, in: &out, byteOrder)
+        byteOrder.store(magic, at: 0, in: &out); byteOrder.store(typeNotifyStream, at: 4, in: &out)
         return out
     }
 
     /// One message from the control socket: nil for the ACK, the notice for a NOTIFY_STREAM one.
     public static func decode(_ bytes: ArraySlice<UInt8>, byteOrder: SWUpdateByteOrder = .host) throws(SWUpdateFrameError) -> SWUpdateNotice? {
         let base = bytes.startIndex
-        func u32(_ offset: Int) -> UInt32 {
-            var v: UInt32 = 0
-            for i in 0..<4 { v = v << 8 | UInt32(bytes[base + offset + (byteOrder == .little ? 3 - i : i)]) }
-            return v
-        }
+        func u32(_ offset: Int) -> UInt32 { byteOrder.load(bytes, at: offset) }
         guard bytes.count >= 20 + textSize else { throw .size(bytes.count, expected: messageSize) }
         guard u32(0) == magic else { throw .field("magic", u32(0)) }
         switch u32(4) {
@@ -59,15 +55,11 @@ public struct SWUpdateNotice: Equatable, Sendable {
     /// A NOTIFY_STREAM message carrying this notice (tests).
     public func encoded(byteOrder: SWUpdateByteOrder = .host, size: Int = SWUpdateNotice.messageSize) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: size)
-        Self.put(Self.magic, at: 0, in: &out, byteOrder); Self.put(Self.typeNotifyStream, at: 4, in: &out, byteOrder)
-        Self.put(status, at: 8, in: &out, byteOrder); Self.put(UInt32(bitPattern: error), at: 12, in: &out, byteOrder)
-        Self.put(UInt32(bitPattern: level), at: 16, in: &out, byteOrder)
+        byteOrder.store(Self.magic, at: 0, in: &out); byteOrder.store(Self.typeNotifyStream, at: 4, in: &out)
+        byteOrder.store(status, at: 8, in: &out); byteOrder.store(UInt32(bitPattern: error), at: 12, in: &out)
+        byteOrder.store(UInt32(bitPattern: level), at: 16, in: &out)
         for (i, b) in text.utf8.prefix(Self.textSize - 1).enumerated() { out[20 + i] = b }
         return out
-    }
-
-    private static func put(_ v: UInt32, at offset: Int, in out: inout [UInt8], _ byteOrder: SWUpdateByteOrder) {
-        for i in 0..<4 { out[offset + i] = UInt8(truncatingIfNeeded: v >> (byteOrder == .little ? 8 * i : 24 - 8 * i)) }
     }
 
     /// The reason for the last install's failure in SWUpdate's messages: its error messages since

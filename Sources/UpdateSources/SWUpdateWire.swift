@@ -98,8 +98,7 @@ public struct SWUpdateWire: Sendable {
 
     /// Sets `layout` and `apiVersion` from the first 8 bytes; the count of them consumed (an ACK's 8).
     private mutating func decide() throws(SWUpdateWireError) -> Int {
-        var field0: UInt32 = 0
-        for i in 0..<4 { field0 = field0 << 8 | UInt32(pending[byteOrder == .little ? 3 - i : i]) }
+        let field0 = byteOrder.load(pending[...], at: 0)
         if Array(pending[4..<8]) == Self.ackMagic {
             guard field0 >> 16 == 2 else { throw .unknownAPI(field0) }
             guard let release else { throw .ambiguous }
