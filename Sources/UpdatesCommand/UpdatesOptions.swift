@@ -50,8 +50,13 @@ enum UpdatesOptions {
             for path in ["progress-socket", "control-socket"] {
                 if let p = o.value(path), p.isEmpty || p.utf8.count > 107 { throw UsageError("--\(path) must be a socket path of 1 to 107 bytes") }
             }
-            return UpdatesConfiguration(source: .swupdate(SWUpdateSettings(progressSocket: o.value("progress-socket"),
-                                                                            controlSocket: o.value("control-socket"), release: release)),
+            // The control socket beside a progress socket given by path, as the help says; else
+            // both are found by SWUpdate's rules.
+            let progress = o.value("progress-socket")
+            let control = o.value("control-socket") ?? progress.map { path in
+                (path.lastIndex(of: "/").map { String(path[...$0]) } ?? "") + SWUpdatePaths.controlName
+            }
+            return UpdatesConfiguration(source: .swupdate(SWUpdateSettings(progressSocket: progress, controlSocket: control, release: release)),
                                         socket: o.value("socket"))
         case let other:
             throw UsageError("unknown SOURCE '\(other)': swupdate")

@@ -22,6 +22,15 @@ import Testing
             guard case .swupdate(let s) = c.source else { Issue.record("not swupdate"); continue }
             #expect(s.release?.description == extra.last)
         }
+        // The control socket: beside a progress socket given by path, unless given too; else by SWUpdate's rules.
+        func sockets(_ words: [String]) throws -> (String?, String?) {
+            guard case .swupdate(let s)? = try UpdatesOptions.parse(["swupdate"] + words)?.source else { return (nil, nil) }
+            return (s.progressSocket, s.controlSocket)
+        }
+        #expect(try sockets(["--progress-socket", "/run/sw/swupdateprog"]) == ("/run/sw/swupdateprog", "/run/sw/sockinstctrl"))
+        #expect(try sockets(["--progress-socket", "prog"]) == ("prog", "sockinstctrl"))
+        #expect(try sockets(["--progress-socket", "/a/p", "--control-socket", "/b/c"]) == ("/a/p", "/b/c"))
+        #expect(try sockets([]) == (nil, nil))
         #expect(throws: (any Error).self) { try UpdatesOptions.parse(["rauc2"]) }
         #expect(throws: (any Error).self) { try UpdatesOptions.parse(["swupdate", "--swupdate-version", "12"]) }
     }
