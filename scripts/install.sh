@@ -8,10 +8,11 @@
 # and with --initramfs the initramfs integration (initramfs-tools hook and scripts in
 # /etc/initramfs-tools, the dracut module in /usr/lib/dracut/modules.d/90splashhud, the helper
 # PREFIX/lib/splashhud/splashhud-initrd, /etc/splashhud/initrd.conf unless one is there), and
-# /etc/default/splashhud (the unit's settings: the board profile) unless one is there.
+# /etc/default/splashhud (the unit's settings: the board profile) unless one is there, and with
+# --mender Mender's state scripts (/etc/mender/scripts and PREFIX/share/splashhud/mender).
 #
 #   scripts/install.sh [--prefix /usr] [--destdir DIR] [--bin-dir DIR] [--dynamic [--no-pie]]
-#                      [--initramfs] [--replace-plymouth]
+#                      [--initramfs] [--mender] [--replace-plymouth]
 #   scripts/install.sh --build-only [--dynamic [--no-pie]]
 #   scripts/install.sh --uninstall [--prefix /usr]
 #
@@ -42,6 +43,11 @@
 # Everything installed is stripped (install -s).
 # --initramfs also the initramfs integration. Rebuild the image afterwards: update-initramfs -u
 #           (Debian, Ubuntu) or dracut -f (Fedora-like).
+# --mender  also Mender's state scripts that show an update's phases on the HUD (mender/splashhud-mender
+#           under each state's name; docs/updates.md): the Download ones in /etc/mender/scripts,
+#           with its `version` file (3) unless one is there, the only place Mender runs them from;
+#           the Artifact ones in PREFIX/share/splashhud/mender, for `mender-artifact write ... -s`
+#           to embed in every artifact (Mender runs those only from the artifact).
 # Without `swift` on PATH (a kiosk, a board) nothing is built: the daemon and the client come from
 #           this tree's .build-static-executable/release (what --build-only leaves there, built
 #           where Swift is; then .../debug), splashhud-tools, splashhud-mqtt and splashhud-updates
@@ -59,13 +65,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-prefix=/usr destdir="" bindir="" initramfs=0 dynamic=0 static=() nopie=() build_only=0 replace_plymouth=0 uninstall=0
+prefix=/usr destdir="" bindir="" initramfs=0 mender=0 dynamic=0 static=() nopie=() build_only=0 replace_plymouth=0 uninstall=0
 while (($#)); do
     case "$1" in
         --prefix) prefix="${2:?--prefix needs a directory}"; shift 2 ;;
         --destdir) destdir="${2:?--destdir needs a directory}"; shift 2 ;;
         --bin-dir) bindir="${2:?--bin-dir needs a directory}"; shift 2 ;;
         --initramfs) initramfs=1; shift ;;
+        --mender) mender=1; shift ;;
         --build-only) build_only=1; shift ;;
         --replace-plymouth) replace_plymouth=1; shift ;;
         --uninstall) uninstall=1; shift ;;
@@ -92,6 +99,14 @@ plymouth_units=(plymouth-start.service plymouth-read-write.service plymouth-quit
     plymouth-poweroff.service plymouth-kexec.service plymouth-log.service)
 # The units --replace-plymouth masked (and only those are unmasked again).
 masked_list="$destdir/var/lib/splashhud/masked-units"
+# Mender's states mender/splashhud-mender shows, installed under Mender's names for them
+# (STATE_ACTION_50_splashhud): those of the root file system's /etc/mender/scripts, and those an
+# artifact carries.
+mender_rootfs=(Download_Enter Download_Error)
+mender_artifact=(ArtifactInstall_Enter ArtifactInstall_Error ArtifactReboot_Enter ArtifactReboot_Error
+    ArtifactCommit_Enter ArtifactCommit_Leave ArtifactCommit_Error ArtifactRollback_Enter ArtifactRollback_Error
+    ArtifactRollbackReboot_Enter ArtifactRollbackReboot_Error ArtifactFailure_Leave)
+mender_scripts="$destdir/etc/mender/scripts"
 
 if ((uninstall)); then
     if [[ -z $destdir ]] && command -v systemctl >/dev/null; then
@@ -108,6 +123,12 @@ if ((uninstall)); then
         rm -f "$destdir/etc/systemd/system/$u"
     done
     rm -f "$destdir/etc/initramfs-tools/hooks/splashhud" "$destdir/etc/initramfs-tools/scripts/"{init-premount,init-bottom,panic}/splashhud
+    # Mender's scripts (the Artifact ones went with share/splashhud); the version file too when
+    # nothing else is left beside it.
+    for s in "${mender_rootfs[@]}"; do rm -f "$mender_scripts/${s}_50_splashhud"; done
+    if [[ -d $mender_scripts && $(ls -A "$mender_scripts") == version ]]; then
+        rm -f "$mender_scripts/version" && rmdir "$mender_scripts"
+    fi
     # Plymouth back: our link gone, its files renamed back, the units we masked unmasked.
     if [[ -L $destdir/usr/bin/plymouth && $(readlink "$destdir/usr/bin/plymouth") == *splashhud ]]; then
         rm -f "$destdir/usr/bin/plymouth"
@@ -305,6 +326,16 @@ if ((initramfs)); then
     install -d "$dm"
     install -m 0755 initramfs/dracut/90splashhud/*.sh "$dm/"
     install -m 0644 initramfs/dracut/90splashhud/splashhud-initrd.conf "$dm/"
+fi
+
+if ((mender)); then
+    # One script under each state's name (it reads its name). Mender 3.4 reads state scripts of
+    # version 2 and 3; 3 is what it writes beside an artifact's own (format 3) scripts.
+    install -d "$mender_scripts" "$destdir$prefix/share/splashhud/mender"
+    for s in "${mender_rootfs[@]}"; do install -m 0755 mender/splashhud-mender "$mender_scripts/${s}_50_splashhud"; done
+    [[ -e $mender_scripts/version ]] || echo 3 > "$mender_scripts/version"
+    rm -f "$destdir$prefix/share/splashhud/mender/"*_splashhud
+    for s in "${mender_artifact[@]}"; do install -m 0755 mender/splashhud-mender "$destdir$prefix/share/splashhud/mender/${s}_50_splashhud"; done
 fi
 
 if ((replace_plymouth)); then
