@@ -51,6 +51,8 @@ let package = Package(
         .systemLibrary(name: "CThai", pkgConfig: "libthai", providers: [.apt(["libthai-dev"])]),
         // MQTT for the fleet bridge alone (the daemon never links it: it runs before any network).
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        // sd-bus for splashhud-updates' RAUC source alone (RAUC's progress is a D-Bus property).
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // libpng behind setjmp: its errors are longjmps, which must not cross Swift frames.
         .target(name: "CPNGCodec", dependencies: ["CPNG", "CZlib"]),
         // Only what Swift cannot import: ioctl request numbers built by function-like macros; DRM's
@@ -152,7 +154,7 @@ let package = Package(
         .target(name: "UpdateSources", dependencies: ["HUDProtocol", "Raster"]),
         .target(
             name: "UpdatesCommand",
-            dependencies: ["UpdateSources", "HUDClient", "HUDProtocol", "LinuxSystem", "CommandLineOptions",
+            dependencies: ["UpdateSources", "HUDClient", "HUDProtocol", "LinuxSystem", "CommandLineOptions", "CSystemd",
                            .product(name: "SystemPackage", package: "swift-system")]),
         .executableTarget(name: "splashhud-updates", dependencies: ["UpdatesCommand"]),
         // The daemon: the runtime, the control socket and the FIFOs on the best display.

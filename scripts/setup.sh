@@ -20,6 +20,7 @@ PACKAGES=(
   # (libthai-data's thbrk.tri, read at run time).
   libharfbuzz-dev libfribidi-dev libunibreak-dev libthai-dev libthai-data
   libmosquitto-dev      # MQTT for the fleet bridge splashhud-mqtt (CMosquitto); the daemon never links it
+  libsystemd-dev        # sd-bus for splashhud-updates' RAUC source (CSystemd); nothing else links it
   # The static builds (scripts/text-libraries.sh): `apt-get source` unpacks HarfBuzz's Debian
   # source with dpkg-source (dpkg-dev, which brings ar and xz too), curl fetches libunibreak's
   # tarball from Debian's pool, and g++ and gcc compile them (Debian 12 ships neither as a static archive).
@@ -73,6 +74,13 @@ if [[ " $* " == *" --tests "* ]]; then
     # splashhud-updates' tests (SWUpdateEndToEndTests): Debian's SWUpdate 2022.12 (swupdate and its
     # swupdate-client) installing real signed updates that swugenerator makes.
     swupdate swugenerator
+    # RAUCEndToEndTests: Debian's RAUC 1.8 service (rauc-service) on a private system bus of its own
+    # dbus-daemon, installing real signed bundles (squashfs-tools' mksquashfs makes them, the
+    # kernel's loop devices mount them).
+    rauc rauc-service squashfs-tools dbus
+    # MenderEndToEndTests: Debian's mender-client 3.4 installing, standalone, a module-image
+    # artifact that mender-artifact writes with our state scripts embedded.
+    mender-client mender-artifact
     # LinkageTests read the binaries' undefined symbols with nm.
     binutils
     # StaticClientTests: the client linked fully static needs glibc's and libdrm's archives
@@ -119,12 +127,20 @@ install_missing() {
 # Debian enables SWUpdate's units when the package comes, and swupdate-progress.service reboots the
 # machine after every successful update: where the tests bring swupdate, its units are masked
 # first (the tests run their own swupdate, its sockets in a directory of their own).
-if [[ " $* " == *" --tests "* ]] && ! dpkg-query -W -f='${Status}' swupdate 2>/dev/null | grep -q "install ok installed"; then
-  for unit in swupdate-progress.service swupdate.service swupdate.socket; do
+# RAUC's service and Mender's client daemon are masked likewise: the tests start their own.
+mask_units_of() {
+  local package=$1 unit; shift
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" && return 0
+  for unit in "$@"; do
     if [[ ! -e /etc/systemd/system/$unit ]]; then
       if [[ $(id -u) -eq 0 ]]; then ln -s /dev/null "/etc/systemd/system/$unit"; else sudo ln -s /dev/null "/etc/systemd/system/$unit"; fi
     fi
   done
+}
+if [[ " $* " == *" --tests "* ]]; then
+  mask_units_of swupdate swupdate-progress.service swupdate.service swupdate.socket
+  mask_units_of rauc-service rauc.service rauc-mark-good.service
+  mask_units_of mender-client mender-client.service
 fi
 install_missing "${PACKAGES[@]}"
 

@@ -49,6 +49,14 @@ LIBRARIES = [
     ("Mosquitto client library (libmosquitto)", "EPL-2.0 OR BSD-3-Clause", False, r"libmosquitto\.so(\.[0-9.]+)?"),
     ("OpenSSL", "Apache-2.0", False, r"lib(ssl|crypto)\.so(\.[0-9.]+)?"),
     ("cJSON", "MIT", False, r"libcjson\.so(\.[0-9.]+)?"),
+    # libsystemd (sd-bus, splashhud-updates' RAUC source) and what Debian's build of it loads.
+    ("libsystemd (sd-bus)", "LGPL-2.1-or-later", True, r"libsystemd\.so(\.[0-9.]+)?"),
+    ("libcap", "BSD-3-Clause OR GPL-2.0-only", False, r"libcap\.so(\.[0-9.]+)?"),
+    ("libgcrypt", "LGPL-2.1-or-later", True, r"libgcrypt\.so(\.[0-9.]+)?"),
+    ("libgpg-error", "LGPL-2.1-or-later", True, r"libgpg-error\.so(\.[0-9.]+)?"),
+    ("XZ Utils' liblzma", "LicenseRef-public-domain", False, r"liblzma\.so(\.[0-9.]+)?"),
+    ("Zstandard (libzstd)", "BSD-3-Clause OR GPL-2.0-only", False, r"libzstd\.so(\.[0-9.]+)?"),
+    ("LZ4 (liblz4)", "BSD-2-Clause", False, r"liblz4\.so(\.[0-9.]+)?"),
     # What Debian's shared HarfBuzz loads (the dynamic build, --dynamic).
     ("GLib", "LGPL-2.1-or-later", True, r"libglib-2\.0\.so(\.[0-9.]+)?"),
     ("Graphite2", "LGPL-2.1-or-later OR MPL-2.0 OR GPL-2.0-or-later", True, r"libgraphite2\.so(\.[0-9.]+)?"),

@@ -71,29 +71,6 @@ public struct SWUpdateNotice: Equatable, Sendable {
         let since = notices.lastIndex { $0.status == startStatus }.map { notices.index(after: $0) } ?? notices.startIndex
         let errors = notices[since...].filter { $0.level == errorLevel }
             .map { $0.text.trimmingSpaces }.map { $0.hasPrefix("ERROR : ") ? String($0.dropFirst(8)) : $0 }.filter { !$0.isEmpty }
-        guard !errors.isEmpty else { return nil }
-        return errors.suffix(3).map { cut($0, to: lineLimit) }.joined(separator: "\n")
-    }
-
-    /// `text` cut to at most `limit` UTF-8 bytes at a character boundary, with an ellipsis if cut.
-    static func cut(_ text: String, to limit: Int) -> String {
-        guard text.utf8.count > limit else { return text }
-        var out = ""
-        var used = 0
-        for c in text {
-            let n = c.utf8.count
-            if used + n > limit - 3 { break }
-            out.append(c); used += n
-        }
-        return out + "…"
-    }
-}
-
-extension String {
-    var trimmingSpaces: String {
-        let scalars = unicodeScalars
-        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
-        return String(scalars[first...last])
+        return FailureReason.bounded(errors, lineLimit: lineLimit)
     }
 }

@@ -28,6 +28,8 @@ public enum UpdatesCommand {
             switch configuration.source {
             case .swupdate(let settings):
                 CommandLineTool.exit(try SWUpdateFollower(settings: settings, sink: sink).run())
+            case .rauc:
+                CommandLineTool.exit(try RAUCFollower(sink: sink).run())
             }
         } catch {
             Log.say("cannot run: \(error)")

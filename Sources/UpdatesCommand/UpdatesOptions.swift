@@ -5,7 +5,7 @@ import CommandLineOptions
 import UpdateSources
 
 struct UpdatesConfiguration: Sendable {
-    enum Source: Sendable { case swupdate(SWUpdateSettings) }
+    enum Source: Sendable { case swupdate(SWUpdateSettings), rauc }
     var source: Source
     /// The daemon's control socket (nil: $SPLASHHUD_SOCKET or the default, as for every client).
     var socket: String?
@@ -23,8 +23,9 @@ enum UpdatesOptions {
         name: "splashhud-updates",
         abstract: "Show an update framework's progress on the splash (docs/updates.md).",
         discussion: """
-            SOURCE is the framework to follow: swupdate (its progress socket). The program runs until stopped, \
-            waiting for the framework and for the daemon whenever either is not there.
+            SOURCE is the framework to follow: swupdate (its progress socket) or rauc (its installer on the system \
+            bus, $DBUS_SYSTEM_BUS_ADDRESS or /run/dbus/system_bus_socket). The program runs until stopped, waiting \
+            for the framework and for the daemon whenever either is not there.
             """,
         options: [
             .option("socket", "path", help: "The daemon's control socket (default: $SPLASHHUD_SOCKET or /run/splashhud/control)."),
@@ -33,7 +34,7 @@ enum UpdatesOptions {
             .option("swupdate-version", "release", help: "The SWUpdate release installed, YEAR.MONTH (2022.12): its progress frames' layout when the socket cannot say."),
         ],
         operands: "<source>",
-        operandHelp: [OperandHelp("SOURCE", "swupdate")],
+        operandHelp: [OperandHelp("SOURCE", "swupdate or rauc")],
         operandCount: 1...1)
 
     /// The configuration; nil when help was asked for.
@@ -58,8 +59,13 @@ enum UpdatesOptions {
             }
             return UpdatesConfiguration(source: .swupdate(SWUpdateSettings(progressSocket: progress, controlSocket: control, release: release)),
                                         socket: o.value("socket"))
+        case "rauc":
+            for option in ["progress-socket", "control-socket", "swupdate-version"] where o.value(option) != nil {
+                throw UsageError("--\(option) is SWUpdate's: rauc takes only --socket")
+            }
+            return UpdatesConfiguration(source: .rauc, socket: o.value("socket"))
         case let other:
-            throw UsageError("unknown SOURCE '\(other)': swupdate")
+            throw UsageError("unknown SOURCE '\(other)': swupdate or rauc")
         }
     }
 }

@@ -31,6 +31,11 @@ import Testing
         #expect(try sockets(["--progress-socket", "prog"]) == ("prog", "sockinstctrl"))
         #expect(try sockets(["--progress-socket", "/a/p", "--control-socket", "/b/c"]) == ("/a/p", "/b/c"))
         #expect(try sockets([]) == (nil, nil))
+        // The rauc instance: the same command line; SWUpdate's options are a clear error there.
+        let rauc = try #require(try UpdatesOptions.parse(argv.dropFirst().dropLast().map { $0 == "%i" ? "rauc" : $0 }))
+        #expect(rauc.socket == "/run/splashhud/control")
+        if case .rauc = rauc.source {} else { Issue.record("not rauc") }
+        #expect(throws: (any Error).self) { try UpdatesOptions.parse(["rauc", "--progress-socket", "/tmp/p"]) }
         #expect(throws: (any Error).self) { try UpdatesOptions.parse(["rauc2"]) }
         #expect(throws: (any Error).self) { try UpdatesOptions.parse(["swupdate", "--swupdate-version", "12"]) }
     }
