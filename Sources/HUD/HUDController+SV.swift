@@ -55,12 +55,12 @@ extension HUDController {
     }
 
     /// `showImage:status:duration:` with SV's display duration (success, error, info and custom
-    /// images): the count is left alone (A3).
-    func svShowImage(_ kind: HUDImageKind, status: String?) {
+    /// images), or none when it `stays`: the count is left alone (A3).
+    func svShowImage(_ kind: HUDImageKind, status: String?, stays: Bool = false) {
         svCancelTimersForShow()
         sv.indicator = .image(kind)  // cancels the ring and the spinner
         statusText = status
-        svFadeInOrWait(autoDismiss: Self.displayDuration(for: status, appearance: appearance))
+        svFadeInOrWait(autoDismiss: stays ? nil : Self.displayDuration(for: status, appearance: appearance))
     }
 
     /// A4 step 1-2 (also for images: A3 "a show made while an auto-dismiss timer is pending first

@@ -96,8 +96,8 @@ public final class HUDController {
             if mbMode { mbShow(status: status) } else { svShowProgress(-.one, status: status) }
         case .progress(let fraction, let status):
             if mbMode { mbProgress(fraction, status: status) } else { svShowProgress(fraction, status: status) }
-        case .image(let kind, let status):
-            if mbMode { mbImage(kind, status: status) } else { svShowImage(kind, status: status) }
+        case .image(let kind, let status, let stays):
+            if mbMode { mbImage(kind, status: status) } else { svShowImage(kind, status: status, stays: stays) }
         case .status(let text):
             statusText = text  // SV setStatus: / MB label.text: the text only, synchronously
         case .dismiss(let delay):

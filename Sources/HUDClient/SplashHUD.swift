@@ -62,8 +62,9 @@ public enum SplashHUD {
     }
     /// Shows the success icon, dismissed after SV's display duration for the text.
     public static func showSuccess(status: String? = nil) { post(.image(.success, status: status)) }
-    /// Shows the error icon, dismissed after SV's display duration for the text.
-    public static func showError(status: String? = nil) { post(.image(.error, status: status)) }
+    /// Shows the error icon, dismissed after SV's display duration for the text, or, when it
+    /// `stays`, kept until the next call changes the HUD (a failure a person must read).
+    public static func showError(status: String? = nil, stays: Bool = false) { post(.image(.error, status: status, stays: stays)) }
     /// Shows the info icon, dismissed after SV's display duration for the text.
     public static func showInfo(status: String? = nil) { post(.image(.info, status: status)) }
     /// A PNG at `path` (as the HUD's process sees it), tinted unless `setShouldTintImages(false)`.

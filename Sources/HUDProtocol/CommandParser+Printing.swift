@@ -13,10 +13,14 @@ extension HUDCommand: CustomStringConvertible {
         switch self {
         case .show(let status): return withStatus("show", status)
         case .progress(let fraction, let status): return withStatus("progress " + CommandParser.format(fraction), status)
-        case .image(.success, let status): return withStatus("success", status)
-        case .image(.error, let status): return withStatus("error", status)
-        case .image(.info, let status): return withStatus("info", status)
-        case .image(.custom(let path), let status): return withStatus("image " + CommandParser.quote(path), status)
+        case .image(let kind, let status, let stays):
+            let stay = stays ? " --stay" : ""
+            switch kind {
+            case .success: return withStatus("success" + stay, status)
+            case .error: return withStatus("error" + stay, status)
+            case .info: return withStatus("info" + stay, status)
+            case .custom(let path): return withStatus("image" + stay + " " + CommandParser.quote(path), status)
+            }
         case .status(let text): return "status " + CommandParser.quote(text)
         case .dismiss(let delay): return delay == .zero ? "dismiss" : "dismiss " + CommandParser.format(delay)
         case .pop: return "pop"

@@ -29,10 +29,10 @@
 /// |------------------------------|------------------------------------------|
 /// | `show [STATUS]`              | `.show(status:)`                         |
 /// | `progress FRACTION [STATUS]` | `.progress(fraction:status:)`            |
-/// | `success [STATUS]`           | `.image(.success, status:)`              |
-/// | `error [STATUS]`             | `.image(.error, status:)`                |
-/// | `info [STATUS]`              | `.image(.info, status:)`                 |
-/// | `image PATH [STATUS]`        | `.image(.custom(path:), status:)`        |
+/// | `success [--stay] [STATUS]`  | `.image(.success, status:, stays:)`      |
+/// | `error [--stay] [STATUS]`    | `.image(.error, status:, stays:)`        |
+/// | `info [--stay] [STATUS]`     | `.image(.info, status:, stays:)`         |
+/// | `image [--stay] PATH [STATUS]` | `.image(.custom(path:), status:, stays:)` |
 /// | `status TEXT`                | `.status(_)`                             |
 /// | `dismiss [DELAY]`            | `.dismiss(delay:)`, default 0            |
 /// | `pop`                        | `.pop`                                   |
@@ -112,11 +112,13 @@ public enum CommandParser {
             return .progress(fraction: fraction, status: try text(rest.dropFirst(), for: name))
         case "success", "error", "info":
             let kind: HUDImageKind = name == "success" ? .success : name == "error" ? .error : .info
-            return .image(kind, status: try text(rest, for: name))
+            let (stays, rest) = staying(rest)
+            return .image(kind, status: try text(rest, for: name), stays: stays)
         case "image":
+            let (stays, rest) = staying(rest)
             let path = try required(rest, for: name, expected: "a path")
             if path.text.isEmpty { throw CommandError(.missingArgument(command: name, expected: "a path"), column: path.column) }
-            return .image(.custom(path: path.text), status: try text(rest.dropFirst(), for: name))
+            return .image(.custom(path: path.text), status: try text(rest.dropFirst(), for: name), stays: stays)
         case "status", "MSG":
             _ = try required(rest, for: name, expected: "a text")
             return .status(try text(rest, for: name) ?? "")
@@ -164,6 +166,12 @@ public enum CommandParser {
     }
 
     /// STATUS/TEXT: nil when absent, one quoted word as it is, or bare words joined by spaces.
+    /// An image's `--stay` (unquoted, first: a status "--stay" is quoted) and the words after it.
+    static func staying(_ words: ArraySlice<CommandWord>) -> (Bool, ArraySlice<CommandWord>) {
+        guard let first = words.first, !first.quoted, first.text == "--stay" else { return (false, words) }
+        return (true, words.dropFirst())
+    }
+
     static func text(_ words: ArraySlice<CommandWord>, for command: String) throws(CommandError) -> String? {
         guard let first = words.first else { return nil }
         if words.count == 1 { return first.text }

@@ -15,8 +15,10 @@ public enum HUDCommand: Equatable, Sendable {
     /// SV `showProgress:status:`: the ring at `fraction` (count +1 only when fraction == 0;
     /// a negative fraction shows the spinner, as SV does).
     case progress(fraction: Fixed16_16, status: String?)
-    /// SV `showSuccess/Error/Info/Image`: an image, dismissed after SV's display duration.
-    case image(HUDImageKind, status: String?)
+    /// SV `showSuccess/Error/Info/Image`: an image, dismissed after SV's display duration, or,
+    /// with `stays`, kept until the next command changes the HUD (a failure a person must read;
+    /// in MB behaviour every image stays until hidden).
+    case image(HUDImageKind, status: String?, stays: Bool = false)
     /// SV `setStatus`: changes the text only.
     case status(String)
     /// SV `dismissWithDelay` (not cancellable); MB `hideAnimated:afterDelay:` in MB behaviour.

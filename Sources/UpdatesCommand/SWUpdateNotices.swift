@@ -27,12 +27,20 @@ final class SWUpdateNotices: @unchecked Sendable {
 
     /// The reason for the failure SWUpdate just reported: its error messages since the install
     /// started. They come on another socket about when the FAILURE frame does (measured 0-1 ms
-    /// before it), so a reason not here yet is waited for, up to `milliseconds`.
+    /// before it), so they are waited for, up to `milliseconds`, until the message SWUpdate sends
+    /// with the status FAILURE ("Image invalid or corrupted. Not installing ...") is among them.
     func failureReason(waitingUpTo milliseconds: Int32) -> String? {
         let deadline = MonotonicClock.nanoseconds() + Int64(milliseconds) * 1_000_000
         while true {
-            if let reason = lock.withLock({ SWUpdateNotice.failureReason(notices, lineLimit: 100) }) { return reason }
-            if MonotonicClock.nanoseconds() >= deadline { return nil }
+            // Complete once SWUpdate's own FAILURE notice (after the errors) has come; else what
+            // has come by the deadline (the two sockets are read by two threads: the progress
+            // frame can overtake the messages).
+            let (reason, complete) = lock.withLock { () -> (String?, Bool) in
+                let start = notices.lastIndex { $0.status == SWUpdateStatus.start.rawValue } ?? notices.startIndex
+                return (SWUpdateNotice.failureReason(notices, lineLimit: 100),
+                        notices[start...].contains { $0.status == SWUpdateStatus.failure.rawValue })
+            }
+            if complete || MonotonicClock.nanoseconds() >= deadline { return reason }
             _ = try? Poll.wait(idle.descriptor, for: .read, timeoutMilliseconds: 10, subject: "reason")
         }
     }

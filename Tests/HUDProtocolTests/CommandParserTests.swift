@@ -66,6 +66,15 @@ func settingParsed(_ line: String, sourceLocation: SourceLocation = #_sourceLoca
         #expect(commandParsed("image /usr/share/logo.png") == .image(.custom(path: "/usr/share/logo.png"), status: nil))
         #expect(commandParsed("image \"/opt/my logo.png\" Hello world")
                 == .image(.custom(path: "/opt/my logo.png"), status: "Hello world"))
+        // --stay, unquoted and first; quoted it is the text.
+        #expect(commandParsed("error --stay Disk full") == .image(.error, status: "Disk full", stays: true))
+        #expect(commandParsed("success --stay") == .image(.success, status: nil, stays: true))
+        #expect(commandParsed("error \"--stay\"") == .image(.error, status: "--stay"))
+        #expect(commandParsed("image --stay /a.png Hi") == .image(.custom(path: "/a.png"), status: "Hi", stays: true))
+        for line in ["error --stay \"Disk full\"", "info --stay", "image --stay /a.png Hi", "error \"--stay\""] {
+            let command = commandParsed(line)
+            #expect(command.flatMap { commandParsed($0.description) } == command, "\(line)")
+        }
     }
 
     @Test func statusDismissPopReset() {

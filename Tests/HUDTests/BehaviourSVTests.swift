@@ -37,6 +37,20 @@ import Raster
         ])
     }
 
+    @Test func anImageThatStaysHasNoAutoDismissUntilTheNextCommand() {
+        // Not SV's: `error --stay` (a failed update's reason) keeps the HUD up; the next command
+        // changes it as any other, and an image after it dismisses itself again.
+        let t = VirtualHUD()
+        t.at(0, .image(.error, status: "Failed", stays: true))
+        #expect(t.log(until: 600) == ["0.000 will-appear Failed", "0.150 did-appear Failed"])
+        #expect(t.hud.isVisible && t.hud.nextEventTime() == nil)
+        t.at(600, .image(.success, status: "Saved"))
+        #expect(t.hud.nextEventTime() == Instant(nanoseconds: 605_000_000_000))
+        t.at(700, .image(.error, status: "Failed", stays: true))
+        t.at(701, .dismiss(delay: .zero))
+        #expect(!t.hud.isVisible)
+    }
+
     @Test func displayDurationFollowsSVFormula() {
         // A2: MIN(MAX(len·0.06 + 0.5, minDismiss), maxDismiss), len in UTF-16 units, nil = 0.
         let d = HUDAppearance()

@@ -58,6 +58,7 @@ func commandLine(_ verb: String, _ fixed: [String], text: [String] = []) -> Stri
         joined += word
     }
     line += " "
-    line += CommandParser.word(joined)
+    // A text that is the word --stay is quoted: unquoted, an image's verb takes it as the flag.
+    line += joined == "--stay" ? "\"--stay\"" : CommandParser.word(joined)
     return line
 }

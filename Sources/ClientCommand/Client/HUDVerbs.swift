@@ -10,6 +10,10 @@ extension ClientVerb {
                                "reset", "set", "quit", "ping"]
 
     static let statusOperand = OperandHelp("status", "The status text.")
+    static let stayFlag = OptionSpec.flag("stay", help: "Keep the image until the next command changes the HUD (a failure a person must read).")
+
+    /// The verb, with `--stay` when asked for.
+    static func staying(_ verb: String, _ options: ParsedOptions) -> String { options.flag("stay") ? verb + " --stay" : verb }
 
     /// The verb of `hudVerbNames` called `name`, nil for another name.
     static func hudVerb(named name: String) -> ClientVerb? {
@@ -27,19 +31,16 @@ extension ClientVerb {
                               operands: "<fraction> <seconds>",
                               operandHelp: [OperandHelp("fraction", "How much of the bar to fill, 0...1."), OperandHelp("seconds", "Over how many seconds.")],
                               count: 2...2)) { commandLine("progress-over", $0.operands) }
-        case "success":
-            return .line(spec(name, "Show the success image, dismissed after SV's display duration.", operands: "[<status> ...]",
-                              operandHelp: [statusOperand], count: nil)) { commandLine("success", [], text: $0.operands) }
-        case "error":
-            return .line(spec(name, "Show the error image, dismissed after SV's display duration.", operands: "[<status> ...]",
-                              operandHelp: [statusOperand], count: nil)) { commandLine("error", [], text: $0.operands) }
-        case "info":
-            return .line(spec(name, "Show the info image, dismissed after SV's display duration.", operands: "[<status> ...]",
-                              operandHelp: [statusOperand], count: nil)) { commandLine("info", [], text: $0.operands) }
+        case "success", "error", "info":
+            return .line(spec(name, "Show the \(name) image, dismissed after SV's display duration (or kept, with --stay).",
+                              options: [stayFlag], operands: "[<status> ...]", operandHelp: [statusOperand], count: nil)) {
+                commandLine(staying(name, $0), [], text: $0.operands)
+            }
         case "image":
-            return .line(spec(name, "Show a PNG image (a path the daemon can read), with a status text.", operands: "<path> [<status> ...]",
+            return .line(spec(name, "Show a PNG image (a path the daemon can read), with a status text.", options: [stayFlag],
+                              operands: "<path> [<status> ...]",
                               operandHelp: [OperandHelp("path", "The PNG's path, as the daemon sees it."), statusOperand],
-                              count: 1...Int.max)) { commandLine("image", [$0.operands[0]], text: Array($0.operands.dropFirst())) }
+                              count: 1...Int.max)) { commandLine(staying(name, $0), [$0.operands[0]], text: Array($0.operands.dropFirst())) }
         case "status":
             return .line(spec(name, "Change the status text only (SV setStatus:).", operands: "<text> ...",
                               operandHelp: [OperandHelp("text", "The text.")], count: 1...Int.max)) { commandLine("status", [], text: $0.operands) }
