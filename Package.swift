@@ -176,7 +176,8 @@ let package = Package(
         // Peers of another user (setpriv + python3) for the connection-slot tests.
         .target(name: "PeerSupport", path: "Tests/PeerSupport"),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
-        .testTarget(name: "UpdateSourcesTests", dependencies: ["UpdateSources", "UpdatesCommand", "HUDProtocol", "HUDClient", "LinuxSystem", "Raster"]),
+        .testTarget(name: "UpdateSourcesTests", dependencies: ["UpdateSources", "UpdatesCommand", "HUDProtocol", "HUDClient", "LinuxSystem", "Raster"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem", .product(name: "SystemPackage", package: "swift-system")]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "GoldenSupport"], exclude: ["Golden"]),
         .testTarget(name: "AssetsTests", dependencies: ["Assets", "Images", "Raster", "GoldenSupport", "CZlib"], exclude: ["Golden", "Fixtures"]),

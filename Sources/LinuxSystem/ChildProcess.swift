@@ -20,7 +20,7 @@ public enum ChildProcess {
         precondition(!arguments.isEmpty, "no program to run")
         var fds: [CInt] = [-1, -1]
         if input != nil { _ = try retrying { system_pipe_blocking(&fds) }.get("pipe", arguments[0]) }
-        let pid = system_spawn(arguments, input: input == nil ? nil : fds[0])
+        let pid = system_spawn(arguments, descriptors: input == nil ? [] : [(fds[0], CInt(0))])
         if input != nil { _ = system_close(fds[0]) }
         guard pid > 0 else {
             if input != nil { _ = system_close(fds[1]) }
@@ -37,9 +37,33 @@ public enum ChildProcess {
             do { try Files.writeAll(writer, input, subject: arguments[0]) } catch { delivered = false }
             Files.close(writer)
         }
+        return (try wait(pid, program: arguments[0]), delivered)
+    }
+
+    /// Starts `arguments` (argv[0] looked up in PATH) with each of `descriptors` (ours, its
+    /// number) as that descriptor of the child, and returns its pid without waiting: `wait` ends
+    /// it. Throws when it cannot be run (not found, not executable).
+    public static func start(_ arguments: [String], descriptors: [(FileDescriptor, CInt)]) throws(SystemError) -> Int32 {
+        precondition(!arguments.isEmpty, "no program to run")
+        let pid = system_spawn(arguments, descriptors: descriptors.map { ($0.0.rawValue, $0.1) })
+        guard pid > 0 else { throw SystemError("posix_spawnp", currentErrno(), arguments[0]) }
+        return pid
+    }
+
+    /// Waits for the child `pid` to end.
+    public static func wait(_ pid: Int32, program: String) throws(SystemError) -> Termination {
         var status: CInt = 0
-        _ = try retrying { system_waitpid(pid, &status) }.get("waitpid", arguments[0])
-        if let signal = system_termSignal(status) { return (.signaled(signal), delivered) }
-        return (.exited(system_exitCode(status) ?? 127), delivered)
+        _ = try retrying { system_waitpid(pid, &status) }.get("waitpid", program)
+        if let signal = system_termSignal(status) { return .signaled(signal) }
+        return .exited(system_exitCode(status) ?? 127)
+    }
+
+    /// A pipe for a child to write into: (the end we read, after poll says so; the end it gets),
+    /// both close-on-exec here (`start` gives the child its end under its number). Blocking: the
+    /// child's end must be, and each end has its own flags.
+    public static func outputPipe(subject: String) throws(SystemError) -> (read: FileDescriptor, write: FileDescriptor) {
+        var fds: [CInt] = [-1, -1]
+        _ = try retrying { system_pipe_blocking(&fds) }.get("pipe", subject)
+        return (FileDescriptor(rawValue: fds[0]), FileDescriptor(rawValue: fds[1]))
     }
 }

@@ -181,16 +181,19 @@ func system_execv(_ path: String, _ arguments: [String]) {
 
 func system_getenv(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
 
-/// posix_spawnp(3) of `arguments` (argv[0] searched in PATH, as execvp does) with `input` as its
-/// standard input (nil: ours). Returns the pid, or -1 with errno set (a program that cannot be
-/// run fails here, not in the child). posix_spawn rather than fork: a forked copy of a Swift
-/// process may only call async-signal-safe functions before exec, which Swift code cannot promise.
-func system_spawn(_ arguments: [String], input: CInt?) -> pid_t {
+/// posix_spawnp(3) of `arguments` (argv[0] searched in PATH, as execvp does) with each of
+/// `descriptors` (ours, the child's number) given to the child under that number (the standard
+/// input for 0; the rest of ours are close-on-exec). Returns the pid, or -1 with errno set (a
+/// program that cannot be run fails here, not in the child). posix_spawn rather than fork: a
+/// forked copy of a Swift process may only call async-signal-safe functions before exec, which
+/// Swift code cannot promise.
+func system_spawn(_ arguments: [String], descriptors: [(CInt, CInt)]) -> pid_t {
     if let r = mocked("posix_spawnp") { return r }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    if let input { posix_spawn_file_actions_adddup2(&actions, input, 0) }
+    // dup2 onto the same number clears close-on-exec too (glibc 2.29 on, as POSIX.1-2024 says).
+    for (ours, theirs) in descriptors { posix_spawn_file_actions_adddup2(&actions, ours, theirs) }
     var argv = arguments.map { strdup($0) }
     argv.append(nil)
     defer { argv.forEach { free($0) } }

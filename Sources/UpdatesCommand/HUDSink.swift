@@ -13,6 +13,8 @@ import UpdateSources
 final class HUDSink: @unchecked Sendable {
     let socket: String?
     let inbox: Mailbox<UpdateView>
+    /// Posted once when the thread ends (the inbox closed and everything in it sent).
+    private let finished: Mailbox<Bool>
     /// Only this thread touches these.
     private var queue = UpdateViewQueue()
     private var client: ControlClient?
@@ -25,9 +27,17 @@ final class HUDSink: @unchecked Sendable {
     init(socket: String?) throws(SystemError) {
         self.socket = socket
         inbox = try Mailbox(capacity: 4096)
+        finished = try Mailbox(capacity: 1)
     }
 
     func start() -> Bool { Threads.detach { [self] in run() } }
+
+    /// Takes no more views and waits up to `milliseconds` for the daemon to get those it has
+    /// (a program that ends must not lose its last view); false when they were not all sent.
+    func finish(waitingUpTo milliseconds: Int32) -> Bool {
+        inbox.close()
+        return finished.take(timeoutMilliseconds: milliseconds) != nil
+    }
 
     /// Queues `view` for the daemon; never blocks.
     func show(_ view: UpdateView) {
@@ -60,7 +70,10 @@ final class HUDSink: @unchecked Sendable {
             // Views that come meanwhile are queued (coalesced), not sent before `notBefore`.
             if let first = inbox.take(timeoutMilliseconds: wait) { queue.push(first) }
             for view in inbox.takeAll() { queue.push(view) }
-            if inbox.isClosed && queue.isEmpty { return }
+            if inbox.isClosed && queue.isEmpty {
+                _ = finished.post(true)
+                return
+            }
         }
     }
 

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
-// One connection to a framework's socket, read as the bytes come, and the wait between attempts
-// to make one: what each source does the same way (SWUpdate's progress and control sockets).
+// One connection to a framework's socket (or a pipe from it), read as the bytes come, and the
+// wait between attempts to make one: what each source does the same way (SWUpdate's progress and
+// control sockets, bootc's pipes).
 import HUDClient
 import HUDProtocol
 import LinuxSystem
 import SystemPackage
 import UpdateSources
 
-/// A connected Unix stream socket read through poll(2) (the descriptor is non-blocking).
+/// A connected Unix stream socket (or a pipe) read through poll(2).
 struct SocketReader: ~Copyable {
     let fd: FileDescriptor
     let path: String
@@ -15,6 +16,13 @@ struct SocketReader: ~Copyable {
 
     init(connectingTo path: String, chunk: Int = 65_536) throws(SystemError) {
         fd = try UnixSocket.connect(to: path)
+        self.path = path
+        self.chunk = [UInt8](repeating: 0, count: chunk)
+    }
+
+    /// Reads `fd` (closed with the reader), `path` naming it in errors.
+    init(adopting fd: FileDescriptor, path: String, chunk: Int = 65_536) {
+        self.fd = fd
         self.path = path
         self.chunk = [UInt8](repeating: 0, count: chunk)
     }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The program: the source the command line names, the sink to the daemon, until stopped. Exit
-// status 64 for a bad command line, 71 when it cannot start (EX_OSERR), 78 when the configured
-// release cannot be what the socket speaks (EX_CONFIG).
+// The program: the source the command line names, the sink to the daemon, until stopped (bootc's:
+// until its command ends, with its exit status). Exit status 64 for a bad command line, 71 when it
+// cannot start (EX_OSERR), 78 when the configured release cannot be what the socket speaks (EX_CONFIG).
 import CommandLineOptions
 import HUDProtocol
 import LinuxSystem
@@ -30,6 +30,8 @@ public enum UpdatesCommand {
                 CommandLineTool.exit(try SWUpdateFollower(settings: settings, sink: sink).run())
             case .rauc:
                 CommandLineTool.exit(try RAUCFollower(sink: sink).run())
+            case .bootc(let command):
+                CommandLineTool.exit(BootcRunner(command: command, sink: sink).run())
             }
         } catch {
             Log.say("cannot run: \(error)")

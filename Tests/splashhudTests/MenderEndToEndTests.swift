@@ -175,7 +175,8 @@ struct MenderEndToEndTests {
         (status, output) = try mender(["commit"], socket: daemon.socket)
         #expect(status == 0, "\(output)")
         #expect(SWUpdateEndToEndTests.eventually(seconds: 10) { recorder.recorded.last?.status == "Update installed" }, "\(recorder.recorded)")
-        #expect(shown() == ["Downloading update", "Installing update", "Finishing update", "Update installed"], "\(shown())\n\(output)")
+        #expect(SWUpdateEndToEndTests.eventually(seconds: 5) { shown() == ["Downloading update", "Installing update", "Finishing update", "Update installed"] },
+                "\(shown())\n\(output)")
         #expect(recorder.recorded.last?.mode == "image")
         for state in recorder.recorded where ["Downloading update", "Installing update", "Finishing update"].contains(state.status ?? "") {
             #expect(state.mode == "spinner" && state.visible, "\(state)")
@@ -186,8 +187,11 @@ struct MenderEndToEndTests {
         var mark = shown().count
         (status, output) = try mender(["install", otherBoard], socket: daemon.socket)
         #expect(status != 0 && output.contains("not compatible with device hud-test"), "\(output)")
-        #expect(shown(from: mark) == ["Downloading update", "Downloading the update failed"], "\(shown())")
-        #expect(recorder.recorded.last?.mode == "image" && recorder.recorded.last?.status == "Downloading the update failed")
+        #expect(SWUpdateEndToEndTests.eventually(seconds: 5) { shown(from: mark) == ["Downloading update", "Downloading the update failed"] }, "\(shown())")
+        // The recorder reads the daemon's state as fast as it answers: after the script, not with it.
+        #expect(SWUpdateEndToEndTests.eventually {
+            recorder.recorded.last?.mode == "image" && recorder.recorded.last?.status == "Downloading the update failed"
+        }, "\(recorder.recorded.suffix(3))")
 
         // The update module fails. `mender install` keeps no deployment log (only Mender's daemon
         // does, app/deployment_logger.go); one in its format (JSON lines, Go's escapes), fresh,
@@ -207,8 +211,11 @@ struct MenderEndToEndTests {
         #expect(cut.utf8.count == 160)
         let reason = "Installing the update failed\nUpdate module \"single-file\" <exit 1> & more\n\(cut)"
         // ArtifactInstall_Error, the rollback (the module supports it), ArtifactFailure_Leave.
-        #expect(shown(from: mark) == ["Downloading update", "Installing update", reason, "Restoring the previous version", reason], "\(shown(from: mark))")
-        #expect(recorder.recorded.last?.status == reason, "\(recorder.recorded.last.map { "\($0)" } ?? "")")
+        #expect(SWUpdateEndToEndTests.eventually(seconds: 5) {
+            shown(from: mark) == ["Downloading update", "Installing update", reason, "Restoring the previous version", reason]
+        }, "\(shown(from: mark))")
+        #expect(SWUpdateEndToEndTests.eventually { recorder.recorded.last?.status == reason },
+                "\(recorder.recorded.last.map { "\($0)" } ?? "")")
 
         // Without the log: the phase alone. It is the error icon (the same picture as `error` with
         // that text, not `success`'s), and it stays past SV's display duration (5 s for it).
@@ -217,7 +224,7 @@ struct MenderEndToEndTests {
         (status, output) = try mender(["install", broken], socket: daemon.socket)
         #expect(status != 0, "\(output)")
         let failedAt = Date()
-        #expect(shown(from: mark).last == "Installing the update failed", "\(shown(from: mark))")
+        #expect(SWUpdateEndToEndTests.eventually(seconds: 5) { shown(from: mark).last == "Installing the update failed" }, "\(shown(from: mark))")
         let reference = try Daemon(extra: ["--display", "memory:320x240", "--duration", "60"], dir: "\(dir)/reference")
         defer { reference.end() }
         func snapshot(_ d: Daemon, _ name: String) throws -> Data {
