@@ -97,6 +97,8 @@ plymouth_files=(/usr/bin/plymouth /usr/sbin/plymouthd /usr/share/initramfs-tools
 plymouth_units=(plymouth-start.service plymouth-read-write.service plymouth-quit.service plymouth-quit-wait.service
     plymouth-switch-root.service plymouth-switch-root-initramfs.service plymouth-halt.service plymouth-reboot.service
     plymouth-poweroff.service plymouth-kexec.service plymouth-log.service)
+# The splash of a power-off, reboot, halt and kexec (Plymouth's plymouth-poweroff.service and others).
+shutdown_units=(splashhud-poweroff.service splashhud-reboot.service splashhud-halt.service splashhud-kexec.service)
 # The units --replace-plymouth masked (and only those are unmasked again).
 masked_list="$destdir/var/lib/splashhud/masked-units"
 # Mender's states mender/splashhud-mender shows, installed under Mender's names for them
@@ -111,7 +113,7 @@ mender_scripts="$destdir/etc/mender/scripts"
 if ((uninstall)); then
     if [[ -z $destdir ]] && command -v systemctl >/dev/null; then
         systemctl disable --quiet --no-reload splashhud-quit.service splashhud-ask-password.path splashhud-mqtt.service \
-            splashhud-updates@swupdate.service 2>/dev/null || true
+            splashhud-updates@swupdate.service "${shutdown_units[@]}" 2>/dev/null || true
     fi
     rm -f "$destdir$prefix/bin/splashhudd" "$destdir$prefix/bin/splashhud" "$destdir$prefix/bin/splashhud-tools" \
         "$destdir$prefix/bin/splashhud-mqtt" "$destdir$prefix/bin/splashhud-updates" "$destdir/etc/udev/rules.d/90-splashhud.rules"
@@ -119,7 +121,7 @@ if ((uninstall)); then
         "$destdir$prefix/share/man/man8/splashhudd.8"
     rm -rf "$destdir$prefix/share/splashhud" "$destdir$prefix/share/doc/splashhud" "$destdir/usr/lib/dracut/modules.d/90splashhud"
     for u in splashhud.service splashhud-quit.service splashhud-ask-password.path splashhud-ask-password.service splashhud-mqtt.service \
-        splashhud-updates@.service; do
+        splashhud-updates@.service "${shutdown_units[@]}"; do
         rm -f "$destdir/etc/systemd/system/$u"
     done
     rm -f "$destdir/etc/initramfs-tools/hooks/splashhud" "$destdir/etc/initramfs-tools/scripts/"{init-premount,init-bottom,panic}/splashhud
@@ -304,6 +306,7 @@ unit splashhud-ask-password.path
 unit splashhud-ask-password.service
 unit splashhud-mqtt.service
 unit splashhud-updates@.service
+for u in poweroff reboot halt kexec; do unit "splashhud-$u.service"; done
 # The unit's settings (the board profile), the admin's once there: never overwritten.
 if [[ ! -e $destdir/etc/default/splashhud ]]; then
     install -d "$destdir/etc/default"
@@ -370,7 +373,7 @@ fi
 
 echo "install.sh: installed into ${destdir:-/}${destdir:+ }(prefix $prefix)"
 if [[ -z $destdir ]]; then
-    echo "install.sh: then: systemctl daemon-reload && udevadm control --reload && systemctl enable splashhud-quit.service splashhud-ask-password.path"
+    echo "install.sh: then: systemctl daemon-reload && udevadm control --reload && systemctl enable splashhud-quit.service splashhud-ask-password.path ${shutdown_units[*]}"
     ((initramfs)) && echo "install.sh: and rebuild the initramfs: update-initramfs -u (or dracut -f)"
 fi
 exit 0

@@ -150,6 +150,11 @@ struct DaemonRun {
                 throw DaemonFailure("Plymouth's socket: \(error)")
             }
         }
+        if o.mode != "boot-up" {
+            if let plymouthServer { plymouthServer.enter(mode: o.mode, from: "--mode") }
+            else if let look = SplashMode.look(o.mode, profile: profile) { runtime.enqueue(look.request, from: "--mode") }
+        }
+        if o.surviveFinalKill { Self.spareFromFinalKill(logger: logger) }
         let inputHub = InputHub(runtime: runtime, configuration: inputConfiguration(profile: profile, memory: opened.backend == .memory))
         runtime.assetDirectories = o.assetDir.isEmpty
             ? DaemonOptions.defaultAssetDirectories + [profile.map { $0.resolve(path: ".") } ?? ""].filter { !$0.isEmpty } : o.assetDir
@@ -187,6 +192,20 @@ struct DaemonRun {
         }
         let ending = try withExtendedLifetime((announcer, inputHub)) { try session.run() }
         if let signal = ending.signal { ConsoleSignals.die(of: signal) }
+    }
+
+    /// `--survive-final-kill`: spared by systemd-shutdown, and never killed by a log that has
+    /// gone (journald ends before us: writing to its socket would raise SIGPIPE).
+    static func spareFromFinalKill(logger: Logger) {
+        Files.ignoreBrokenPipe()
+        switch FinalKill.spare() {
+        case .spared:
+            logger.notice("--survive-final-kill: argv[0] begins with '@': systemd-shutdown's final kill spares this daemon, whose last frame stays until the machine is off")
+        case .notRoot(let uid):
+            logger.warning("--survive-final-kill: running as uid \(uid), not root: systemd-shutdown spares only root's processes")
+        case .noCommandLine:
+            logger.warning("--survive-final-kill: no command line to mark")
+        }
     }
 
     /// The profile's `[input]`, with `--input` and `--grab-input` over it. Without either, the

@@ -35,6 +35,9 @@ struct DaemonOptions {
     var assetDir: [String] = []
     /// `--max-fps`: nil keeps the profile's (or the display's refresh); `.some(nil)` is `refresh`.
     var maxFPS: Int32??
+    /// `--mode`: one of Plymouth's modes (SplashMode), shown from the start.
+    var mode = "boot-up"
+    var surviveFinalKill = false
 
     static let defaultAssetDirectories = ["/usr/share/splashhud", "/etc/splashhud", "/usr/share/fonts", "/usr/local/share/fonts",
                                           "/usr/share/pixmaps", "/usr/share/plymouth/themes"]
@@ -83,6 +86,8 @@ struct DaemonOptions {
             .option("user", "name", help: "Run as this user once the display, the sockets, the FIFOs and the input devices are open (its groups, e.g. video and input, are kept for devices plugged in later)."),
             .option("asset-dir", "dir", help: "A directory whose files commands may show or use (`image PATH`, `set font PATH`); repeat it for several. Paths are resolved (symlinks, ..) and refused outside. Default: /usr/share/splashhud, /etc/splashhud, /usr/share/fonts, /usr/local/share/fonts, /usr/share/pixmaps, /usr/share/plymouth/themes and the profile's directory."),
             .option("max-fps", "n|refresh", help: "Cap animation at N frames a second (1...1000), on every k-th refresh so steps stay even; refresh (the default) draws one per refresh. Over the profile's [hud] max-fps; `set max-fps` changes it later."),
+            .option("mode", "mode", help: "Start in one of Plymouth's modes, as plymouthd --mode does: boot-up (the default), shutdown, reboot, updates, system-upgrade or firmware-upgrade. The HUD shows the mode's text (the profile's [modes] over SplashHUD's own); the update modes show a ring that progress fills."),
+            .flag("survive-final-kill", help: "Stay on the screen until the machine is off: mark the process as systemd marks a root storage daemon (argv[0] beginning with '@'), so systemd-shutdown's final SIGTERM and SIGKILL spare it (root only). For the shutdown units; a daemon started so never ends by itself in a shutdown."),
             .flag("version", help: "Show the version."),
         ])
 
@@ -144,6 +149,8 @@ struct DaemonOptions {
         waitForDisplay = p.flag("wait-for-display")
         user = p.value("user")
         assetDir = p.values("asset-dir")
+        mode = try p.choice("mode", of: SplashMode.names) ?? mode
+        surviveFinalKill = p.flag("survive-final-kill")
         if let cap = p.value("max-fps") {
             do {
                 guard case .hud(.set(.maxFramesPerSecond(let n)))? = try CommandParser.parseRequest("set max-fps \(cap)") else {

@@ -194,6 +194,28 @@ struct DaemonProcessTests {
         #expect(events.contains("will-appear Spinning"))
     }
 
+    /// The shutdown units' daemon: it starts in Plymouth's mode, and systemd-shutdown would spare
+    /// it: its command line, as the kernel shows it, begins with '@' (as root; the tests run as
+    /// root in CI, as systemd's units do).
+    @Test func aShutdownDaemonStartsInItsModeAndMarksItselfToSurviveTheFinalKill() throws {
+        let d = try Running(extra: ["--mode", "shutdown", "--survive-final-kill"])
+        defer { d.end() }
+        #expect(try d.client(["state", "--field", "status"]) == (0, "Shutting down\n"))
+        #expect(try d.client(["state", "--field", "mode"]) == (0, "spinner\n"))
+        let cmdline = try #require(FileManager.default.contents(atPath: "/proc/\(d.process.processIdentifier)/cmdline"))
+        if getuid() == 0 {
+            #expect(cmdline.first == UInt8(ascii: "@"), "\(String(decoding: cmdline, as: UTF8.self))")
+            #expect(d.log.contains("systemd-shutdown's final kill spares this daemon"), "\(d.log)")
+        } else {
+            #expect(cmdline.first == UInt8(ascii: "/") && d.log.contains("not root"), "\(d.log)")
+        }
+        // The update modes are a ring that Plymouth's system-update fills.
+        let u = try Running(extra: ["--mode", "updates"])
+        defer { u.end() }
+        #expect(try u.client(["state", "--field", "mode"]) == (0, "ring\n"))
+        #expect(try u.client(["state", "--field", "status"]) == (0, "Installing updates\n"))
+    }
+
     @Test func badOptionsAreRefusedBeforeTheScreen() throws {
         let daemon = try SplashBinary.path("splashhudd")
         var (status, output) = try SplashBinary.run(daemon, ["--display", "vga"])

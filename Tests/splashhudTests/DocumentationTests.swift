@@ -212,6 +212,14 @@ import Testing
         #expect(named >= units.count)
     }
 
+    /// bash's brace expansion of one `{a,b,…}` group in a word, as the blocks name units with it.
+    static func expandingBraces(_ word: String) -> [String] {
+        guard let open = word.firstIndex(of: "{"), let close = word[open...].firstIndex(of: "}") else { return [word] }
+        let choices = word[word.index(after: open)..<close].split(separator: ",", omittingEmptySubsequences: false)
+        guard choices.count > 1 else { return [word] }
+        return choices.map { String(word[..<open]) + $0 + String(word[word.index(after: close)...]) }
+    }
+
     @Test func everyRelativeLinkResolves() throws {
         let pages = try Self.pages()
         #expect(pages.contains("docs/install.md") && pages.contains("boards/README.md"), "\(pages)")
@@ -369,7 +377,7 @@ import Testing
             #expect(PlymouthArguments.parse(arguments).understood, "\(where_)")
         case "systemctl" where othersAllowed != nil:
             // Our units must be those udev/ holds (install.sh installs them from there).
-            for unit in arguments.dropFirst() where unit.hasPrefix("splashhud") {
+            for unit in arguments.dropFirst().flatMap(Self.expandingBraces) where unit.hasPrefix("splashhud") {
                 #expect(FileManager.default.fileExists(atPath: Self.root.appendingPathComponent("udev/\(unit)").path), "\(where_): no unit udev/\(unit)")
             }
         case _ where program.hasPrefix("scripts/") || program.hasPrefix("./scripts/"):

@@ -14,7 +14,11 @@ struct ServiceUnitTests {
     static let udev = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("udev").path
     static let units = ["splashhud.service", "splashhud-quit.service", "splashhud-update-example.service",
-                        "splashhud-ask-password.path", "splashhud-ask-password.service"]
+                        "splashhud-ask-password.path", "splashhud-ask-password.service"] + shutdownUnits.map(\.unit)
+    /// The splash of each end of the machine, its Plymouth mode, and the unit systemd ends it with.
+    static let shutdownUnits = [("splashhud-poweroff.service", "shutdown", "poweroff"), ("splashhud-reboot.service", "reboot", "reboot"),
+                                ("splashhud-halt.service", "shutdown", "halt"), ("splashhud-kexec.service", "shutdown", "kexec")]
+        .map { (unit: $0.0, mode: $0.1, end: $0.2) }
 
     /// `key=value` lines by section, in order (systemd.syntax(7): comments with # or ;, no continuation used here).
     static func entries(_ unit: String) throws -> [(section: String, key: String, value: String)] {
@@ -74,6 +78,17 @@ struct ServiceUnitTests {
                 continue
             }
             #expect(e.value.hasPrefix("-") || e.key == "ExecStart", "\(unit) \(e.key): a missing splash must not fail the unit")
+            if argv.first == "/usr/bin/splashhudd", let end = Self.shutdownUnits.first(where: { $0.unit == unit }) {
+                #expect(e.key == "ExecStart" && argv.last == "$SPLASHHUD_OPTIONS", "\(unit): \(e.value)")
+                do {
+                    let daemon = try DaemonOptions(arguments: Array(argv.dropFirst().dropLast()))
+                    #expect(daemon.mode == end.mode && daemon.surviveFinalKill, "\(unit): \(e.value)")
+                    #expect(daemon.socket == "/run/splashhud/control" && daemon.plymouth == .auto, "\(unit): \(e.value)")
+                } catch {
+                    Issue.record("\(unit) \(e.key): `\(e.value)` is refused by splashhudd: \(error)")
+                }
+                continue
+            }
             if argv.first == "/usr/bin/splashhudd" {
                 #expect(unit == "splashhud.service" && e.key == "ExecStart")
                 // "$SPLASHHUD_HANDOVER" (systemd splits the variable into words): none without the
@@ -122,6 +137,24 @@ struct ServiceUnitTests {
         // Before every getty (agetty tells a splash it cannot reach within 1 s to quit).
         #expect(quit.contains { $0.key == "Before" && $0.value.split(separator: " ").contains("getty-pre.target") })
         #expect(quit.contains { $0.key == "Wants" && $0.value.split(separator: " ").contains("getty-pre.target") })
+    }
+
+    /// The shutdown's splash is never stopped by the shutdown transaction (no default dependencies,
+    /// no conflict with shutdown.target), comes up before systemd's last unit ends the machine,
+    /// after the boot's daemon has gone, and holds the shutdown 5 s at most.
+    @Test(arguments: shutdownUnits.map(\.unit))
+    func theShutdownSplashLastsToTheEnd(unit: String) throws {
+        let end = try #require(Self.shutdownUnits.first { $0.unit == unit }).end
+        let e = try Self.entries(unit)
+        func values(_ key: String) -> [Substring] { e.filter { $0.key == key }.flatMap { $0.value.split(separator: " ") } }
+        #expect(values("DefaultDependencies") == ["no"])
+        #expect(values("Conflicts").isEmpty && values("Requires").isEmpty)
+        #expect(values("Before") == ["systemd-\(end).service"])
+        #expect(values("After").contains("splashhud.service"))
+        #expect(values("WantedBy") == ["\(end).target"])
+        #expect(values("Type") == ["notify"] && values("NotifyAccess") == ["main"])
+        #expect((Double(values("TimeoutStartSec").first ?? "") ?? 99) <= 5)
+        #expect(values("ConditionPathExists") == ["!/usr/sbin/plymouthd"], "Plymouth's own unit shows its screen where it is installed")
     }
 
     /// systemd-analyze, when installed (else the verify test shows as skipped).

@@ -119,14 +119,10 @@ public final class PlymouthServer {
         case .systemUpdate(let percent):
             runtime.enqueue(.progressKeepingStatus(Fixed16_16(Double(percent) / 100)), from: c.origin)
         case .changeMode(let mode):
-            guard let look = Self.looks[mode] else {
+            guard enter(mode: mode, from: c.origin) else {
                 runtime.peerLog.log(.warning, "refused requests", from: c.origin, "plymouth: unknown mode '\(mode)'")
                 return reply(c, PlymouthWire.nakByte)
             }
-            // The board profile's [modes] text wins over SplashHUD's own.
-            let title = runtime.profile?.modeTitles[mode == "boot" ? "boot-up" : mode].map { $0.isEmpty ? nil : $0 } ?? look.title
-            message = title
-            runtime.enqueue(look.progress ? .hud(.progress(fraction: .zero, status: title)) : .hud(.show(status: title)), from: c.origin)
         case .update(let status):
             // systemd's unit names: for the boot estimate, not the HUD's text.
             bootEstimate?.note(status)
@@ -168,6 +164,16 @@ public final class PlymouthServer {
         reply(c, PlymouthWire.ackByte)
     }
 
+    /// Shows one of Plymouth's modes (SplashMode), its text kept as the message `show-splash`
+    /// shows again; false for a mode Plymouth does not have.
+    @discardableResult
+    public func enter(mode: String, from origin: String?) -> Bool {
+        guard let look = SplashMode.look(mode, profile: runtime.profile) else { return false }
+        message = look.title
+        runtime.enqueue(look.request, from: origin)
+        return true
+    }
+
     /// A prompt on the HUD, answered as plymouthd answers it: the text typed (ANSWER), 0x03 for
     /// Ctrl-C or Ctrl-D; NO_ANSWER when no keyboard can answer (plymouthd's "no splash").
     private func ask(_ kind: PromptDesk.Kind, prompt: String, from c: ControlConnection) {
@@ -189,15 +195,6 @@ public final class PlymouthServer {
             }
         }
     }
-
-    /// The look of each of Plymouth's modes: the text (unless the profile's [modes] names one), and
-    /// whether it is a progress (ring) mode.
-    static let looks: [String: (title: String?, progress: Bool)] = [
-        "boot-up": (nil, false), "boot": (nil, false),
-        "shutdown": ("Shutting down", false), "reboot": ("Restarting", false),
-        "updates": ("Installing updates", true), "system-upgrade": ("Upgrading the system", true),
-        "firmware-upgrade": ("Updating firmware", true),
-    ]
 
     /// Answers every watch whose keys include `text` (or that takes any key) with it.
     private func keyPressed(_ text: String?) {
