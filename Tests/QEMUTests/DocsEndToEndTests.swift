@@ -8,7 +8,10 @@
 // initrd is read out of the image and booted: the splash is SplashHUD's from the initramfs on,
 // handed over to splashhud.service, which runs with the documented profile; the `check` block's
 // `plymouth --ping && plymouth display-message` is answered by splashhudd and the message is on
-// the screendump, bit for bit the memory display's render. Then the `uninstall` block gives
+// the screendump, bit for bit the memory display's render. An offline update's Plymouth commands
+// (PackageKit's through Debian's client, fwupd's through ours) fill the update modes' rings. Then
+// `systemctl poweroff`: splashhud-poweroff.service's daemon, spared by systemd-shutdown's final
+// kill, answers its hook and draws until the guest is off. Boot 3's `uninstall` block gives
 // Plymouth back. A block that fails (bash -e) fails the boot and this test.
 import Assets
 import Foundation
@@ -72,30 +75,60 @@ struct DocsEndToEndTests {
         #expect(info("BOOT2 message")?.contains("status \"Booting\"") == true, "display-message did not reach the HUD:\n\(output)")
         #expect(info("BOOT2 shown")?.hasPrefix("visible yes mode ring progress 0.5 status \"Booting\"") == true, "\(output)")
 
-        // The screendump: the message on the HUD, bit for bit what the memory display draws with the
-        // same profile (the daemon scripts/test.sh built, the one installed in the guest).
+        // The screendumps: the message on the HUD, then the offline update, bit for bit what the
+        // memory display draws with the same profile (the daemon scripts/test.sh built, the one
+        // installed in the guest).
+        try Self.expectScreen("check", equalTo: "@0 show\n@0 progress 0.5 Booting\n", dir: dir)
+
+        // An offline update's commands, as PackageKit sends them through Debian's own client and
+        // as fwupd sends them through ours: the modes' rings, filled by system-update.
+        #expect(info("BOOT2 offline-packagekit")?.hasPrefix("0 visible yes mode ring progress 0.4 status \"Installing updates\"") == true, "\(output)")
+        try Self.expectScreen("offline", equalTo: "@0 show\n@0 progress 0.4 Installing updates\n", dir: dir)
+        #expect(info("BOOT2 offline-fwupd")?.hasPrefix("0 visible yes mode ring progress 0.6 status \"Upgrading the system\"") == true, "\(output)")
+
+        // The power-off: splashhud-poweroff.service's daemon, enabled by the install block, in
+        // the shutdown mode and marked for systemd-shutdown ('@'), answers after the final kill
+        // (systemd-shutdown's hook), draws what it is told, and its log goes on after the kill.
+        #expect(info("BOOT2 poweroff-unit") == "enabled", "\(output)")
+        let daemonAfterKill = try #require(info("POWEROFF action"), "the shutdown hook did not run:\n\(output)")
+        #expect(daemonAfterKill.hasPrefix("poweroff daemon ") && daemonAfterKill.contains(" @usr/bin/splashhudd --mode shutdown --survive-final-kill "),
+                "\(daemonAfterKill)")
+        let shutdownState = info("POWEROFF state") ?? ""
+        #expect(shutdownState.hasPrefix("visible yes mode spinner") && shutdownState.contains("status \"Shutting down\""), "\(output)")
+        #expect(info("POWEROFF after")?.hasPrefix("visible yes mode ring progress 0.5 status \"Powering off\"") == true, "\(output)")
+        try Self.expectScreen("poweroff", equalTo: "@0 show\n@0 progress 0.5 Powering off\n", dir: dir)
+        let log = lines.filter { $0.contains("guest said: INFO POWEROFF log ") }
+        let spared = log.firstIndex { $0.contains("systemd-shutdown's final kill spares this daemon") }
+        let late = log.firstIndex { $0.contains("HUD: Powering off") }
+        #expect(spared != nil && late != nil && spared! < late!, "the daemon's log:\n\(log.joined(separator: "\n"))")
+        #expect(output.contains("the guest powered off"), "\(output)")
+
+        // Boot 3's uninstall block: Plymouth's files and units back, ours gone, its initramfs again.
+        #expect(info("BOOT3 after diversions") == "0 plymouth file plymouthd yes start static splashhudd no", "\(output)")
+        #expect(info("BOOT3 after image-plymouthd") == "1 image-splashhudd 0", "\(output)")
+        if let total = lines.first(where: { $0.hasPrefix("TIME total ") }) { print("docs guest: \(total)") }
+    }
+
+    /// The guest's screendump `name` equals, bit for bit, what the memory display draws for
+    /// `script` with the guest's profile (the daemon scripts/test.sh built, installed in the guest).
+    static func expectScreen(_ name: String, equalTo script: String, dir: String) throws {
         let host = ProcessInfo.processInfo.environment["SPLASHHUD_STATIC_DAEMON"]
             ?? VMSelftestTests.repo.appendingPathComponent(".build-static-executable/release/splashhudd").path
-        try "@0 show\n@0 progress 0.5 Booting\n".write(toFile: "\(dir)/s.hud", atomically: true, encoding: .utf8)
+        try script.write(toFile: "\(dir)/\(name).hud", atomically: true, encoding: .utf8)
         let profile = VMSelftestTests.repo.appendingPathComponent("boards/qemu-virtio.conf").path
         let (hostStatus, hostLog) = try runProcess(host, ["--profile", profile, "--display", "memory:1280x800", "--socket", "none",
-                                                          "--script", "\(dir)/s.hud", "--duration", "1.5", "--retain",
-                                                          "--out", "\(dir)/host", "--log-level", "error"])
+                                                          "--script", "\(dir)/\(name).hud", "--duration", "1.5", "--retain",
+                                                          "--out", "\(dir)/host-\(name)", "--log-level", "error"])
         try #require(hostStatus == 0, "\(hostLog)")
-        let expected = try PNGDecoder.decode(contentsOf: "\(dir)/host/shown-last.png")
-        let screen = try PNGDecoder.decode(contentsOf: "\(dir)/shots/check.png")
-        try #require(screen.width == expected.width && screen.height == expected.height, "\(screen.width)x\(screen.height)")
+        let expected = try PNGDecoder.decode(contentsOf: "\(dir)/host-\(name)/shown-last.png")
+        let screen = try PNGDecoder.decode(contentsOf: "\(dir)/shots/\(name).png")
+        try #require(screen.width == expected.width && screen.height == expected.height, "\(name): \(screen.width)x\(screen.height)")
         let off = ServiceEndToEndTests.differing(expected, screen)
         if off != 0 {
             let failures = VMSelftestTests.repo.appendingPathComponent(".build/qemu-failures").path
             try? FileManager.default.createDirectory(atPath: failures, withIntermediateDirectories: true)
-            try? PNGEncoder.write(screen, to: "\(failures)/docs-check.png")
+            try? PNGEncoder.write(screen, to: "\(failures)/docs-\(name).png")
         }
-        #expect(off == 0, "\(off) pixels differ from the HUD on the memory display")
-
-        // After the uninstall block: Plymouth's files and units back, ours gone, its initramfs again.
-        #expect(info("BOOT2 after diversions") == "0 plymouth file plymouthd yes start static splashhudd no", "\(output)")
-        #expect(info("BOOT2 after image-plymouthd") == "1 image-splashhudd 0", "\(output)")
-        if let total = lines.first(where: { $0.hasPrefix("TIME total ") }) { print("docs guest: \(total)") }
+        #expect(off == 0, "\(name): \(off) pixels differ from the HUD on the memory display")
     }
 }

@@ -18,8 +18,12 @@ and the blocks scripts/doc-blocks.py extracts; then
      the `install` blocks run there, one `bash -e -o pipefail` each (they rebuild the initramfs);
   2. the new /boot/initrd.img-* is read out of the image (debugfs) and listed here (lsinitramfs);
   3. boot 2 with it: once the splash is up, the `check` blocks, a screendump of the HUD, what
-     the daemons did (command line, hand-over, logs), then the `uninstall` blocks and what is
-     left of SplashHUD and Plymouth; the initrd the uninstall rebuilt is listed here too.
+     the daemons did (command line, hand-over, logs); an offline update's Plymouth commands (as
+     PackageKit and fwupd send them) and a screendump; then `systemctl poweroff`, and a
+     systemd-shutdown hook that finds splashhud-poweroff.service's daemon alive after the final
+     kill, dumps its HUD and reads its log, before the guest powers off;
+  4. boot 3: the `uninstall` blocks and what is left of SplashHUD and Plymouth; the initrd the
+     uninstall rebuilt is listed here too.
 Every fact is an `INFO` line on ttyS1 (vmtest.py's protocol; the test reads them), each block's
 output goes to the guest console. Exits with the first failing boot's status. Runs as root
 (mmdebstrap, mke2fs -d, debugfs). Python 3 standard library only.
@@ -61,6 +65,21 @@ TimeoutStartSec=infinity
 
 [Install]
 WantedBy=multi-user.target
+"""
+
+# systemd-shutdown's hook (the test's): run after the final kill, with the root file system
+# read-only; the daemon that survived it answers, the HUD is dumped, its log read out of /run.
+HOOK = r"""#!/bin/sh
+exec 3<>/dev/ttyS1
+say() { echo "INFO $*" >&3; }
+pid=$(pidof splashhudd)
+say "POWEROFF action $1 daemon $pid $(tr '\0' ' ' < "/proc/$pid/cmdline")"
+say "POWEROFF state $(splashhud state --timeout 5000 2>&1)"
+splashhud send --timeout 5000 'MSG Powering off' 'PROGRESS 50'
+echo "SHOT poweroff settled" >&3
+read -r answer <&3
+say "POWEROFF after $(splashhud state --timeout 5000 2>&1)"
+sed 's/^/INFO POWEROFF log /' /run/docs-guest-poweroff.log >&3
 """
 
 # The second disk's runner: the phase is kept on the root disk (/var/lib/docs-guest/phase).
@@ -144,9 +163,35 @@ check)
     ctl "SHOT check settled"
     say "BOOT2 shown $(splashhud state --timeout 5000 2>&1)"
     journal
-    rm -r /etc/systemd/system/splashhud.service.d
+    # Offline updates: PackageKit's pk-offline-update's commands through Debian's own client (moved
+    # aside by --replace-plymouth), then fwupd's offline run's (the progress a separate word)
+    # through the plymouth on PATH, SplashHUD's.
+    real=/usr/lib/splashhud/plymouth/bin-plymouth
+    $real change-mode --updates && $real system-update --progress=10 && $real system-update --progress=40
+    say "BOOT2 offline-packagekit $? $(splashhud state --timeout 5000 2>&1)"
+    ctl "SHOT offline settled"
+    plymouth change-mode --system-upgrade && plymouth system-update --progress 60
+    say "BOOT2 offline-fwupd $? $(splashhud state --timeout 5000 2>&1)"
+    # The power-off: splashhud-poweroff.service's daemon (its log in /run, which outlives
+    # journald; the 60 s start of splashhud.service's drop-in), and the test's hook, which
+    # systemd-shutdown runs after its final kill and before it powers the machine off.
+    mkdir -p /etc/systemd/system/splashhud-poweroff.service.d /usr/lib/systemd/system-shutdown
+    printf '[Service]\nTimeoutStartSec=60\nStandardError=append:/run/docs-guest-poweroff.log\n' \
+        > /etc/systemd/system/splashhud-poweroff.service.d/docs-guest.conf
+    install -m 0755 "$disk/poweroff-hook.sh" /usr/lib/systemd/system-shutdown/docs-guest.shutdown
+    systemctl daemon-reload
+    say "BOOT2 poweroff-unit $(systemctl is-enabled splashhud-poweroff.service 2>&1)"
+    echo uninstall > "$phase"
+    sync
+    echo POWEROFF >&3
+    systemctl poweroff
+    exec sleep 600
+    ;;
+uninstall)
+    rm -r /etc/systemd/system/splashhud.service.d /etc/systemd/system/splashhud-poweroff.service.d \
+        /usr/lib/systemd/system-shutdown/docs-guest.shutdown
     blocks uninstall
-    say "BOOT2 after diversions $(dpkg-divert --list | grep -c 'by splashhud') plymouth $(if [ -L /usr/bin/plymouth ]; then echo link; elif [ -x /usr/bin/plymouth ]; then echo file; else echo none; fi) plymouthd $(test -x /usr/sbin/plymouthd && echo yes || echo no) start $(systemctl is-enabled plymouth-start.service 2>&1) splashhudd $(test -e /usr/bin/splashhudd && echo yes || echo no)"
+    say "BOOT3 after diversions $(dpkg-divert --list | grep -c 'by splashhud') plymouth $(if [ -L /usr/bin/plymouth ]; then echo link; elif [ -x /usr/bin/plymouth ]; then echo file; else echo none; fi) plymouthd $(test -x /usr/sbin/plymouthd && echo yes || echo no) start $(systemctl is-enabled plymouth-start.service 2>&1) splashhudd $(test -e /usr/bin/splashhudd && echo yes || echo no)"
     finish 0
     ;;
 esac
@@ -275,6 +320,8 @@ def tree_disk(work):
             print(f"BLOCKS {phase} {line}")
     with open(os.path.join(top, "guest.sh"), "w") as f:
         f.write(GUEST)
+    with open(os.path.join(top, "poweroff-hook.sh"), "w") as f:
+        f.write(HOOK)
     size = sum(os.path.getsize(os.path.join(d, n)) for d, _, ns in os.walk(top) for n in ns
                if not os.path.islink(os.path.join(d, n)))
     disk = os.path.join(work, "tree.img")
@@ -333,8 +380,10 @@ def main():
           f" default {count(paths, 'etc/default/splashhud$')}", flush=True)
     status = boot(a, new, root, disk, "boot2")
     if status == 0:
+        status = boot(a, new, root, disk, "boot3")
+    if status == 0:
         paths = initrd_paths(root, version, os.path.join(work, "initrd-after.img"))
-        print(f"HOST BOOT2 after image-plymouthd {count(paths, 'plymouthd$')} image-splashhudd {count(paths, 'splashhudd$')}", flush=True)
+        print(f"HOST BOOT3 after image-plymouthd {count(paths, 'plymouthd$')} image-splashhudd {count(paths, 'splashhudd$')}", flush=True)
     print(f"TIME total {time.monotonic() - t0:.1f}", flush=True)
     return status
 

@@ -13,7 +13,8 @@ library ldd names, and the DejaVu / Droid fonts. The guest talks to the host ove
 port (/dev/ttyS1) in lines: "SHOT <name>" asks for a screendump into <shots-dir>/<name>.ppm (and
 .png) and waits for "OK"; "DEVICE_ADD"/"DEVICE_DEL"/"WAIT_DELETED" hot-plug devices over QMP;
 "TAP"/"PRESS"/"RELEASE"/"KEY" inject input (with --input: a virtio tablet and keyboard) through QMP's
-input-send-event; "EXIT <code>" ends the run. /init sends "EXIT <status>" when the program
+input-send-event; "EXIT <code>" ends the run, and so does QEMU's own end (exit status 0) after
+"POWEROFF", which a guest sends before it powers off. /init sends "EXIT <status>" when the program
 returns. The exit status of `run` is the program's. See README.md beside this file.
 Python 3 standard library only.
 """
@@ -664,6 +665,7 @@ def run_vm(display, program, args=(), shots_dir=".", timeout=120.0, env=(), extr
         ctl = _connect_unix(ctl_path, deadline)
         qmp.command("cont", deadline=deadline)  # started paused (-S) so no guest byte is lost
         buf = b""
+        powering_off = False  # the guest said POWEROFF: QEMU ending by itself is its end
         while result.status is None:
             now = time.monotonic()
             if now > deadline:
@@ -671,6 +673,10 @@ def run_vm(display, program, args=(), shots_dir=".", timeout=120.0, env=(), extr
                 result.error = f"timed out after {timeout:.0f} s"
                 break
             if proc.poll() is not None:
+                if powering_off and proc.returncode == 0:
+                    result.status = 0
+                    log("the guest powered off")
+                    break
                 result.status = EXIT_VM_FAILED
                 result.error = f"QEMU exited ({proc.returncode}) before the guest reported EXIT"
                 break
@@ -680,6 +686,12 @@ def run_vm(display, program, args=(), shots_dir=".", timeout=120.0, env=(), extr
             except socket.timeout:
                 continue
             if not data:
+                if powering_off:
+                    try:  # QEMU is ending: its exit status decides, above
+                        proc.wait(timeout=5)
+                    except subprocess.TimeoutExpired:
+                        pass
+                    continue
                 result.status = EXIT_VM_FAILED
                 result.error = "control channel closed"
                 break
@@ -738,6 +750,10 @@ def run_vm(display, program, args=(), shots_dir=".", timeout=120.0, env=(), extr
                     ctl.sendall((_hotplug_request(qmp, word, rest.split(), deadline, result) + "\n").encode())
                 elif word in ("TAP", "PRESS", "RELEASE", "KEY"):
                     ctl.sendall((_input_request(qmp, word, rest.split(), deadline) + "\n").encode())
+                elif word == "POWEROFF":
+                    # The guest powers off next (-no-reboot: a reboot ends QEMU too); screendumps
+                    # may still be asked for until then.
+                    powering_off = True
                 elif word == "EXIT":
                     try:
                         result.status = int(rest.strip())
