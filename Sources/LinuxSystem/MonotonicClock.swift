@@ -11,3 +11,9 @@ public enum MonotonicClock {
 public enum ProcessCPUClock {
     public static func nanoseconds() -> Int64 { system_processCPUTime() }
 }
+
+/// The wall clock (`clock_gettime(CLOCK_REALTIME)`): for timestamps others read, never for
+/// intervals (it jumps when the time is set).
+public enum WallClock {
+    public static func nanosecondsSinceEpoch() -> Int64 { system_realtime() }
+}

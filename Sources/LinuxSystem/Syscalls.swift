@@ -268,7 +268,6 @@ func system_listdir(_ path: String) -> [String]? {
     return names
 }
 
-/// CLOCK_MONOTONIC in nanoseconds.
 /// clock_gettime(CLOCK_PROCESS_CPUTIME_ID): CPU time of the whole process, user and system.
 func system_processCPUTime() -> Int64 {
     var ts = timespec()
@@ -276,6 +275,14 @@ func system_processCPUTime() -> Int64 {
     return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
 }
 
+/// CLOCK_REALTIME in nanoseconds since the Unix epoch (tv_sec widened: 32-bit time_t on armhf).
+func system_realtime() -> Int64 {
+    var ts = timespec()
+    guard clock_gettime(CLOCK_REALTIME, &ts) == 0 else { return 0 }
+    return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+}
+
+/// CLOCK_MONOTONIC in nanoseconds.
 func system_monotonic() -> Int64 {
     var ts = timespec()
     let r = clock_gettime(CLOCK_MONOTONIC, &ts)

@@ -9,7 +9,8 @@
 // answers at once or queues a job → the `CommandWorker` thread sends it to the daemon and posts
 // the reply line and the new state to the outbox → its eventfd wakes this loop → `flush`
 // publishes the reply to the request's response topic (or P/DEVICE/reply) and the state,
-// retained, if it changed.
+// retained, if it changed; an unchanged state is published again every `heartbeat`, each publish
+// stamped with the time and a rising seq (StateStamp).
 //
 // The broker connection goes idle → connecting → connected and back to idle with a jittered
 // back-off on any loss; every CONNACK re-subscribes and republishes `online` and the last state
@@ -43,8 +44,12 @@ final class Bridge {
     private var registered: (fd: Int32, write: Bool)?
     /// The broker's CONNACK Maximum Packet Size, when it sent one.
     private var brokerMaximumPacket: UInt32?
+    /// The daemon's state as last read (unstamped: an unchanged state is not a change), and when
+    /// it was last published (the heartbeat's start).
     private var lastState: String?
     private var lastStateAsked = Instant.zero
+    private var lastPublished = Instant.zero
+    private var stamp = StateStamp()
     private var redeliveries = RedeliveryFilter()
 
     /// The status topic's payloads.
@@ -122,6 +127,7 @@ final class Bridge {
         }
         for event in client.takeEvents() { handle(event, now: now) }
         flush()
+        if now - lastPublished >= configuration.heartbeat { publishState(now: now) }
         register()
     }
 
@@ -191,7 +197,7 @@ final class Bridge {
         do {
             for topic in configuration.topics.subscriptions { try client.subscribe(topic, qos: 1) }
             try client.publish(configuration.topics.status, Array(Self.online.utf8), qos: 1, retain: true)
-            if let lastState { try client.publish(configuration.topics.state, Array(lastState.utf8), qos: 1, retain: true) }
+            publishState(now: clock.now)
             Self.log("online at \(configuration.broker.url) (\(client.settings.protocolVersion)\(brokerMaximumPacket.map { ", packets up to \($0) bytes" } ?? ""))")
         } catch { Self.log("after connecting: \(error)") }
     }
@@ -264,8 +270,7 @@ final class Bridge {
                 lastStateAsked = asked
                 guard json != lastState else { continue }
                 lastState = json
-                guard phase == .connected else { continue }
-                do { try client.publish(configuration.topics.state, Array(json.utf8), qos: 1, retain: true) } catch { Self.log("state: \(error)") }
+                publishState(now: clock.now)
             case .event(let json):
                 guard phase == .connected else { continue }
                 // QoS 0: events are a live feed (dashboards); one connection keeps them in order.
@@ -274,6 +279,15 @@ final class Bridge {
                 publishSnapshot(route, shot, output: output)
             }
         }
+    }
+
+    /// The last state, stamped with the time and the next seq, retained: on a change, after every
+    /// CONNACK, and as the heartbeat.
+    private func publishState(now: Instant) {
+        guard phase == .connected, let lastState else { return }
+        lastPublished = now
+        let json = stamp.stamp(lastState, wallNanoseconds: clock.wallNanoseconds)
+        do { try client.publish(configuration.topics.state, Array(json.utf8), qos: 1, retain: true) } catch { Self.log("state: \(error)") }
     }
 
     private func publishSnapshot(_ route: ReplyRoute, _ shot: FittedSnapshot, output: String) {

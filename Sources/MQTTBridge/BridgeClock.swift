@@ -7,8 +7,11 @@ import LinuxSystem
 
 protocol BridgeClock: AnyObject, Sendable {
     var now: Instant { get }
+    /// The kiosk's wall-clock time, nanoseconds since the Unix epoch: the states' `time`.
+    var wallNanoseconds: Int64 { get }
 }
 
 final class MonotonicBridgeClock: BridgeClock {
     var now: Instant { Instant(nanoseconds: MonotonicClock.nanoseconds()) }
+    var wallNanoseconds: Int64 { WallClock.nanosecondsSinceEpoch() }
 }

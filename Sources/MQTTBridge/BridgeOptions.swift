@@ -25,6 +25,8 @@ struct BridgeConfiguration: Equatable, Sendable {
     var maxPacketSize: UInt32
     var stateInterval: Interval
     var commandsPerSecond: Int64
+    /// The state is published again, with a new time and seq, after this long without a change.
+    var heartbeat: Interval = .seconds(60)
 }
 
 enum BridgeOptions {
@@ -53,6 +55,7 @@ enum BridgeOptions {
             .option("session-expiry", "seconds", help: "How long the broker keeps commands for an offline kiosk (MQTT 5; default: 300)."),
             .option("max-packet-size", "bytes", help: "The largest packet to publish, for brokers that do not say (default: 262144)."),
             .option("state-interval", "seconds", help: "How often the state is read while the HUD is visible (default: 0.5)."),
+            .option("heartbeat", "seconds", help: "Publish the state again, with a new time and seq, after this long without a change, 1 to 86400 (default: 60)."),
             .option("rate", "commands", help: "Commands a second taken from the broker, beyond a burst of twice as many (default: 20)."),
             .option("config", "path", help: "The configuration file (default: /etc/splashhud/mqtt.conf, if present)."),
         ])
@@ -105,7 +108,8 @@ enum BridgeOptions {
             sessionExpirySeconds: UInt32(try o.integer("session-expiry", in: 0...86_400 * 7) ?? 300),
             maxPacketSize: UInt32(try o.integer("max-packet-size", in: 1024...268_435_455) ?? 262_144),
             stateInterval: .seconds(try o.number("state-interval", above: 0.01, atMost: 3600) ?? 0.5),
-            commandsPerSecond: Int64(try o.integer("rate", in: 1...10_000) ?? 20))
+            commandsPerSecond: Int64(try o.integer("rate", in: 1...10_000) ?? 20),
+            heartbeat: .seconds(Double(try o.integer("heartbeat", in: 1...86_400) ?? 60)))
     }
 
     /// The kernel's host name (/proc/sys/kernel/hostname), the default device id.

@@ -27,10 +27,35 @@ struct MQTTBridgeUnitTests {
         let c = try BridgeOptions.configuration(o)
         #expect(c.topics == Topics(prefix: "splashhud", device: "k1", groups: ["lobby", "north"]))
         #expect(c.allowed == [.setFont, .quit] && c.broker.port == 1883 && c.keepalive == 30)
+        #expect(c.heartbeat == .seconds(60))
+        var beat = try OptionParser.parse(["--broker", "mqtt://a", "--device", "a"], spec: BridgeOptions.spec)
+        beat.given = try ConfigFile.options("heartbeat = 5\n", spec: BridgeOptions.spec, path: "mqtt.conf") + beat.given
+        #expect(try BridgeOptions.configuration(beat).heartbeat == .seconds(5))
+        for bad in ["0", "86401", "soon"] {
+            #expect(throws: UsageError.self, "\(bad)") {
+                try BridgeOptions.configuration(OptionParser.parse(["--broker", "mqtt://a", "--device", "a", "--heartbeat", bad], spec: BridgeOptions.spec))
+            }
+        }
         #expect(throws: UsageError.self) { try ConfigFile.options("brokr = x\n", spec: BridgeOptions.spec, path: "m") }
         #expect(throws: UsageError.self) { try BridgeOptions.configuration(OptionParser.parse(["--broker", "mqtt://a", "--device", "a/b"], spec: BridgeOptions.spec)) }
         #expect(throws: UsageError.self) { try BridgeOptions.configuration(OptionParser.parse(["--broker", "mqtt://a", "--device", "a", "--ca-file", "x"], spec: BridgeOptions.spec)) }
         #expect(throws: UsageError.self) { try BridgeOptions.configuration(OptionParser.parse(["--broker", "mqtt://a", "--device", "a", "--allow", "everything"], spec: BridgeOptions.spec)) }
+    }
+
+    /// Every publish of the state carries the wall-clock time (RFC 3339, UTC) and a rising seq.
+    @Test func theStateStamp() {
+        for (seconds, text) in [(0, "1970-01-01T00:00:00Z"), (-1, "1969-12-31T23:59:59Z"), (951_782_400, "2000-02-29T00:00:00Z"),
+                                (1_796_000_000, "2026-11-30T00:53:20Z"), (2_147_483_648, "2038-01-19T03:14:08Z"),
+                                (4_102_444_800, "2100-01-01T00:00:00Z"), (9_223_372_035, "2262-04-11T23:47:15Z")] as [(Int64, String)] {
+            #expect(StateStamp.utc(seconds * 1_000_000_000 + 999_999_999) == text, "\(seconds)")
+        }
+        #expect(StateStamp.utc(-1) == "1969-12-31T23:59:59Z")
+        var stamp = StateStamp()
+        let state = JSONText.state(nil)
+        #expect(stamp.stamp(state, wallNanoseconds: 1_796_000_000_000_000_000)
+                == String(state.dropLast()) + #","time":"2026-11-30T00:53:20Z","seq":1}"#)
+        #expect(stamp.stamp(state, wallNanoseconds: 0).hasSuffix(#","time":"1970-01-01T00:00:00Z","seq":2}"#))
+        #expect(stamp.stamp("{}", wallNanoseconds: 0) == #"{"time":"1970-01-01T00:00:00Z","seq":3}"#)
     }
 
     @Test func theGate() {
