@@ -50,6 +50,18 @@ final class Bridge {
     private var lastStateAsked = Instant.zero
     private var lastPublished = Instant.zero
     private var stamp = StateStamp()
+    /// What each CONNACK's subscriptions and `online` were, until the broker answers them: a
+    /// refusal there is its ACL refusing this kiosk's identity, which ends the bridge (`refused`).
+    private var subscriptionsAsked: [Int32: String] = [:]
+    private var onlineAsked: Int32?
+    private var refused: String?
+    private var refusalsLogged = 0
+    /// MQTT 3.1.1 has no refusal to report: the bridge reads its own `online` back instead, and
+    /// says so when it has not come back by `echoDeadline`.
+    private var echoDeadline: Instant?
+
+    /// The exit status when the broker's ACL refuses this kiosk's own topics (sysexits' EX_NOPERM).
+    static let refusedStatus: Int32 = 77
     private var redeliveries = RedeliveryFilter()
 
     /// The status topic's payloads.
@@ -108,6 +120,11 @@ final class Bridge {
                 }
             }
             step()
+            if let refused {
+                Self.log(refused)
+                _ = shutdown()
+                return Self.refusedStatus
+            }
         }
     }
 
@@ -128,6 +145,12 @@ final class Bridge {
         for event in client.takeEvents() { handle(event, now: now) }
         flush()
         if now - lastPublished >= configuration.heartbeat { publishState(now: now) }
+        if let deadline = echoDeadline, now >= deadline, phase == .connected {
+            // Not fatal: an ACL may let a kiosk write its status without reading it back.
+            echoDeadline = nil
+            Self.log("error: its own \(Self.online) on \(configuration.topics.status) did not come back within 5 s. Over MQTT 3.1.1 a broker "
+                + "drops what its ACL refuses without a word: if commands never arrive, \(identity)")
+        }
         register()
     }
 
@@ -189,20 +212,56 @@ final class Bridge {
             phase = .idle(next: now + delay)
         case .message(let m):
             handle(m, now: now)
+        case .subscribed(let mid, let granted):
+            guard let topic = subscriptionsAsked.removeValue(forKey: mid), let code = granted.first(where: { $0 >= 0x80 }) else { return }
+            refuse("the broker refused to let it read \(topic) (reason \(hex(code)))")
+        case .published(let mid, let code) where code >= 0x80:
+            if mid == onlineAsked { return refuse("the broker refused its \(Self.online) on \(configuration.topics.status) (reason \(hex(code)))") }
+            // One later refusal of many is logged, not each (a flood would flood the log too).
+            if refusalsLogged < 5 { refusalsLogged += 1; Self.log("the broker refused a publish (reason \(hex(code))): see its ACL") }
+        case .published: break
         }
     }
+
+    /// The broker's ACL refuses this kiosk's own topics: no command would ever arrive, or no state
+    /// leave, so the bridge says why and ends rather than run deaf.
+    private func refuse(_ what: String) {
+        guard refused == nil else { return }
+        refused = "\(what): \(identity)"
+    }
+
+    /// Who the broker sees, and how the fleet's ACL expects it.
+    private var identity: String {
+        let user = configuration.username.map { "user '\($0)'" } ?? "no user name"
+        return "it connects with \(user), client id '\(client.settings.clientID)' and device id "
+            + "'\(configuration.topics.device)'. The fleet's ACL grants each kiosk its own topics by user name "
+            + "(pattern readwrite \(configuration.topics.prefix)/%u/#): give the device id as the user name "
+            + "(--device defaults to --username), or grant this user its topics (docs/fleet.md, ACLs)"
+    }
+
+    private func hex(_ code: Int32) -> String { "0x" + String(code, radix: 16) }
 
     /// After every CONNACK: subscriptions, the retained `online`, the last state.
     private func online() {
         do {
-            for topic in configuration.topics.subscriptions { try client.subscribe(topic, qos: 1) }
-            try client.publish(configuration.topics.status, Array(Self.online.utf8), qos: 1, retain: true)
+            subscriptionsAsked.removeAll()
+            for topic in configuration.topics.subscriptions { subscriptionsAsked[try client.subscribe(topic, qos: 1)] = topic }
+            onlineAsked = try client.publish(configuration.topics.status, Array(Self.online.utf8), qos: 1, retain: true)
+            if client.settings.protocolVersion == .v311 {
+                try client.subscribe(configuration.topics.status, qos: 1)
+                echoDeadline = clock.now + .seconds(5)
+            }
             publishState(now: clock.now)
             Self.log("online at \(configuration.broker.url) (\(client.settings.protocolVersion)\(brokerMaximumPacket.map { ", packets up to \($0) bytes" } ?? ""))")
         } catch { Self.log("after connecting: \(error)") }
     }
 
     private func handle(_ m: MQTTMessage, now: Instant) {
+        if m.topic == configuration.topics.status, echoDeadline != nil {
+            echoDeadline = nil
+            do { try client.unsubscribe(m.topic) } catch { Self.log("\(error)") }
+            return
+        }
         guard let kind = configuration.topics.classify(m.topic) else { return }
         // A retained command would fire again at every reconnect of every kiosk: never obeyed.
         guard !m.retained else { return }

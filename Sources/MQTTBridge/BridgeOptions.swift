@@ -40,7 +40,7 @@ enum BridgeOptions {
             """,
         options: [
             .option("broker", "url", help: "mqtt://HOST[:PORT] (1883) or mqtts://HOST[:PORT] (TLS, 8883)."),
-            .option("device", "id", help: "This kiosk's name in the topics (default: the hostname)."),
+            .option("device", "id", help: "This kiosk's name in the topics (default: the --username, else the hostname)."),
             .option("group", "name", help: "A group whose commands this bridge takes too (repeatable)."),
             .option("topic-prefix", "prefix", help: "The topics' first levels (default: splashhud)."),
             .option("username", "name", help: "The broker account."),
@@ -76,7 +76,8 @@ enum BridgeOptions {
         guard let url = o.value("broker") else { throw UsageError("--broker is required (mqtt://HOST[:PORT] or mqtts://HOST[:PORT])") }
         guard let broker = BrokerAddress(url) else { throw UsageError("--broker must be mqtt://HOST[:PORT] or mqtts://HOST[:PORT], got '\(url)'") }
         let device: String
-        if let d = o.value("device") { device = d } else { device = try hostname() }
+        // The user name first: one ACL pattern line (%u) then serves every kiosk.
+        if let d = o.value("device") ?? o.value("username") { device = d } else { device = try hostname() }
         let prefix = o.value("topic-prefix") ?? "splashhud"
         let groups = o.values("group")
         guard Topics.isValidLevel(device) else { throw UsageError("--device '\(device)' cannot be a topic level (no /, +, #; 1 to 128 bytes)") }

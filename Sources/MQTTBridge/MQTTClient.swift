@@ -21,6 +21,12 @@ enum MQTTEvent: Equatable {
     /// The connection is gone (`reasonCode` 0: we asked for it).
     case disconnected(reasonCode: Int32)
     case message(MQTTMessage)
+    /// SUBACK: the QoS granted to each topic of subscription `mid`; 0x80 and above is a refusal
+    /// (MQTT 5's reason codes, 3.1.1's 0x80), the broker's ACL for one.
+    case subscribed(mid: Int32, granted: [Int32])
+    /// A QoS 1 publish acknowledged; MQTT 5 says a refusal with `reasonCode` 0x80 and above
+    /// (0x87: not authorized). A 3.1.1 broker drops a refused publish without a word.
+    case published(mid: Int32, reasonCode: Int32)
 }
 
 /// A PUBLISH the broker delivered to us.
@@ -120,6 +126,13 @@ final class MQTTClient {
             guard level == MOSQ_LOG_ERR, let text else { return }
             Unmanaged<EventBox>.fromOpaque(user!).takeUnretainedValue().lastError = String(cString: text)
         }
+        mosquitto_subscribe_v5_callback_set(h) { _, user, mid, count, granted, _ in
+            let list = granted.map { Array(UnsafeBufferPointer(start: $0, count: Int(max(0, count)))) } ?? []
+            Unmanaged<EventBox>.fromOpaque(user!).takeUnretainedValue().events.append(.subscribed(mid: mid, granted: list))
+        }
+        mosquitto_publish_v5_callback_set(h) { _, user, mid, reason, _ in
+            Unmanaged<EventBox>.fromOpaque(user!).takeUnretainedValue().events.append(.published(mid: mid, reasonCode: reason))
+        }
         mosquitto_message_v5_callback_set(h) { _, user, message, props in
             guard let m = message?.pointee else { return }
             let box = Unmanaged<EventBox>.fromOpaque(user!).takeUnretainedValue()
@@ -188,16 +201,28 @@ final class MQTTClient {
 
     // MARK: Messages
 
-    func subscribe(_ pattern: String, qos: Int32) throws(MQTTError) {
-        try check("mosquitto_subscribe", mosquitto_subscribe_v5(handle, nil, pattern, qos, 0, nil))
+    /// Subscribes; the message id its `.subscribed` will carry.
+    @discardableResult
+    func subscribe(_ pattern: String, qos: Int32) throws(MQTTError) -> Int32 {
+        var mid: Int32 = 0
+        try check("mosquitto_subscribe", mosquitto_subscribe_v5(handle, &mid, pattern, qos, 0, nil))
+        return mid
+    }
+
+    func unsubscribe(_ pattern: String) throws(MQTTError) {
+        try check("mosquitto_unsubscribe", mosquitto_unsubscribe_v5(handle, nil, pattern, nil))
     }
 
     /// Publishes `payload`; an oversized packet (the broker's Maximum Packet Size) is refused here
     /// with `isOversize`, never sent to be dropped.
-    func publish(_ topic: String, _ payload: [UInt8], qos: Int32, retain: Bool, properties: MQTTProperties? = nil) throws(MQTTError) {
+    /// (the message id its `.published` will carry).
+    @discardableResult
+    func publish(_ topic: String, _ payload: [UInt8], qos: Int32, retain: Bool, properties: MQTTProperties? = nil) throws(MQTTError) -> Int32 {
         let list = settings.protocolVersion == .v5 ? properties?.list : nil
+        var mid: Int32 = 0
         try check("mosquitto_publish", payload.withUnsafeBytes {
-            mosquitto_publish_v5(handle, nil, topic, Int32($0.count), $0.baseAddress, qos, retain, list)
+            mosquitto_publish_v5(handle, &mid, topic, Int32($0.count), $0.baseAddress, qos, retain, list)
         })
+        return mid
     }
 }

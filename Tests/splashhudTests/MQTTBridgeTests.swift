@@ -19,13 +19,17 @@ struct MQTTBridgeTests {
         let process = Process()
         let logPath: String
 
-        init(_ broker: MosquittoBroker, daemon: Daemon, device: String, extra: [String] = [], url: String? = nil) throws {
-            logPath = "\(daemon.dir)/bridge-\(device).log"
-            try "\(MosquittoBroker.password)\n".write(toFile: "\(daemon.dir)/password", atomically: true, encoding: .utf8)
+        /// `device` nil: none given (the bridge takes the user name); `user`: a fleet account of
+        /// `broker` rather than the operators' shared one.
+        init(_ broker: MosquittoBroker, daemon: Daemon, device: String?, user: String? = nil, extra: [String] = [], url: String? = nil) throws {
+            logPath = "\(daemon.dir)/bridge-\(device ?? user ?? "default").log"
+            let password = user.map(MosquittoBroker.kioskPassword) ?? MosquittoBroker.password
+            let passwordFile = "\(daemon.dir)/password-\(device ?? user ?? "default")"
+            try "\(password)\n".write(toFile: passwordFile, atomically: true, encoding: .utf8)
             process.executableURL = URL(fileURLWithPath: try SplashBinary.path("splashhud-mqtt"))
-            process.arguments = ["--broker", url ?? "mqtt://127.0.0.1:\(broker.port)", "--device", device, "--socket", daemon.socket,
-                                 "--username", MosquittoBroker.user, "--password-file", "\(daemon.dir)/password",
-                                 "--keepalive", "5", "--config", "/dev/null"] + extra
+            process.arguments = ["--broker", url ?? "mqtt://127.0.0.1:\(broker.port)"] + (device.map { ["--device", $0] } ?? [])
+                + ["--socket", daemon.socket, "--username", user ?? MosquittoBroker.user, "--password-file", passwordFile,
+                   "--keepalive", "5", "--config", "/dev/null"] + extra
             _ = FileManager.default.createFile(atPath: logPath, contents: nil)
             let log = FileHandle(forWritingAtPath: logPath)
             process.standardOutput = log

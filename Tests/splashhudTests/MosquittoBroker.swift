@@ -16,18 +16,24 @@ final class MosquittoBroker: @unchecked Sendable {
     static let user = "fleet", password = "s3cret"
 
     /// `start: false` leaves it stopped (its ports chosen, its files written) until `start()`.
-    init(maxPacketSize: Int = 6000, start: Bool = true) throws {
+    /// `accounts`: more users, each with the password `kioskPassword(name)`; `acl`: an ACL file's text.
+    init(maxPacketSize: Int = 6000, start: Bool = true, accounts: [String] = [], acl: String? = nil) throws {
         dir = try temporaryDirectory("mqtt")
         port = try freePort()
         tlsPort = try freePort()
         self.maxPacketSize = maxPacketSize
         try makeCertificates()
-        let (s, o) = try SplashBinary.run("/usr/bin/mosquitto_passwd", ["-b", "-c", "\(dir)/passwd", Self.user, Self.password], timeout: 20)
+        // Written in plain text and hashed in place at once (-U), as an operator loads a fleet.
+        let users = ["\(Self.user):\(Self.password)"] + accounts.map { "\($0):\(Self.kioskPassword($0))" }
+        try (users.joined(separator: "\n") + "\n").write(toFile: "\(dir)/passwd", atomically: true, encoding: .utf8)
+        let (s, o) = try SplashBinary.run("/usr/bin/mosquitto_passwd", ["-U", "\(dir)/passwd"], timeout: 60)
         #expect(s == 0, "mosquitto_passwd: \(o)")
+        if let acl { try acl.write(toFile: "\(dir)/acl", atomically: true, encoding: .utf8) }
         let config = """
             per_listener_settings false
             allow_anonymous false
             password_file \(dir)/passwd
+            \(acl == nil ? "" : "acl_file \(dir)/acl")
             persistence false
             set_tcp_nodelay true
             max_packet_size \(maxPacketSize)
@@ -74,6 +80,9 @@ final class MosquittoBroker: @unchecked Sendable {
         p.waitUntilExit()
         process = nil
     }
+
+    /// A fleet account's password (the tests' own rule).
+    static func kioskPassword(_ user: String) -> String { "pw-" + user }
 
     func log(of name: String) -> String { (try? String(contentsOfFile: "\(dir)/\(name)", encoding: .utf8)) ?? "" }
 
