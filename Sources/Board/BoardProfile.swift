@@ -174,6 +174,11 @@ public struct BoardProfile: Equatable, Sendable {
     /// text shows none. Modes not named keep SplashHUD's own titles.
     public var modeTitles: [String: String] = [:]
 
+    // [handover]
+    /// After `deactivate` hands the display to the next program: seconds until the daemon takes
+    /// it back when no other program has drawn; nil: never.
+    public var handoverWatchdog: Double?
+
     // [hud]
     /// Applied in file order after the theme's colours and font, so a `[hud]` line wins.
     public var hudDefaults: [HUDDefault] = []

@@ -124,6 +124,9 @@ struct BoardProfileValues {
             p.grabInput = value == "on"
         case ("modes", _):
             p.modeTitles[key] = value
+        case ("handover", "watchdog"):
+            guard let seconds = Double(value), seconds.isFinite, seconds >= 0, seconds <= 3600 else { throw bad(expected(section)) }
+            p.handoverWatchdog = seconds == 0 ? nil : seconds
         case ("hud", _):
             // The HUD's `set` keys are lowercase words joined by '-'; the HUD validates the rest.
             guard key.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }) else {
@@ -148,6 +151,7 @@ struct BoardProfileValues {
         case ("device", "fbdev"): return "a device path like /dev/fb0"
         case ("output", "mode"): return "preferred, WxH or WxH@HZ like 1920x1080@60 (1...16384 pixels, 1...1000 Hz)"
         case ("output", "rotation"): return "one of 0, 90, 180, 270, panel-orientation"
+        case ("handover", "watchdog"): return "seconds, 0...3600 (0: none)"
         case ("output", "scale"): return "auto or a decimal above 0 and at most 8 like 1.5"
         case ("output", "buffers"): return "1 or 2"
         case ("output", "pixel-format"): return "auto or one of " + PixelFormat.allCases.map(\.name).joined(separator: ", ")

@@ -147,6 +147,11 @@ public protocol Display: AnyObject {
     /// next present takes it back.
     func releaseMaster() throws(DisplayError)
 
+    /// After `releaseMaster`: whether another program's picture is on the screen now (a CRTC
+    /// scanning out a framebuffer that is not ours), false when only ours (or nothing) is; nil
+    /// where the display cannot tell (fbdev, memory).
+    func othersDrawn() -> Bool?
+
     /// Device nodes whose picture outlives the process (a KMS card's fbdev emulation, the
     /// kernel's fallback once our framebuffers go): a retaining quit leaves the HUD there too.
     var fbdevEmulationPaths: [String] { get }
@@ -199,6 +204,8 @@ extension Display {
     public var showsOnRealScreen: Bool { true }
 
     public func releaseMaster() throws(DisplayError) {}
+
+    public func othersDrawn() -> Bool? { nil }
 
     public var fbdevEmulationPaths: [String] { [] }
 

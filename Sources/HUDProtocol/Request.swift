@@ -24,11 +24,16 @@ public enum Request: Equatable, Sendable {
     /// `press`: MB's button is pressed (a `button` event goes to subscribers, whose action runs);
     /// refused when no button is shown. Input devices press it the same way.
     case pressButton
+    /// `deactivate` (Plymouth's): stop drawing and give the display up (DRM master), the last
+    /// frame left on the screen, for the program that takes over (a kiosk's compositor).
+    case deactivate
+    /// `reactivate`: take the display back and draw again.
+    case reactivate
 }
 
 extension CommandParser {
     /// The verbs beyond the HUD's: ending the splash, and the self-moving progress.
-    public static let serviceVerbs = ["quit", "progress-over", "press"]
+    public static let serviceVerbs = ["quit", "progress-over", "press", "deactivate", "reactivate"]
 
     /// The request on `line`, or nil for a blank or comment line. A malformed line throws and
     /// yields nothing, so the caller changes nothing.
@@ -59,6 +64,9 @@ extension CommandParser {
         case "press":
             try end(rest, for: verb.text)
             return .pressButton
+        case "deactivate", "reactivate":
+            try end(rest, for: verb.text)
+            return verb.text == "deactivate" ? .deactivate : .reactivate
         case "progress-over":
             let f = try required(rest, for: verb.text, expected: "a fraction")
             let s = try required(rest.dropFirst(), for: verb.text, expected: "seconds")
@@ -85,6 +93,8 @@ extension Request: CustomStringConvertible {
         case .progressKeepingStatus(let f): return "PROGRESS \(CommandParser.format(f * Fixed16_16(100)))"
         case .progressOver(let f, let s): return "progress-over \(CommandParser.format(f)) \(CommandParser.format(s))"
         case .pressButton: return "press"
+        case .deactivate: return "deactivate"
+        case .reactivate: return "reactivate"
         }
     }
 }

@@ -82,6 +82,8 @@ public final class HUDRuntime: RequestTarget {
     }
     /// What requests do to the HUD (CommandApplier.swift).
     private let commands: CommandApplier
+    /// `deactivate`/`reactivate` and the watchdog over the gap (DisplayHandover.swift).
+    private lazy var handover = DisplayHandover(runtime: self)
 
     /// Starts the HUD on `display`, configured by `profile` (scale, theme, logo, `[hud]` defaults,
     /// pacing; the profile's device keys are `DisplayOpener`'s). `poller` nil waits for real (timerfd,
@@ -356,6 +358,9 @@ extension HUDRuntime: CommandOwner {
         }
         return commands.apply(.hud(.dismiss(delay: .zero)))
     }
+
+    func handOverDisplay() { handover.handOver() }
+    func takeDisplayBack() { handover.takeBack() }
 }
 
 extension HUDRuntime: PromptSurface {

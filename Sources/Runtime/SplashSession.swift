@@ -171,7 +171,7 @@ public final class SplashSession {
             let deadline = clock() + Self.quitGraceNanoseconds
             quitDeadline = deadline
             runtime.schedule(at: deadline) { [unowned self] in checkFadeOut() }
-        case .hud, .progressKeepingStatus, .progressOver, .pressButton:
+        case .hud, .progressKeepingStatus, .progressOver, .pressButton, .deactivate, .reactivate:
             runtime.apply(request)
         }
     }

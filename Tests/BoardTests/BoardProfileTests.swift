@@ -151,6 +151,16 @@ import Display
         ])
     }
 
+    /// `[handover] watchdog`: seconds after `deactivate` until the daemon takes the display back.
+    @Test func handoverSection() throws {
+        #expect(try parse("[handover]\nwatchdog = 7.5\n").handoverWatchdog == 7.5)
+        #expect(try parse("[handover]\nwatchdog = 0\n").handoverWatchdog == nil)
+        #expect(try parse("").handoverWatchdog == nil)
+        for bad in ["-1", "3601", "soon", "nan"] {
+            #expect(throws: BoardProfileError.self, "\(bad)") { try parse("[handover]\nwatchdog = \(bad)\n") }
+        }
+    }
+
     @Test func inputSection() throws {
         let p = try parse("""
             [input]
@@ -263,7 +273,7 @@ import Display
 
     @Test func sectionAndLineErrors() {
         #expect(error("[ouptut]")?.description
-            == "boards/t.conf:1: section [ouptut] is not known (did you mean [output]?); sections are device, output, pacing, theme, input, modes, hud")
+            == "boards/t.conf:1: section [ouptut] is not known (did you mean [output]?); sections are device, output, pacing, theme, input, modes, handover, hud")
         #expect(error("[theme]\n[output]\n[theme]")?.description == "boards/t.conf:3: section [theme] appears twice (first on line 1)")
         #expect(error("[theme\n")?.problem == .malformedLine("[theme"))
         #expect(error("[output]\nrotation 90")?.description

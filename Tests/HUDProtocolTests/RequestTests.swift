@@ -12,6 +12,10 @@ import Testing
         #expect(try request("exit\r\n") == .dismissAndQuit)
         #expect(try request("quit") == .quit(retain: false))
         #expect(try request("  quit   --retain ") == .quit(retain: true))
+        #expect(try request("deactivate") == .deactivate)
+        #expect(try request("reactivate") == .reactivate)
+        for r in [Request.deactivate, .reactivate] { #expect(try request(r.description) == r) }
+        #expect(throws: CommandError(.tooManyArguments(command: "deactivate"), column: 12)) { try request("deactivate now") }
     }
 
     @Test func everythingElseIsAHUDCommand() throws {

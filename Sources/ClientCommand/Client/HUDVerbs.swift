@@ -7,7 +7,7 @@ import CommandLineOptions
 
 extension ClientVerb {
     static let hudVerbNames = ["show", "progress", "progress-over", "success", "error", "info", "image", "status", "dismiss", "pop",
-                               "reset", "set", "quit", "ping"]
+                               "reset", "set", "quit", "deactivate", "reactivate", "ping"]
 
     static let statusOperand = OperandHelp("status", "The status text.")
     static let stayFlag = OptionSpec.flag("stay", help: "Keep the image until the next command changes the HUD (a failure a person must read).")
@@ -60,6 +60,10 @@ extension ClientVerb {
         case "quit":
             return .line(spec(name, "End the daemon now, restoring the screen (or keeping the frame with --retain).",
                               options: [.flag("retain", help: "Keep the last frame on the screen.")])) { $0.flag("retain") ? "quit --retain" : "quit" }
+        case "deactivate":
+            return .line(spec(name, "Give the display up for the next program (a kiosk's compositor or app), the last frame left on the screen: answered once DRM master is free. The profile's [handover] watchdog takes it back when no one draws.")) { _ in "deactivate" }
+        case "reactivate":
+            return .line(spec(name, "Take the display back and draw again.")) { _ in "reactivate" }
         case "ping":
             return .line(spec(name, "Exit 0 when the daemon answers within the timeout.")) { _ in "ping" }
         default:

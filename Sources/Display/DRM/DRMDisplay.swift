@@ -334,6 +334,19 @@ public final class DRMDisplay: Display {
         try DRMCall.check("drmDropMaster", drmDropMaster(device.fd.rawValue), device: device.path)
     }
 
+    /// Whether a CRTC of ours scans out a framebuffer that is not one of ours (reading a CRTC
+    /// needs no master). A CRTC turned off shows no one's picture.
+    public func othersDrawn() -> Bool? {
+        guard let device else { return nil }
+        for s in states {
+            guard let crtc = drmModeGetCrtc(device.fd.rawValue, s.target.crtcID) else { continue }
+            let shown = crtc.pointee.buffer_id
+            drmModeFreeCrtc(crtc)
+            if shown != 0 && !s.buffers.contains(where: { $0.framebufferID == shown }) { return true }
+        }
+        return false
+    }
+
     /// Master is gone (taken, or given up): the next present takes it back and sets every mode
     /// again; flips still queued are not waited for (their late events find nothing, DRMFlipToken).
     private func forgetScreen() {

@@ -234,6 +234,12 @@ public final class DRMDisplaySet: Display {
         if let first { throw first }
     }
 
+    /// Another program's picture on any live card.
+    public func othersDrawn() -> Bool? {
+        let answers = cards.filter { !deadCards.contains($0.devicePath) }.compactMap { $0.othersDrawn() }
+        return answers.isEmpty ? nil : answers.contains(true)
+    }
+
     /// Closes every card (restore or retain); dead cards are only let go.
     public func close(_ how: CloseBehaviour) {
         guard !closed else { return }

@@ -49,7 +49,7 @@ extension Request {
         switch self {
         case .quit, .dismissAndQuit: return .quit
         case .hud(let command): return command.privilegedVerb
-        case .progressKeepingStatus, .progressOver, .pressButton: return nil
+        case .progressKeepingStatus, .progressOver, .pressButton, .deactivate, .reactivate: return nil
         }
     }
 }

@@ -129,10 +129,14 @@ public final class PlymouthServer {
         case .pauseProgress, .unpauseProgress:
             bootEstimate?.paused = request == .pauseProgress
             if request == .pauseProgress { pausing.insert(ObjectIdentifier(c)) } else { pausing.remove(ObjectIdentifier(c)) }
-        case .deactivate:
-            runtime.deactivate()
-        case .reactivate:
-            runtime.reactivate()
+        case .deactivate, .reactivate:
+            // Answered once done, as plymouthd does: the program that waited for it then finds
+            // DRM master free.
+            runtime.enqueue(request == .deactivate ? .deactivate : .reactivate, from: c.origin) { [weak self, weak c] _ in
+                guard let self, let c, !c.closed else { return }
+                self.reply(c, PlymouthWire.ackByte)
+            }
+            return
         case .quit(let retain):
             // ACK first: the daemon ends with this request, and the client waits for its answer.
             reply(c, PlymouthWire.ackByte)

@@ -15,6 +15,10 @@ protocol CommandOwner: AnyObject {
     var applyingOrigin: String? { get }
     /// Serves a service verb (`quit`, psplash's `QUIT`).
     func serve(_ verb: Request) -> RequestOutcome
+    /// `deactivate`: the display given up for the next program, under the profile's watchdog.
+    func handOverDisplay()
+    /// `reactivate`: the display taken back.
+    func takeDisplayBack()
 }
 
 final class CommandApplier {
@@ -62,6 +66,12 @@ final class CommandApplier {
         case .quit, .dismissAndQuit:
             ramp.stop()
             return owner?.serve(request) ?? .refused("nothing serves \(request) here")
+        case .deactivate:
+            owner?.handOverDisplay()
+            return .applied
+        case .reactivate:
+            owner?.takeDisplayBack()
+            return .applied
         }
     }
 
