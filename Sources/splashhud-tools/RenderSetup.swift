@@ -31,7 +31,7 @@ struct RenderSetup {
         commands.compactMap { c in
             let place = c.line > 0 ? "line \(c.line)" : "the board profile"
             switch c.command {
-            case .image(.custom(let path), _, _):
+            case .image(.custom(let path), _, _, _):
                 if case .failure(let e) = resources.image(at: path) { return "\(place): \(e)" }
             case .set(.font(let path)):
                 if case .failure(let e) = resources.chain(fontAt: path) { return "\(place): \(e)" }
