@@ -174,6 +174,12 @@ public struct BoardProfile: Equatable, Sendable {
     /// text shows none. Modes not named keep SplashHUD's own titles.
     public var modeTitles: [String: String] = [:]
 
+    // [updates]
+    /// Where a failed update's QR code sends a person (`support-url`, checked by SupportAddress),
+    /// and the device id it carries (`device-id`; nil: the kernel's host name).
+    public var supportURL: String?
+    public var deviceID: String?
+
     // [hud]
     /// Applied in file order after the theme's colours and font, so a `[hud]` line wins.
     public var hudDefaults: [HUDDefault] = []

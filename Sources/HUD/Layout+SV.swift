@@ -8,6 +8,8 @@
 //   content centre y = max(12, (minH − ch − 8 − lh)/2) + ch/2 with text, mid y without
 //   label centre y   = content bottom + 8 + lh/2, mid y without content; all centred in x
 //   position centre  = (mid x, floor(0.45·screen height)) + offset
+//   support code     (not SV's) under the label, 8 below it, the bezel grown to hold it with 12
+//                    around; the content then sits 12 from the top even without text
 import Assets
 import Raster
 
@@ -26,7 +28,7 @@ extension HUDLayout {
         (r + t.halved + Fixed16_16(5)) * 2
     }
 
-    static func computeSV(_ p: HUDPresentation, screen: Size, resources: HUDResources) -> HUDLayout {
+    static func computeSV(_ p: HUDPresentation, screen: Size, resources: HUDResources, scale: Fixed16_16 = .one) -> HUDLayout {
         let a = p.appearance
         var issues: [HUDResourceError] = []
         let colors = HUDColors.resolve(a)
@@ -70,6 +72,18 @@ extension HUDLayout {
         var w = svSpacing * 2 + Swift.max(lw, cw)
         var h = svSpacing * 2 + lh + ch
         if hasText && hasContent { h += svLabelSpacing }
+        // The support code, in what the screen leaves: the bezel's centre is at 0.45 of its height.
+        var code: HUDSupportCode?
+        if let text = p.supportCode {
+            let gap = hasText || hasContent ? svLabelSpacing : .zero
+            let room = Size(width: screen.width - svSpacing * 4,
+                            height: Fixed16_16(wide: Int64(screen.height.raw) * 90 / 100) - h - gap - svSpacing)
+            code = supportCode(text, room: room, scale: scale, issues: &issues)
+            if let code {
+                w = Swift.max(w, code.frame.size.width + svSpacing * 2)
+                h += gap + code.frame.size.height
+            }
+        }
         w = Swift.max(w, a.minimumSize.width)
         h = Swift.max(h, a.minimumSize.height)
 
@@ -80,7 +94,9 @@ extension HUDLayout {
 
         // Vertical placement (A6), relative to the bezel's top.
         let contentCY: Fixed16_16
-        if hasText {
+        if code != nil && !hasText {
+            contentCY = svSpacing + ch.halved
+        } else if hasText {
             let free = a.minimumSize.height - ch - svLabelSpacing - lh
             contentCY = Swift.max(svSpacing, free.halved) + ch.halved
         } else {
@@ -88,14 +104,23 @@ extension HUDLayout {
         }
         let contentFrame = Rect(x: bezel.midX - cw.halved, y: bezel.minY + contentCY - ch.halved, width: cw, height: ch)
         var texts: [HUDTextBlock] = []
+        var above = hasContent ? contentFrame.maxY : bezel.minY + svSpacing
         if let label {
-            let labelCY = hasContent ? contentFrame.maxY + svLabelSpacing + lh.halved : bezel.midY
-            texts.append(block(.status, label, center: Point(x: bezel.midX, y: labelCY)))
+            let labelCY = hasContent ? contentFrame.maxY + svLabelSpacing + lh.halved
+                : code != nil ? bezel.minY + svSpacing + lh.halved : bezel.midY
+            let b = block(.status, label, center: Point(x: bezel.midX, y: labelCY))
+            texts.append(b)
+            above = b.frame.maxY
+        }
+        if var c = code {
+            let side = c.frame.size.width
+            c.frame = Rect(x: bezel.midX - side.halved, y: above + (hasText || hasContent ? svLabelSpacing : .zero), width: side, height: side)
+            code = c
         }
         return HUDLayout(isMB: false, screen: screen, bezel: bezel, cornerRadius: a.cornerRadius, content: content,
                          contentFrame: hasContent ? contentFrame : Rect(origin: bezel.center, size: Size(width: .zero, height: .zero)),
                          indicatorRadius: content.isMBRound ? mbRoundSize.width.halved : r, indicatorThickness: t,
-                         texts: texts, button: nil, colors: colors, issues: issues)
+                         texts: texts, button: nil, supportCode: code, colors: colors, issues: issues)
     }
 }
 
