@@ -9,7 +9,8 @@
 //   label centre y   = content bottom + 8 + lh/2, mid y without content; all centred in x
 //   position centre  = (mid x, floor(0.45·screen height)) + offset
 //   support code     (not SV's) under the label, 8 below it, the bezel grown to hold it with 12
-//                    around; the content then sits 12 from the top even without text
+//                    around, as large as the screen; the content then sits 12 from the top even
+//                    without text, and the bezel is moved up as far as it must to stay on screen
 import Assets
 import Raster
 
@@ -72,12 +73,11 @@ extension HUDLayout {
         var w = svSpacing * 2 + Swift.max(lw, cw)
         var h = svSpacing * 2 + lh + ch
         if hasText && hasContent { h += svLabelSpacing }
-        // The support code, in what the screen leaves: the bezel's centre is at 0.45 of its height.
+        // The support code, in what the screen leaves beside the rest of the bezel.
         var code: HUDSupportCode?
         if let text = p.supportCode {
             let gap = hasText || hasContent ? svLabelSpacing : .zero
-            let room = Size(width: screen.width - svSpacing * 4,
-                            height: Fixed16_16(wide: Int64(screen.height.raw) * 90 / 100) - h - gap - svSpacing)
+            let room = Size(width: screen.width - svSpacing * 2, height: screen.height - h - gap)
             code = supportCode(text, room: room, scale: scale, issues: &issues)
             if let code {
                 w = Swift.max(w, code.frame.size.width + svSpacing * 2)
@@ -89,7 +89,8 @@ extension HUDLayout {
 
         // Position (A6): centre = (mid x, floor(0.45·H)) + offset.
         let cx = screen.width.halved.clampedAdding(a.offset.x)
-        let cy = Fixed16_16(wide: Int64(screen.height.raw) * 45 / 100).floorFixed.clampedAdding(a.offset.y)
+        var cy = Fixed16_16(wide: Int64(screen.height.raw) * 45 / 100).floorFixed.clampedAdding(a.offset.y)
+        if code != nil { cy = Swift.max(h.halved, Swift.min(cy, screen.height - h + h.halved)) }  // on screen
         let bezel = Rect(x: cx - w.halved, y: cy - h.halved, width: w, height: h)
 
         // Vertical placement (A6), relative to the bezel's top.
