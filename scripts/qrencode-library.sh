@@ -55,7 +55,11 @@ if [[ ! -f $src/libqrencode.a || ! -f $src/libqrencode.flags || $(cat "$src/libq
     rm -f "$src/libqrencode.a" && ar rcs "$src/libqrencode.a" "${objs[@]}"
     printf '%s' "$flags" > "$src/libqrencode.flags"
 fi
-# SwiftPM keeps only -L and -l flags from Libs. LGPL-2.1-or-later: a -static-executable link takes
-# the archive, for which the relink kit exists (docs/licences.md); it carries this archive too.
-printf 'Name: libqrencode\nDescription: libqrencode, linked statically (scripts/qrencode-library.sh)\nVersion: %s\nLibs: -L%s -l:libqrencode.a -lpthread\nCflags: -I%s\n' \
+# SwiftPM keeps only -L and -l flags from Libs. LGPL-2.1-or-later: named plainly, as FriBidi is
+# (scripts/text-libraries.sh), so that a -static-executable link (the daemon) takes the archive, for
+# which the relink kit exists (docs/licences.md; it carries this archive too), and any other link
+# (install.sh's --static-stdlib tools) the shared library, which the link finds first in the same
+# directory through this symbolic link to Debian's.
+ln -sfn "$(pkg-config --variable=libdir libqrencode)/libqrencode.so" "$src/libqrencode.so"
+printf 'Name: libqrencode\nDescription: libqrencode, linked statically (scripts/qrencode-library.sh)\nVersion: %s\nLibs: -L%s -lqrencode -lpthread\nCflags: -I%s\n' \
     "$version" "$src" "$src" > "$dir/libqrencode.pc"
