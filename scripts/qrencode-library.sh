@@ -21,6 +21,8 @@ dir="$(cd "$dir" && pwd)"
 cache="$(cd "$(dirname "$0")/.." && pwd)/.build/qrencode"
 mkdir -p "$cache"
 die() { echo "qrencode-library.sh: $*" >&2; exit 1; }
+# shellcheck source=scripts/pool-tarball.sh
+source "$(dirname "$0")/pool-tarball.sh"
 
 version=4.1.1
 sha256=e455d9732f8041cf5b9c388e345a641fd15707860f928e94507b1961256a6923
@@ -31,19 +33,7 @@ cflags=(-Os -ffunction-sections -fdata-sections -fPIC -DHAVE_LIBPTHREAD=1 -DHAVE
 flags="${cflags[*]}"
 
 src="$cache/qrencode-$version"
-if [[ ! -d $src ]]; then
-    rm -rf "$src.tmp" && mkdir "$src.tmp"
-    if [[ -n ${QRENCODE_SOURCE:-} ]]; then
-        cp -r "$QRENCODE_SOURCE" "$src.tmp/qrencode-given"
-    else
-        url="http://deb.debian.org/debian/pool/main/q/qrencode/qrencode_$version.orig.tar.bz2"
-        curl -fsSL -o "$src.tmp/orig.tar.bz2" "$url" || die "cannot download $url (network?). Set QRENCODE_SOURCE to an unpacked qrencode $version source tree."
-        echo "$sha256  $src.tmp/orig.tar.bz2" | sha256sum -c --quiet - || die "$url does not have the pinned checksum"
-        tar -xjf "$src.tmp/orig.tar.bz2" -C "$src.tmp" && rm "$src.tmp/orig.tar.bz2"
-    fi
-    mv "$src.tmp"/*/ "$src" && rm -rf "$src.tmp"
-    echo "${QRENCODE_SOURCE:-qrencode_$version.orig.tar.bz2 from the Debian pool, as in Debian qrencode $version-1}" > "$src/.splashhud-origin"
-fi
+pool_tarball "$src" "http://deb.debian.org/debian/pool/main/q/qrencode/qrencode_$version.orig.tar.bz2" "$sha256" QRENCODE_SOURCE
 cmp -s "$src/qrencode.h" /usr/include/qrencode.h || die "$src/qrencode.h differs from /usr/include/qrencode.h: not the installed libqrencode-dev's version"
 if [[ ! -f $src/libqrencode.a || ! -f $src/libqrencode.flags || $(cat "$src/libqrencode.flags") != "$flags" ]]; then
     echo "qrencode-library.sh: building libqrencode.a from $src" >&2
