@@ -68,6 +68,21 @@ struct SupportCodeEndToEndTests {
         #expect(decoded == "http://s.example/k?device=\(encodedHost)&error=Disk%20full", "\(log)")
     }
 
+    /// `splashhud render --profile` shows a theme author the same code.
+    @Test func aHeadlessRenderWithTheProfileHasItToo() throws {
+        let dir = try temporaryDirectory("support-render")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Self.profile.write(toFile: "\(dir)/board.conf", atomically: true, encoding: .utf8)
+        try "@0 error --stay --support \(Self.reason.quoted)\n".write(toFile: "\(dir)/script", atomically: true, encoding: .utf8)
+        let (status, output) = try SplashBinary.run(try SplashBinary.path("splashhud-tools"), [
+            "render", "\(dir)/script", "--profile", "\(dir)/board.conf", "--size", "480x320", "--at", "1", "--out", "\(dir)/frame.png",
+        ])
+        try #require(status == 0, "\(output)")
+        let (found, text) = try SplashBinary.runBytes("/usr/bin/zbarimg", ["--raw", "-q", "\(dir)/frame.png"])
+        #expect(found == 0 && String(decoding: text, as: UTF8.self)
+                == "https://support.example.com/kiosk?device=hall-7%2Fkiosk%202&error=\(Self.encodedReason)\n")
+    }
+
     @Test func noCodeWithoutAnAddressOrWithoutRoom() throws {
         // No support-url: --support changes nothing, said once.
         var (decoded, log) = try Self.scan(profile: "[hud]\nstyle = dark\n", display: "memory:640x480")
