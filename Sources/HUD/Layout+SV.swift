@@ -98,7 +98,9 @@ extension HUDLayout {
         if code != nil && !hasText {
             contentCY = svSpacing + ch.halved
         } else if hasText {
-            let free = a.minimumSize.height - ch - svLabelSpacing - lh
+            // With a support code the minimum size's spare height is shared with it too.
+            let codeHeight = code.map { svLabelSpacing + $0.frame.size.height } ?? .zero
+            let free = a.minimumSize.height - ch - svLabelSpacing - lh - codeHeight
             contentCY = Swift.max(svSpacing, free.halved) + ch.halved
         } else {
             contentCY = h.halved

@@ -121,6 +121,17 @@ struct SupportCodeTests {
         #expect(l2.supportCode?.modulePixels == 6)
     }
 
+    /// A minimum size taller than the HUD centres content, text and code together inside it.
+    @Test func aMinimumSizeKeepsTheCodeInsideTheBezel() throws {
+        let l = HUDLayout.compute(Self.errorWithCode { $0.minimumSize = Size(300, 400) }, screen: Size(640, 480), resources: try H.resources())
+        let code = try #require(l.supportCode)
+        #expect(l.bezel.size.height == Fixed16_16(400))
+        #expect(code.frame.maxY <= l.bezel.maxY - Fixed16_16(12) && l.contentFrame.minY >= l.bezel.minY + Fixed16_16(12))
+        // The spare height is split above the content and below the code.
+        let above = l.contentFrame.minY - l.bezel.minY, below = l.bezel.maxY - code.frame.maxY
+        #expect(abs((above - below).double) <= 1, "\(above) above, \(below) below")
+    }
+
     @Test func smallScreensGetSmallerModulesOrNone() throws {
         let res = try H.resources()
         // 480x272: the room under the text takes 3 px modules, or 2 for a longer address (version 8);
