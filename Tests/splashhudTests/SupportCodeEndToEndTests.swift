@@ -13,15 +13,15 @@ struct SupportCodeEndToEndTests {
 
     /// Runs the daemon on `display` with `profile` (the text of a .conf file) showing `line`;
     /// returns what zbarimg decodes from the last frame (nil: no code found) and the daemon's log.
-    static func scan(profile: String, display: String, line: String = "error --stay --support \(Self.reason.quoted)")
-        throws -> (decoded: String?, log: String) {
+    static func scan(profile: String, display: String, line: String = "error --stay --support \(Self.reason.quoted)",
+                     daemon: String? = nil) throws -> (decoded: String?, log: String) {
         let zbarimg = "/usr/bin/zbarimg"
         try #require(FileManager.default.isExecutableFile(atPath: zbarimg), "zbarimg is missing: scripts/setup.sh --tests installs zbar-tools")
         let dir = try temporaryDirectory("support-code")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try profile.write(toFile: "\(dir)/board.conf", atomically: true, encoding: .utf8)
         try "@0 \(line)\n".write(toFile: "\(dir)/script", atomically: true, encoding: .utf8)
-        let (status, log) = try SplashBinary.run(try SplashBinary.path("splashhudd"), [
+        let (status, log) = try SplashBinary.run(try daemon ?? SplashBinary.path("splashhudd"), [
             "--display", display, "--profile", "\(dir)/board.conf", "--socket", "none", "--script", "\(dir)/script",
             "--duration", "1", "--retain", "--out", "\(dir)/out", "--log-level", "info",
         ])
@@ -44,6 +44,13 @@ struct SupportCodeEndToEndTests {
 
     @Test func theFailureScreenScansToTheSupportAddress() throws {
         let (decoded, log) = try Self.scan(profile: Self.profile, display: "memory:640x480")
+        #expect(decoded == "https://support.example.com/kiosk?device=hall-7%2Fkiosk%202&error=\(Self.encodedReason)", "\(log)")
+    }
+
+    /// The fully static daemon (libqrencode.a linked in, scripts/qrencode-library.sh) draws it too.
+    @Test(.enabled(if: !LinkRecords.daemon.isEmpty, "needs the static daemon (SPLASHHUD_STATIC_DAEMON, scripts/test.sh)"))
+    func theStaticDaemonScansToo() throws {
+        let (decoded, log) = try Self.scan(profile: Self.profile, display: "memory:640x480", daemon: LinkRecords.daemon)
         #expect(decoded == "https://support.example.com/kiosk?device=hall-7%2Fkiosk%202&error=\(Self.encodedReason)", "\(log)")
     }
 
