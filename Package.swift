@@ -53,6 +53,8 @@ let package = Package(
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // sd-bus for splashhud-updates' RAUC source alone (RAUC's progress is a D-Bus property).
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // QR codes for the daemon's support code (a failed update's address to scan) alone.
+        .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         // libpng behind setjmp: its errors are longjmps, which must not cross Swift frames.
         .target(name: "CPNGCodec", dependencies: ["CPNG", "CZlib"]),
         // Only what Swift cannot import: ioctl request numbers built by function-like macros; DRM's
@@ -90,7 +92,9 @@ let package = Package(
         .target(name: "HUDProtocol", dependencies: ["Raster", .product(name: "SystemPackage", package: "swift-system")]),
         // The HUD: SVProgressHUD/MBProgressHUD behaviour on a Clock, layout, indicators and the
         // damage-tracking scene renderer.
-        .target(name: "HUD", dependencies: ["HUDProtocol", "Raster", "Assets"]),
+        .target(name: "HUD", dependencies: ["HUDProtocol", "Raster", "Assets", "QRCode"]),
+        // A QR code's modules through libqrencode (QRMatrix.swift, the one file that calls it).
+        .target(name: "QRCode", dependencies: ["CQREncode"]),
         // Screens: the Display protocol and its capabilities, the memory, fbdev and DRM/KMS
         // backends, page damage, uevents, the VT and the probe.
         .target(
@@ -183,7 +187,7 @@ let package = Package(
         .testTarget(name: "AssetsTests", dependencies: ["Assets", "Images", "Raster", "GoldenSupport", "CZlib"], exclude: ["Golden", "Fixtures"]),
         .testTarget(name: "GalleryTests", dependencies: ["Gallery", "GoldenSupport"], exclude: ["Golden"]),
         .testTarget(name: "HUDProtocolTests", dependencies: ["HUDProtocol", "Raster", "GoldenSupport"]),
-        .testTarget(name: "HUDTests", dependencies: ["HUDProtocol", "HUD", "Raster", "Assets", "GoldenSupport"], exclude: ["Golden"]),
+        .testTarget(name: "HUDTests", dependencies: ["HUDProtocol", "HUD", "Raster", "Assets", "QRCode", "GoldenSupport"], exclude: ["Golden"]),
         .testTarget(name: "BoardTests", dependencies: ["Board", "Display", "HUD", "Raster", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "DisplayTests", dependencies: ["HUDProtocol", "Display", "Raster", "CLinuxShim", "GoldenSupport", "LinuxSystem", .product(name: "SystemPackage", package: "swift-system")]),
         .testTarget(name: "InputTests", dependencies: ["Input", "Raster"]),

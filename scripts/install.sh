@@ -299,6 +299,8 @@ if [[ -d $notices/relink ]]; then
     rm -rf "$kit" && install -d "$kit"
     install -m 0644 "$notices/relink/"*.o.xz "$notices/relink/"*.args "$notices/relink/README" "$kit/"
     install -m 0755 "$notices/relink/relink.sh" "$kit/"
+    # The LGPL archives Debian does not ship (libqrencode.a), as the daemon was linked with them.
+    if [[ -d $notices/relink/lib ]]; then install -d "$kit/lib" && install -m 0644 "$notices/relink/lib/"*.a "$kit/lib/"; fi
 fi
 unit splashhud.service
 unit splashhud-quit.service

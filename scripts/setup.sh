@@ -21,6 +21,7 @@ PACKAGES=(
   libharfbuzz-dev libfribidi-dev libunibreak-dev libthai-dev libthai-data
   libmosquitto-dev      # MQTT for the fleet bridge splashhud-mqtt (CMosquitto); the daemon never links it
   libsystemd-dev        # sd-bus for splashhud-updates' RAUC source (CSystemd); nothing else links it
+  libqrencode-dev       # the daemon's support QR code (CQREncode); the client and the bridge never link it
   # The static builds (scripts/text-libraries.sh): `apt-get source` unpacks HarfBuzz's Debian
   # source with dpkg-source (dpkg-dev, which brings ar and xz too), curl fetches libunibreak's
   # tarball from Debian's pool, and g++ and gcc compile them (Debian 12 ships neither as a static archive).
@@ -81,6 +82,8 @@ if [[ " $* " == *" --tests "* ]]; then
     # MenderEndToEndTests: Debian's mender-client 3.4 installing, standalone, a module-image
     # artifact that mender-artifact writes with our state scripts embedded.
     mender-client mender-artifact
+    # SupportCodeEndToEndTests decode the failure screen's support QR code with zbar's zbarimg.
+    zbar-tools
     # LinkageTests read the binaries' undefined symbols with nm.
     binutils
     # StaticClientTests: the client linked fully static needs glibc's and libdrm's archives

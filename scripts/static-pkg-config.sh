@@ -6,7 +6,8 @@
 # flags (the module maps name no library), link the archives in, in an order a static link
 # resolves. For scripts/install.sh --static-stdlib and the fully static daemon scripts/test.sh builds.
 # The text libraries' files (HarfBuzz and libunibreak built from Debian's source, FriBidi and libthai
-# from Debian's archives) come from scripts/text-libraries.sh, called last.
+# from Debian's archives) come from scripts/text-libraries.sh, libqrencode's (built from the
+# upstream tarball in Debian's pool) from scripts/qrencode-library.sh, called last.
 #
 #   scripts/static-pkg-config.sh DIR
 set -euo pipefail
@@ -33,4 +34,6 @@ for name in libdrm freetype2 libpng16; do
 done
 # After FreeType's file: HarfBuzz's names FreeType's static flags again.
 "$(dirname "$0")/text-libraries.sh" "$dir" >&2
+# libqrencode (the daemon's support QR code), which Debian 12 ships only shared.
+"$(dirname "$0")/qrencode-library.sh" "$dir" >&2
 echo "$dir"

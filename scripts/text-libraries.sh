@@ -20,6 +20,8 @@ dir="$(cd "$dir" && pwd)"
 cache="$(cd "$(dirname "$0")/.." && pwd)/.build/text-libraries"
 mkdir -p "$cache"
 die() { echo "text-libraries.sh: $*" >&2; exit 1; }
+# shellcheck source=scripts/pool-tarball.sh
+source "$(dirname "$0")/pool-tarball.sh"
 
 # HarfBuzz's one-file build, configured by measured size (docs/text.md, "Static build and sizes"):
 # HB_LEAN drops the APIs that do not shape; HB_MINI drops AAT (morx/kerx, Apple fonts) and 24-bit
@@ -100,19 +102,7 @@ fi
 ub_version=6.1
 ub_sha256=890674996168ef5ba143d80d49ab8b61594a4eb70198dcac76caf6e1bd264a41
 ub="$cache/libunibreak-$ub_version"
-if [[ ! -d $ub ]]; then
-    rm -rf "$ub.tmp" && mkdir "$ub.tmp"
-    if [[ -n ${LIBUNIBREAK_SOURCE:-} ]]; then
-        cp -r "$LIBUNIBREAK_SOURCE" "$ub.tmp/libunibreak-given"
-    else
-        url="http://deb.debian.org/debian/pool/main/libu/libunibreak/libunibreak_$ub_version.orig.tar.gz"
-        curl -fsSL -o "$ub.tmp/orig.tar.gz" "$url" || die "cannot download $url (network?). Set LIBUNIBREAK_SOURCE to an unpacked libunibreak $ub_version source tree."
-        echo "$ub_sha256  $ub.tmp/orig.tar.gz" | sha256sum -c --quiet - || die "$url does not have the pinned checksum"
-        tar -xzf "$ub.tmp/orig.tar.gz" -C "$ub.tmp" && rm "$ub.tmp/orig.tar.gz"
-    fi
-    mv "$ub.tmp"/*/ "$ub" && rm -rf "$ub.tmp"
-    echo "${LIBUNIBREAK_SOURCE:-libunibreak_$ub_version.orig.tar.gz from the Debian pool}" > "$ub/.splashhud-origin"
-fi
+pool_tarball "$ub" "http://deb.debian.org/debian/pool/main/libu/libunibreak/libunibreak_$ub_version.orig.tar.gz" "$ub_sha256" LIBUNIBREAK_SOURCE
 if ! built "$ub/libunibreak" "$ub_flags"; then
     echo "text-libraries.sh: building libunibreak.a from $ub" >&2
     objs=()

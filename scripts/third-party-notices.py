@@ -46,6 +46,8 @@ LIBRARIES = [
     ("libthai", "LGPL-2.1-or-later", True, r"libthai\.(a|so(\.[0-9.]+)?)"),
     ("libdatrie", "LGPL-2.1-or-later", True, r"libdatrie\.(a|so(\.[0-9.]+)?)"),
     ("libunibreak", "Zlib", False, r"libunibreak\.(a|so(\.[0-9.]+)?)"),
+    # The daemon's support QR code (scripts/qrencode-library.sh builds the static archive).
+    ("libqrencode", "LGPL-2.1-or-later", True, r"libqrencode\.(a|so(\.[0-9.]+)?)"),
     ("Mosquitto client library (libmosquitto)", "EPL-2.0 OR BSD-3-Clause", False, r"libmosquitto\.so(\.[0-9.]+)?"),
     ("OpenSSL", "Apache-2.0", False, r"lib(ssl|crypto)\.so(\.[0-9.]+)?"),
     ("cJSON", "MIT", False, r"libcjson\.so(\.[0-9.]+)?"),

@@ -41,6 +41,21 @@ extension BoardProfile {
         return settings
     }
 
+    /// The support address `[updates]` names, with its device id: `device-id`, else `hostName()`
+    /// (called only then), else "unknown", logged; nil without a `support-url`.
+    public func supportAddress(hostName: () -> String?, logger: Logger) -> SupportAddress? {
+        guard let supportURL else { return nil }
+        var device = deviceID ?? hostName() ?? ""
+        if (try? SupportAddress.check(deviceID: device)) == nil {
+            logger.warning("\(file): no device-id and the host name '\(device)' cannot be one; the support code says device=unknown")
+            device = "unknown"
+        }
+        do { return try SupportAddress(url: supportURL, deviceID: device) } catch {
+            logger.error("\(file): \(error); no support code")  // checked when the profile was read
+            return nil
+        }
+    }
+
     /// The screen colour and logo. A logo that will not load is logged as an error naming the file
     /// and the reason, and left out: the splash still runs.
     public func sceneTheme(logger: Logger) -> SceneTheme {

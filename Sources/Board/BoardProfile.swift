@@ -174,6 +174,12 @@ public struct BoardProfile: Equatable, Sendable {
     /// text shows none. Modes not named keep SplashHUD's own titles.
     public var modeTitles: [String: String] = [:]
 
+    // [updates]
+    /// Where a failed update's QR code sends a person (`support-url`, checked by SupportAddress),
+    /// and the device id it carries (`device-id`; nil: the kernel's host name).
+    public var supportURL: String?
+    public var deviceID: String?
+
     // [handover]
     /// After `deactivate` hands the display to the next program: seconds until the daemon takes
     /// it back when no other program has drawn; nil: never.

@@ -32,6 +32,7 @@ struct BoardProfileParser {
         ("theme", ["screen", "foreground", "background", "backdrop", "font", "logo", "logo-placement", "logo-offset"]),
         ("input", ["devices", "output", "assign", "calibration", "grab"]),
         ("modes", ["boot-up", "shutdown", "reboot", "updates", "system-upgrade", "firmware-upgrade"]),
+        ("updates", ["support-url", "device-id"]),
         ("handover", ["watchdog"]),
         ("hud", []),
     ]

@@ -4,6 +4,7 @@
 // `rotation: '45' is not one of 0, 90, 180, 270, panel-orientation`.
 // Numbers are range-checked as digits before conversion, so no input can trap.
 
+import HUD
 import HUDProtocol
 import Raster
 
@@ -124,6 +125,12 @@ struct BoardProfileValues {
             p.grabInput = value == "on"
         case ("modes", _):
             p.modeTitles[key] = value
+        case ("updates", "support-url"):
+            do { try SupportAddress.check(url: value) } catch { throw bad(expected(section) + " (\(error.reason))") }
+            p.supportURL = value
+        case ("updates", "device-id"):
+            do { try SupportAddress.check(deviceID: value) } catch { throw bad(expected(section) + " (\(error.reason))") }
+            p.deviceID = value
         case ("handover", "watchdog"):
             guard let seconds = Double(value), seconds.isFinite, seconds >= 0, seconds <= 3600 else { throw bad(expected(section)) }
             p.handoverWatchdog = seconds == 0 ? nil : seconds
@@ -168,6 +175,9 @@ struct BoardProfileValues {
         case ("input", "calibration"): return "six numbers a b c d e f (libinput's calibration matrix) like 0 1 0 -1 0 1"
         case ("input", "grab"): return "on or off"
         case ("modes", _): return "the HUD's text in that mode (quoted when it has spaces at its ends; empty: none)"
+        case ("updates", "support-url"):
+            return "an http:// or https:// address without spaces, fragment or non-ASCII bytes, at most \(SupportAddress.maxURLBytes) bytes"
+        case ("updates", "device-id"): return "a name of 1 to \(SupportAddress.maxDeviceIDBytes) bytes without control characters"
         default: return "a value"
         }
     }

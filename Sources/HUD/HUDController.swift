@@ -38,6 +38,14 @@ public final class HUDController {
     var time: Instant
     /// The status label's text (SV) or MB's label; nil or empty hides it.
     var statusText: String?
+    /// Where an image shown with `--support` sends a person (the board profile's `[updates]
+    /// support-url` and device id); nil: such an image shows no code.
+    public var support: SupportAddress? {
+        didSet { if support != oldValue { atRest = nil } }
+    }
+    /// The address the HUD shows as a QR code under its text: set by an image with `support`, kept
+    /// by a status change, cleared by anything else that shows (SupportAddress.swift).
+    var supportCode: String?
     /// MB's button is held (a touch on it, or Enter/Space): set by whoever reads input.
     public var isButtonHighlighted = false {
         didSet { if isButtonHighlighted != oldValue { atRest = nil } }
@@ -92,11 +100,16 @@ public final class HUDController {
         time = clock.now
         let mbMode = appearance.usesMBBehaviour
         switch command {
+        case .show, .progress, .image, .reset: supportCode = nil
+        case .status, .dismiss, .pop, .set: break
+        }
+        switch command {
         case .show(let status):
             if mbMode { mbShow(status: status) } else { svShowProgress(-.one, status: status) }
         case .progress(let fraction, let status):
             if mbMode { mbProgress(fraction, status: status) } else { svShowProgress(fraction, status: status) }
-        case .image(let kind, let status, let stays):
+        case .image(let kind, let status, let stays, let withSupport):
+            if withSupport, let support { supportCode = support.address(error: status ?? "") }
             if mbMode { mbImage(kind, status: status) } else { svShowImage(kind, status: status, stays: stays) }
         case .status(let text):
             statusText = text  // SV setStatus: / MB label.text: the text only, synchronously
@@ -176,6 +189,7 @@ public final class HUDController {
         var p = HUDPresentation()
         p.appearance = appearance
         p.status = Self.nonEmpty(statusText)
+        p.supportCode = supportCode
         p.scale = scale.presented(at: t)
         let container = appearance.usesMBBehaviour ? mb.containerAlpha : .one
         p.alpha = container * alpha.presented(at: t)
@@ -192,7 +206,7 @@ public final class HUDController {
             // The form, at once and whole: a prompt must not wait for a fade, nor be half seen.
             p.entry = entry
             p.status = entry.prompt
-            p.details = nil; p.button = nil; p.buttonHighlighted = false
+            p.details = nil; p.button = nil; p.buttonHighlighted = false; p.supportCode = nil
             p.indicator = .none
             p.alpha = .one; p.scale = .one
             p.backdropAlpha = appearance.mask == .none ? .zero : .one

@@ -57,6 +57,8 @@ public struct HUDLayout {
     public var button: Rect?
     /// A prompt's field, bullets and caret (Layout+Form.swift).
     public var entry: HUDEntryLayout?
+    /// The support QR code under the texts (Layout+SupportCode.swift).
+    public var supportCode: HUDSupportCode?
     public var colors: HUDColors
     /// Fonts or images that could not be used (the layout fell back; see `HUDResourceError`).
     public var issues: [HUDResourceError]
@@ -74,11 +76,12 @@ public struct HUDLayout {
     public var bezelCenter: Point { Point(x: bezel.midX, y: bezel.midY) }
 
     /// The layout of `p` on a screen of `screen` points, by SV's rules (A6) or, when the
-    /// appearance has an MB mode, MB's (B2).
-    public static func compute(_ p: HUDPresentation, screen: Size, resources: HUDResources) -> HUDLayout {
+    /// appearance has an MB mode, MB's (B2). `scale` (points to pixels) sizes the support code's
+    /// modules in whole pixels.
+    public static func compute(_ p: HUDPresentation, screen: Size, resources: HUDResources, scale: Fixed16_16 = .one) -> HUDLayout {
         if let entry = p.entry { return computeForm(p, entry: entry, screen: screen, resources: resources) }
-        return p.appearance.usesMBBehaviour ? computeMB(p, screen: screen, resources: resources)
-            : computeSV(p, screen: screen, resources: resources)
+        return p.appearance.usesMBBehaviour ? computeMB(p, screen: screen, resources: resources, scale: scale)
+            : computeSV(p, screen: screen, resources: resources, scale: scale)
     }
 
     // MARK: - Shared helpers
@@ -148,12 +151,13 @@ public struct HUDLayoutKey: Equatable {
     public var details: String?
     public var button: String?
     public var entry: HUDEntry?
+    public var supportCode: String?
     public var content: ContentKind
     public var appearance: HUDAppearance
     public var screen: Size
 
     public init(_ p: HUDPresentation, screen: Size) {
-        status = p.status; details = p.details; button = p.button; entry = p.entry; appearance = p.appearance
+        status = p.status; details = p.details; button = p.button; entry = p.entry; supportCode = p.supportCode; appearance = p.appearance
         self.screen = screen
         switch p.indicator {
         case .none: content = .none

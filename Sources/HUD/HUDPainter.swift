@@ -43,6 +43,7 @@ public struct HUDPainter {
         drawContent(p, layout: layout, into: canvas)
         if let entry = layout.entry { draw(entry, colors: colors, into: canvas) }
         for block in layout.texts { draw(block, transform: t, color: colors.text, into: canvas) }
+        if let code = layout.supportCode { draw(code, zoom: p.scale, transform: t, into: canvas) }
         if let button = layout.button {
             // MBProgressHUDRoundedButton: a 1 pt border inside the bounds, corner radius ceil(h/2).
             let half = Fixed16_16.half
@@ -129,6 +130,31 @@ public struct HUDPainter {
             canvas.draw(image, in: frame, tint: tinted ? colors.indicator : nil)
         case .placeholder:
             Icons.placeholder(into: canvas, rect: frame, color: colors.indicator)
+        }
+    }
+
+    /// The support code in whole device pixels: its origin where the transform puts the frame's,
+    /// rounded to a pixel; each module `modulePixels` square (times the zoom while one runs, rounded,
+    /// at least 1), black on a white quiet zone, each row's dark runs filled as pixel rects.
+    private func draw(_ code: HUDSupportCode, zoom: Fixed16_16, transform t: Transform, into canvas: Canvas) {
+        let origin = t.apply(code.frame.origin)
+        let x0 = (origin.x + .half).floor, y0 = (origin.y + .half).floor
+        let px = zoom == .one ? code.modulePixels
+            : Swift.max(1, Int32((Int64(code.modulePixels) * Int64(zoom.raw) + 0x8000) >> 16))
+        let side = code.sideModules * px
+        let box = IntRect(x: x0, y: y0, width: side, height: side)
+        if box.intersection(canvas.clip).isEmpty { return }
+        canvas.fill(box, .solid(.white))
+        let ink = Paint.solid(.black), n = code.matrix.size, quiet = Int32(HUDSupportCode.quietZone) * px
+        for row in 0..<n {
+            let y = y0 + quiet + Int32(row) * px
+            var column = 0
+            while column < n {
+                guard code.matrix[row, column] else { column += 1; continue }
+                let start = column
+                while column < n && code.matrix[row, column] { column += 1 }
+                canvas.fill(IntRect(x: x0 + quiet + Int32(start) * px, y: y, width: Int32(column - start) * px, height: px), ink)
+            }
         }
     }
 

@@ -34,6 +34,8 @@ public struct HUDPresentation: Equatable, Sendable {
     /// MB's details label and button title.
     public var details: String?
     public var button: String?
+    /// An address shown as a QR code under the text (a failed update's support address).
+    public var supportCode: String?
     /// MB's button is held down (a touch on it, Enter or Space): filled with the title colour at
     /// α0.1, as MBProgressHUDRoundedButton's `setHighlighted:` does.
     public var buttonHighlighted = false
@@ -59,6 +61,7 @@ public struct HUDPresentation: Equatable, Sendable {
         }
         return alpha == o.alpha && backdropAlpha == o.backdropAlpha && scale == o.scale
             && isAnimating == o.isAnimating && buttonHighlighted == o.buttonHighlighted
-            && status == o.status && details == o.details && button == o.button && entry == o.entry && appearance == o.appearance
+            && status == o.status && details == o.details && button == o.button && entry == o.entry && supportCode == o.supportCode
+            && appearance == o.appearance
     }
 }

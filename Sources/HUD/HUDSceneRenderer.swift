@@ -131,7 +131,7 @@ public final class HUDSceneRenderer {
     public func layout(for p: HUDPresentation) -> HUDLayout {
         let key = HUDLayoutKey(p, screen: screen)
         if let c = cachedLayout, c.key == key { return c.layout }
-        let l = HUDLayout.compute(p, screen: screen, resources: resources)
+        let l = HUDLayout.compute(p, screen: screen, resources: resources, scale: scale)
         cachedLayout = (key, l)
         return l
     }

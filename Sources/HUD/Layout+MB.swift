@@ -13,6 +13,8 @@
 //             larger than the screen has the same effect)
 //   text      the widest text is viewW − 4·margin; label bold 16 on one line (tail truncated),
 //             details bold 12 wrapped, button title bold 12
+//   support   (not MB's) the support code after the details, before the button, in the room the
+//             screen leaves inside the 999 margins
 import Assets
 import Raster
 
@@ -33,9 +35,10 @@ extension HUDLayout {
         var text: (role: HUDTextBlock.Role, layout: TextLayout)?
         var isIndicator = false
         var isButton = false
+        var isSupportCode = false
     }
 
-    static func computeMB(_ p: HUDPresentation, screen: Size, resources: HUDResources) -> HUDLayout {
+    static func computeMB(_ p: HUDPresentation, screen: Size, resources: HUDResources, scale: Fixed16_16 = .one) -> HUDLayout {
         let a = p.appearance
         var issues: [HUDResourceError] = []
         let colors = HUDColors.resolve(a)
@@ -74,6 +77,13 @@ extension HUDLayout {
            let t = measure(text, chain: chain, resources: resources, size: mbDetailsSize, maxWidth: maxText, maxHeight: nil, direction: a.textDirection, issues: &issues) {
             elements.append(Element(size: ceilSize(t.size), text: (.details, t)))
         }
+        var code: HUDSupportCode?
+        if let text = p.supportCode {
+            let used = elements.reduce(Fixed16_16.zero) { $0 + $1.size.height + mbPadding }
+            let room = Size(width: screen.width - margin * 4, height: screen.height - margin * 4 - used)
+            code = supportCode(text, room: room, scale: scale, issues: &issues)
+            if let code { elements.append(Element(size: code.frame.size, isSupportCode: true)) }
+        }
         if let text = p.button?.nonEmpty,
            let t = measure(text, chain: chain, resources: resources, size: mbButtonSize, maxWidth: maxText - mbButtonExtra.width,
                            maxHeight: nil, direction: a.textDirection, issues: &issues) {
@@ -106,11 +116,12 @@ extension HUDLayout {
             if e.isIndicator { contentFrame = frame }
             if let t = e.text { texts.append(block(t.role, t.layout, center: frame.center)) }
             if e.isButton { button = frame }
+            if e.isSupportCode { code?.frame = frame }
             top += e.size.height + mbPadding
         }
         return HUDLayout(isMB: true, screen: screen, bezel: bezel, cornerRadius: mbCornerRadius, content: content,
                          contentFrame: contentFrame, indicatorRadius: mbRoundSize.width.halved, indicatorThickness: Fixed16_16(2),
-                         texts: texts, button: button, colors: colors, issues: issues)
+                         texts: texts, button: button, supportCode: code, colors: colors, issues: issues)
     }
 
     static func ceilSize(_ s: Size) -> Size { Size(width: s.width.ceilFixed, height: s.height.ceilFixed) }

@@ -8,6 +8,9 @@
 //   content centre y = max(12, (minH − ch − 8 − lh)/2) + ch/2 with text, mid y without
 //   label centre y   = content bottom + 8 + lh/2, mid y without content; all centred in x
 //   position centre  = (mid x, floor(0.45·screen height)) + offset
+//   support code     (not SV's) under the label, 8 below it, the bezel grown to hold it with 12
+//                    around, as large as the screen; the content then sits 12 from the top even
+//                    without text, and the bezel is moved up as far as it must to stay on screen
 import Assets
 import Raster
 
@@ -26,7 +29,7 @@ extension HUDLayout {
         (r + t.halved + Fixed16_16(5)) * 2
     }
 
-    static func computeSV(_ p: HUDPresentation, screen: Size, resources: HUDResources) -> HUDLayout {
+    static func computeSV(_ p: HUDPresentation, screen: Size, resources: HUDResources, scale: Fixed16_16 = .one) -> HUDLayout {
         let a = p.appearance
         var issues: [HUDResourceError] = []
         let colors = HUDColors.resolve(a)
@@ -70,32 +73,57 @@ extension HUDLayout {
         var w = svSpacing * 2 + Swift.max(lw, cw)
         var h = svSpacing * 2 + lh + ch
         if hasText && hasContent { h += svLabelSpacing }
+        // The support code, in what the screen leaves beside the rest of the bezel.
+        var code: HUDSupportCode?
+        if let text = p.supportCode {
+            let gap = hasText || hasContent ? svLabelSpacing : .zero
+            let room = Size(width: screen.width - svSpacing * 2, height: screen.height - h - gap)
+            code = supportCode(text, room: room, scale: scale, issues: &issues)
+            if let code {
+                w = Swift.max(w, code.frame.size.width + svSpacing * 2)
+                h += gap + code.frame.size.height
+            }
+        }
         w = Swift.max(w, a.minimumSize.width)
         h = Swift.max(h, a.minimumSize.height)
 
         // Position (A6): centre = (mid x, floor(0.45·H)) + offset.
         let cx = screen.width.halved.clampedAdding(a.offset.x)
-        let cy = Fixed16_16(wide: Int64(screen.height.raw) * 45 / 100).floorFixed.clampedAdding(a.offset.y)
+        var cy = Fixed16_16(wide: Int64(screen.height.raw) * 45 / 100).floorFixed.clampedAdding(a.offset.y)
+        if code != nil { cy = Swift.max(h.halved, Swift.min(cy, screen.height - h + h.halved)) }  // on screen
         let bezel = Rect(x: cx - w.halved, y: cy - h.halved, width: w, height: h)
 
         // Vertical placement (A6), relative to the bezel's top.
         let contentCY: Fixed16_16
-        if hasText {
-            let free = a.minimumSize.height - ch - svLabelSpacing - lh
+        if code != nil && !hasText {
+            contentCY = svSpacing + ch.halved
+        } else if hasText {
+            // With a support code the minimum size's spare height is shared with it too.
+            let codeHeight = code.map { svLabelSpacing + $0.frame.size.height } ?? .zero
+            let free = a.minimumSize.height - ch - svLabelSpacing - lh - codeHeight
             contentCY = Swift.max(svSpacing, free.halved) + ch.halved
         } else {
             contentCY = h.halved
         }
         let contentFrame = Rect(x: bezel.midX - cw.halved, y: bezel.minY + contentCY - ch.halved, width: cw, height: ch)
         var texts: [HUDTextBlock] = []
+        var above = hasContent ? contentFrame.maxY : bezel.minY + svSpacing
         if let label {
-            let labelCY = hasContent ? contentFrame.maxY + svLabelSpacing + lh.halved : bezel.midY
-            texts.append(block(.status, label, center: Point(x: bezel.midX, y: labelCY)))
+            let labelCY = hasContent ? contentFrame.maxY + svLabelSpacing + lh.halved
+                : code != nil ? bezel.minY + svSpacing + lh.halved : bezel.midY
+            let b = block(.status, label, center: Point(x: bezel.midX, y: labelCY))
+            texts.append(b)
+            above = b.frame.maxY
+        }
+        if var c = code {
+            let side = c.frame.size.width
+            c.frame = Rect(x: bezel.midX - side.halved, y: above + (hasText || hasContent ? svLabelSpacing : .zero), width: side, height: side)
+            code = c
         }
         return HUDLayout(isMB: false, screen: screen, bezel: bezel, cornerRadius: a.cornerRadius, content: content,
                          contentFrame: hasContent ? contentFrame : Rect(origin: bezel.center, size: Size(width: .zero, height: .zero)),
                          indicatorRadius: content.isMBRound ? mbRoundSize.width.halved : r, indicatorThickness: t,
-                         texts: texts, button: nil, colors: colors, issues: issues)
+                         texts: texts, button: nil, supportCode: code, colors: colors, issues: issues)
     }
 }
 

@@ -15,12 +15,15 @@ public enum HUDResourceError: Error, Equatable, Sendable, CustomStringConvertibl
     case image(path: String, reason: String)
     /// This text has characters no face has (drawn as boxes), or no font loads (left out).
     case text(String, reason: String)
+    /// The support QR code of this address is left out (it does not fit the screen, or no code holds it).
+    case supportCode(String, reason: String)
 
     public var description: String {
         switch self {
         case let .font(path, reason): return "HUD font \(path) is unusable, using the default font: \(reason)"
         case let .image(path, reason): return "HUD image \(path) is unusable, drawing a placeholder: \(reason)"
         case let .text(text, reason): return "cannot lay out HUD text \"\(text)\": \(reason)"
+        case let .supportCode(address, reason): return "support QR code of \(address) left out: \(reason)"
         }
     }
 }

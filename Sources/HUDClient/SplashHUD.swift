@@ -63,8 +63,12 @@ public enum SplashHUD {
     /// Shows the success icon, dismissed after SV's display duration for the text.
     public static func showSuccess(status: String? = nil) { post(.image(.success, status: status)) }
     /// Shows the error icon, dismissed after SV's display duration for the text, or, when it
-    /// `stays`, kept until the next call changes the HUD (a failure a person must read).
-    public static func showError(status: String? = nil, stays: Bool = false) { post(.image(.error, status: status, stays: stays)) }
+    /// `stays`, kept until the next call changes the HUD (a failure a person must read). With
+    /// `support`, the daemon adds a QR code of the board profile's support address carrying the
+    /// device id and `status` (`[updates] support-url`; nothing where the profile names none).
+    public static func showError(status: String? = nil, stays: Bool = false, support: Bool = false) {
+        post(.image(.error, status: status, stays: stays, support: support))
+    }
     /// Shows the info icon, dismissed after SV's display duration for the text.
     public static func showInfo(status: String? = nil) { post(.image(.info, status: status)) }
     /// A PNG at `path` (as the HUD's process sees it), tinted unless `setShouldTintImages(false)`.

@@ -13,8 +13,8 @@ extension HUDCommand: CustomStringConvertible {
         switch self {
         case .show(let status): return withStatus("show", status)
         case .progress(let fraction, let status): return withStatus("progress " + CommandParser.format(fraction), status)
-        case .image(let kind, let status, let stays):
-            let stay = stays ? " --stay" : ""
+        case .image(let kind, let status, let stays, let support):
+            let stay = (stays ? " --stay" : "") + (support ? " --support" : "")
             switch kind {
             case .success: return withStatus("success" + stay, status)
             case .error: return withStatus("error" + stay, status)

@@ -29,10 +29,10 @@
 /// |------------------------------|------------------------------------------|
 /// | `show [STATUS]`              | `.show(status:)`                         |
 /// | `progress FRACTION [STATUS]` | `.progress(fraction:status:)`            |
-/// | `success [--stay] [STATUS]`  | `.image(.success, status:, stays:)`      |
-/// | `error [--stay] [STATUS]`    | `.image(.error, status:, stays:)`        |
-/// | `info [--stay] [STATUS]`     | `.image(.info, status:, stays:)`         |
-/// | `image [--stay] PATH [STATUS]` | `.image(.custom(path:), status:, stays:)` |
+/// | `success [FLAGS] [STATUS]`   | `.image(.success, status:, stays:, support:)` |
+/// | `error [FLAGS] [STATUS]`     | `.image(.error, status:, stays:, support:)` |
+/// | `info [FLAGS] [STATUS]`      | `.image(.info, status:, stays:, support:)` |
+/// | `image [FLAGS] PATH [STATUS]` | `.image(.custom(path:), status:, stays:, support:)` |
 /// | `status TEXT`                | `.status(_)`                             |
 /// | `dismiss [DELAY]`            | `.dismiss(delay:)`, default 0            |
 /// | `pop`                        | `.pop`                                   |
@@ -112,13 +112,14 @@ public enum CommandParser {
             return .progress(fraction: fraction, status: try text(rest.dropFirst(), for: name))
         case "success", "error", "info":
             let kind: HUDImageKind = name == "success" ? .success : name == "error" ? .error : .info
-            let (stays, rest) = staying(rest)
-            return .image(kind, status: try text(rest, for: name), stays: stays)
+            let (flags, rest) = imageFlags(rest)
+            return .image(kind, status: try text(rest, for: name), stays: flags.stays, support: flags.support)
         case "image":
-            let (stays, rest) = staying(rest)
+            let (flags, rest) = imageFlags(rest)
             let path = try required(rest, for: name, expected: "a path")
             if path.text.isEmpty { throw CommandError(.missingArgument(command: name, expected: "a path"), column: path.column) }
-            return .image(.custom(path: path.text), status: try text(rest.dropFirst(), for: name), stays: stays)
+            return .image(.custom(path: path.text), status: try text(rest.dropFirst(), for: name), stays: flags.stays,
+                          support: flags.support)
         case "status", "MSG":
             _ = try required(rest, for: name, expected: "a text")
             return .status(try text(rest, for: name) ?? "")
@@ -165,12 +166,23 @@ public enum CommandParser {
         if let extra = words.first { throw CommandError(.tooManyArguments(command: command), column: extra.column) }
     }
 
-    /// STATUS/TEXT: nil when absent, one quoted word as it is, or bare words joined by spaces.
-    /// An image's `--stay` (unquoted, first: a status "--stay" is quoted) and the words after it.
-    static func staying(_ words: ArraySlice<CommandWord>) -> (Bool, ArraySlice<CommandWord>) {
-        guard let first = words.first, !first.quoted, first.text == "--stay" else { return (false, words) }
-        return (true, words.dropFirst())
+    /// The flags an image's verb takes, unquoted, before its other words (a status that is one of
+    /// them is quoted), in any order, each at most once.
+    public static let imageFlagWords = ["--stay", "--support"]
+
+    /// An image's `--stay` and `--support` (see `imageFlagWords`) and the words after them.
+    static func imageFlags(_ words: ArraySlice<CommandWord>) -> ((stays: Bool, support: Bool), ArraySlice<CommandWord>) {
+        var flags = (stays: false, support: false), rest = words
+        while let first = rest.first, !first.quoted {
+            if first.text == "--stay" && !flags.stays { flags.stays = true } else if first.text == "--support" && !flags.support {
+                flags.support = true
+            } else { break }
+            rest = rest.dropFirst()
+        }
+        return (flags, rest)
     }
+
+    /// STATUS/TEXT: nil when absent, one quoted word as it is, or bare words joined by spaces.
 
     static func text(_ words: ArraySlice<CommandWord>, for command: String) throws(CommandError) -> String? {
         guard let first = words.first else { return nil }

@@ -17,8 +17,10 @@ public enum HUDCommand: Equatable, Sendable {
     case progress(fraction: Fixed16_16, status: String?)
     /// SV `showSuccess/Error/Info/Image`: an image, dismissed after SV's display duration, or,
     /// with `stays`, kept until the next command changes the HUD (a failure a person must read;
-    /// in MB behaviour every image stays until hidden).
-    case image(HUDImageKind, status: String?, stays: Bool = false)
+    /// in MB behaviour every image stays until hidden). With `support`, the daemon adds below the
+    /// text a QR code of the board profile's support address carrying the device id and the status
+    /// (nothing where the profile names none).
+    case image(HUDImageKind, status: String?, stays: Bool = false, support: Bool = false)
     /// SV `setStatus`: changes the text only.
     case status(String)
     /// SV `dismissWithDelay` (not cancellable); MB `hideAnimated:afterDelay:` in MB behaviour.

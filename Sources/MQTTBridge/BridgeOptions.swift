@@ -115,10 +115,8 @@ enum BridgeOptions {
 
     /// The kernel's host name (/proc/sys/kernel/hostname), the default device id.
     static func hostname() throws(UsageError) -> String {
-        guard let text = try? Files.readFile("/proc/sys/kernel/hostname", limit: 256) else {
-            throw UsageError("no --device given and the host name cannot be read")
-        }
-        return String(decoding: text, as: UTF8.self).trimmingSpaces
+        guard let name = Files.hostName() else { throw UsageError("no --device given and the host name cannot be read") }
+        return name
     }
 
     /// The text of `path`; nil when it is absent and not `required`.

@@ -115,7 +115,7 @@ public final class HUDRuntime: RequestTarget {
         let log = logger
         frames = FrameScheduler(display: display, scene: scene, clock: clock, log: { log.info("\($0)") })
         frames.configure(profile: profile, settings: settings)
-        commands = CommandApplier(scene: scene, frames: frames, loop: loop, peerLog: peerLog)
+        commands = CommandApplier(scene: scene, frames: frames, loop: loop, peerLog: peerLog, logger: logger)
         turnEnd = TurnEnd(loop: loop, scene: scene, frames: frames, display: display, logger: logger)
         do { try frames.attach(to: loop) } catch { throw .loop("\(error)") }
         loop.addTurnStep { [unowned self] in requests.runTurn(self) }

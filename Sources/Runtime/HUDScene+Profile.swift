@@ -5,6 +5,7 @@ import Board
 import Display
 import HUD
 import HUDProtocol
+import LinuxSystem
 import Logging
 
 extension HUDScene {
@@ -23,5 +24,6 @@ extension HUDScene {
             outputs: outputs, origin: origin, theme: profile?.sceneTheme(logger: logger) ?? SceneTheme(), resources: resolved,
             appearance: HUDAppearance().applying([.textDirection(LocaleDirection.fromEnvironment())] + settings),
             scale: { scaleSetting.resolve(pixels: $0.mode.width, millimetres: $0.physicalWidthMM ?? 0) })
+        controller.support = profile?.supportAddress(hostName: Files.hostName, logger: logger)
     }
 }

@@ -10,7 +10,8 @@ public enum UpdateView: Equatable, Sendable {
     case progress(percent: Int, status: String)
     /// The update is installed (SV's success icon, dismissed after its display duration).
     case succeeded(status: String)
-    /// The update failed, with the framework's own reason: it stays until something else is shown.
+    /// The update failed, with the framework's own reason: it stays until something else is shown,
+    /// with the support QR code where the board profile names a support address.
     case failed(reason: String)
 
     public var isProgress: Bool {
@@ -25,7 +26,7 @@ public enum UpdateView: Equatable, Sendable {
             let p = Int32(clamping: min(max(percent, 0), 100))
             return .progress(fraction: Fixed16_16(raw: p * 65536 / 100), status: status)
         case .succeeded(let status): return .image(.success, status: status)
-        case .failed(let reason): return .image(.error, status: reason, stays: true)
+        case .failed(let reason): return .image(.error, status: reason, stays: true, support: true)
         }
     }
 }

@@ -75,8 +75,9 @@ struct Render: ParsableCommand {
     func run() throws {
         let look = try RenderLook(profile: profile.map(Demo.loadProfile), size: screenSize(), scale: scale, format: format,
                                   rotate: rotate, background: background.map(loadBackground))
-        let setup = try RenderSetup(width: look.width, height: look.height, scale: look.scale, background: look.background,
+        var setup = try RenderSetup(width: look.width, height: look.height, scale: look.scale, background: look.background,
                                     format: look.format, rotation: look.rotation, commands: look.settings + loadScript())
+        setup.support = look.support
         for problem in setup.problems() { FileHandle.standardError.write("splashhud render: \(script): \(problem)\n".data(using: .utf8)!) }
         var written: [String] = []
         for output in try RenderOutput.parse(outputs) {

@@ -10,6 +10,7 @@ import ArgumentParser
 import Board
 import HUD
 import HUDProtocol
+import LinuxSystem
 import Logging
 import Raster
 
@@ -22,12 +23,16 @@ struct RenderLook {
     var background: SceneBackground = .color(.black)
     /// The profile's theme colours and font, then its `[hud]` lines, as `set` commands at 0 s.
     var settings: [TimedCommand] = []
+    /// The profile's support address (`[updates]`), for images shown with `--support`.
+    var support: SupportAddress?
 
     /// The profile's look first, then each option given on the command line over it.
     init(profile: BoardProfile?, size: (Int32, Int32)?, scale: Double?, format: String?, rotate: Int?,
          background: SceneBackground?) throws {
         var scanout: (Int32, Int32)?
+        let logger = Logger(label: "splashhud.render") { StreamLogHandler.standardError(label: $0) }
         if let profile {
+            support = profile.supportAddress(hostName: Files.hostName, logger: logger)
             if case .size(let w, let h, _) = profile.mode { scanout = (w, h) }
             if case .fixed(let s) = profile.scale { self.scale = s }
             if let f = profile.pixelFormat { self.format = f }
@@ -52,7 +57,6 @@ struct RenderLook {
         } else if let profile {
             // The screen colour and logo, as the daemon composes them (a logo that will not load
             // is reported and left out, as the daemon does).
-            let logger = Logger(label: "splashhud.render") { StreamLogHandler.standardError(label: $0) }
             self.background = profile.sceneTheme(logger: logger).background(width: width, height: height, scale: self.scale)
         }
     }

@@ -16,6 +16,8 @@ struct RenderSetup {
     let rotation: Rotation
     let commands: [TimedCommand]
     let resources: HUDResources
+    /// Where images shown with `--support` send a person (a board profile's `[updates]`).
+    var support: SupportAddress?
 
     init(width: Int32, height: Int32, scale: Fixed16_16, background: SceneBackground, format: PixelFormat, rotation: Rotation,
          commands: [TimedCommand]) throws {
@@ -31,7 +33,7 @@ struct RenderSetup {
         commands.compactMap { c in
             let place = c.line > 0 ? "line \(c.line)" : "the board profile"
             switch c.command {
-            case .image(.custom(let path), _, _):
+            case .image(.custom(let path), _, _, _):
                 if case .failure(let e) = resources.image(at: path) { return "\(place): \(e)" }
             case .set(.font(let path)):
                 if case .failure(let e) = resources.chain(fontAt: path) { return "\(place): \(e)" }
@@ -42,7 +44,9 @@ struct RenderSetup {
     }
 
     func player() -> ScriptPlayer {
-        ScriptPlayer(script: commands, renderer: HUDSceneRenderer(width: width, height: height, scale: scale, background: background, resources: resources))
+        let player = ScriptPlayer(script: commands, renderer: HUDSceneRenderer(width: width, height: height, scale: scale, background: background, resources: resources))
+        player.controller.support = support
+        return player
     }
 
     /// The frame as the panel shows it (format and rotation applied).

@@ -8,6 +8,8 @@ import Testing
 
 @testable import Board
 import Display
+import HUD
+import Logging
 
 @Suite struct BoardProfileTests {
     /// The repository's boards/ directory, found from this file's path.
@@ -161,6 +163,45 @@ import Display
         }
     }
 
+    @Test func updatesSectionNamesTheSupportAddress() throws {
+        let p = try parse("""
+            [updates]
+            support-url = https://support.example.com/kiosk?lang=de   # the desk's form
+            device-id = "hall 7/kiosk 2"
+            """)
+        #expect(p.supportURL == "https://support.example.com/kiosk?lang=de")
+        #expect(p.deviceID == "hall 7/kiosk 2")
+        let logger = Logger(label: "test")
+        var asked = 0
+        let named = p.supportAddress(hostName: { asked += 1; return "host" }, logger: logger)
+        #expect(named == (try SupportAddress(url: "https://support.example.com/kiosk?lang=de", deviceID: "hall 7/kiosk 2")))
+        #expect(asked == 0)  // the host name is read only when no device-id is given
+        // Without device-id: the host name; without a usable one, "unknown".
+        let bare = try parse("[updates]\nsupport-url = http://s.example/k")
+        #expect(bare.supportAddress(hostName: { "kiosk-17" }, logger: logger)?.deviceID == "kiosk-17")
+        #expect(bare.supportAddress(hostName: { nil }, logger: logger)?.deviceID == "unknown")
+        #expect(try parse("[updates]\ndevice-id = a").supportAddress(hostName: { "h" }, logger: logger) == nil)
+        #expect(try parse("").supportURL == nil)
+    }
+
+    @Test func badSupportAddressesSayWhy() {
+        for (text, key, why) in [
+            ("[updates]\nsupport-url = ftp://s.example/k", "support-url", "not an http:// or https:// address"),
+            ("[updates]\nsupport-url = \"https://s.example/a b\"", "support-url", "a space (write it %20)"),
+            ("[updates]\nsupport-url = https://s.example/#form", "support-url", "a fragment"),
+            ("[updates]\nsupport-url = https://", "support-url", "no host"),
+            ("[updates]\ndevice-id = \"a\\tb\"", "device-id", "a control character"),
+            ("[updates]\ndevice-id = \"\"", "device-id", "0 bytes"),
+        ] {
+            let e = error(text)
+            #expect(e?.line == 2 && e?.key == key, "\(text)")
+            #expect(e?.description.hasPrefix("boards/t.conf:2: \(key): '") == true && e?.description.contains(why) == true,
+                    "\(String(describing: e))")
+        }
+        // The key in another section names [updates].
+        #expect(error("[hud]\n[modes]\nsupport-url = https://x")?.description.contains("[updates]") == true)
+    }
+
     @Test func inputSection() throws {
         let p = try parse("""
             [input]
@@ -273,7 +314,7 @@ import Display
 
     @Test func sectionAndLineErrors() {
         #expect(error("[ouptut]")?.description
-            == "boards/t.conf:1: section [ouptut] is not known (did you mean [output]?); sections are device, output, pacing, theme, input, modes, handover, hud")
+            == "boards/t.conf:1: section [ouptut] is not known (did you mean [output]?); sections are device, output, pacing, theme, input, modes, updates, handover, hud")
         #expect(error("[theme]\n[output]\n[theme]")?.description == "boards/t.conf:3: section [theme] appears twice (first on line 1)")
         #expect(error("[theme\n")?.problem == .malformedLine("[theme"))
         #expect(error("[output]\nrotation 90")?.description

@@ -71,7 +71,16 @@ func settingParsed(_ line: String, sourceLocation: SourceLocation = #_sourceLoca
         #expect(commandParsed("success --stay") == .image(.success, status: nil, stays: true))
         #expect(commandParsed("error \"--stay\"") == .image(.error, status: "--stay"))
         #expect(commandParsed("image --stay /a.png Hi") == .image(.custom(path: "/a.png"), status: "Hi", stays: true))
-        for line in ["error --stay \"Disk full\"", "info --stay", "image --stay /a.png Hi", "error \"--stay\""] {
+        // --support beside --stay, in either order, each once; quoted it is the text.
+        #expect(commandParsed("error --stay --support Disk full") == .image(.error, status: "Disk full", stays: true, support: true))
+        #expect(commandParsed("error --support --stay Disk full") == .image(.error, status: "Disk full", stays: true, support: true))
+        #expect(commandParsed("error --support") == .image(.error, status: nil, support: true))
+        #expect(commandParsed("error --support \"--stay\"") == .image(.error, status: "--stay", support: true))
+        #expect(commandParsed("error --support --support") == .image(.error, status: "--support", support: true))
+        #expect(commandParsed("info \"--support\"") == .image(.info, status: "--support"))
+        #expect(commandParsed("image --support /a.png Hi") == .image(.custom(path: "/a.png"), status: "Hi", support: true))
+        for line in ["error --stay \"Disk full\"", "info --stay", "image --stay /a.png Hi", "error \"--stay\"",
+                     "error --stay --support \"Not installing\"", "success --support", "image --support --stay /a.png", "error \"--support\""] {
             let command = commandParsed(line)
             #expect(command.flatMap { commandParsed($0.description) } == command, "\(line)")
         }

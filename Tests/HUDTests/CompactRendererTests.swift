@@ -202,7 +202,7 @@ struct CompactRendererTests {
     /// hand, answers what `==` on the presentations with the phase taken out answers; a property
     /// added to HUDPresentation must be added to it (the count below fails first).
     @Test func equalsIgnoringPhaseIsEqualityWithoutThePhase() {
-        #expect(Mirror(reflecting: HUDPresentation()).children.count == 11, "HUDPresentation gained a property: compare it in equalsIgnoringPhase")
+        #expect(Mirror(reflecting: HUDPresentation()).children.count == 12, "HUDPresentation gained a property: compare it in equalsIgnoringPhase")
         var base = HUDPresentation()
         base.indicator = .spinner(elapsed: Interval(nanoseconds: 5))
         base.status = "Loading"
@@ -222,6 +222,7 @@ struct CompactRendererTests {
         variant { $0.entry = HUDEntry(prompt: "PIN", isSecure: true, characters: 3) }
         variant { $0.entry = HUDEntry(prompt: "PIN", isSecure: true, characters: 4) }
         variant { $0.appearance.backdropColor = Color(rgb: 0x102030) }
+        variant { $0.supportCode = "https://s.example/k?device=d&error=x" }
         for a in variants {
             for b in variants {
                 let expected = HUDSceneRenderer.withoutPhase(a) == HUDSceneRenderer.withoutPhase(b)

@@ -64,7 +64,7 @@ enum DrawHarness {
     static func render(_ p: HUDPresentation, width: Int32 = 320, height: Int32 = 240, scale: Int32 = 1,
                        resources: HUDResources? = nil) throws -> (pixmap: Pixmap, layout: HUDLayout) {
         let res = try resources ?? self.resources()
-        let layout = HUDLayout.compute(p, screen: screen(width, height, scale: scale), resources: res)
+        let layout = HUDLayout.compute(p, screen: screen(width, height, scale: scale), resources: res, scale: Fixed16_16(scale))
         let pixmap = background(width: width, height: height)
         let canvas = Canvas(pixmap.view)
         HUDPainter().draw(p, layout: layout, into: canvas, scale: Fixed16_16(scale))

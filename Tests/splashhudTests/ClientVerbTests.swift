@@ -31,4 +31,18 @@ import Testing
         }
         #expect(throws: UsageError.self) { try SplashHUDClient.parse(["progress", "lots"]) }
     }
+
+    /// The image verbs' flags, in either order, go into the line after the verb; a text that is one
+    /// of them is quoted, so the daemon reads it as the text.
+    @Test func imageFlagsGoIntoTheLine() throws {
+        let (verb, options, _) = try SplashHUDClient.parse(["error", "--support", "--stay", "Image", "invalid"])
+        #expect(verb.name == "error" && options.operands == ["Image", "invalid"])
+        let line = commandLine(ClientVerb.staying("error", options), [], text: options.operands)
+        #expect(line == "error --stay --support \"Image invalid\"")
+        #expect(try CommandParser.parse(line) == .image(.error, status: "Image invalid", stays: true, support: true))
+        #expect(commandLine("error --support", [], text: ["--support"]) == "error --support \"--support\"")
+        #expect(commandLine("info", [], text: ["--stay"]) == "info \"--stay\"")
+        let (_, plain, _) = try SplashHUDClient.parse(["image", "/a.png"])
+        #expect(ClientVerb.staying("image", plain) == "image")
+    }
 }

@@ -7,7 +7,8 @@
 // HUDClient's); the MQTT bridge (resident on every kiosk) needs neither libdrm nor FreeType, the
 // text stack or Foundation; the update frameworks' adapter (resident too) none of the display or
 // text stack, libmosquitto or Foundation (libsystemd's sd-bus it needs, for RAUC); the daemon not
-// libmosquitto or libsystemd (it runs before any network). Checked on
+// libmosquitto or libsystemd (it runs before any network). libqrencode (the support QR code of a
+// failed update) is the daemon's alone: not the client's, the bridge's or the adapter's. Checked on
 // what the dynamic loader would really load (ldd: each binary's dynamic section, then its
 // libraries' in turn) and on the static builds' link records (every archive member the linker
 // took, scripts/relink/record-link.py).
@@ -52,13 +53,13 @@ import Testing
 
     @Test func eachDynamicBinaryLoadsOnlyWhatItCalls() throws {
         Self.check("splashhud", try libraries("splashhud"),
-                   forbidden: ["libdrm", "libpng", "libz", "libmosquitto"] + Self.text, expected: ["libc"])
+                   forbidden: ["libdrm", "libpng", "libz", "libmosquitto", "libqrencode"] + Self.text, expected: ["libc"])
         Self.check("splashhud-mqtt", try libraries("splashhud-mqtt"),
-                   forbidden: ["libdrm"] + Self.text, expected: ["libmosquitto", "libpng"])
+                   forbidden: ["libdrm", "libqrencode"] + Self.text, expected: ["libmosquitto", "libpng"])
         Self.check("splashhud-updates", try libraries("splashhud-updates"),
-                   forbidden: ["libdrm", "libpng", "libz", "libmosquitto"] + Self.text, expected: ["libc", "libsystemd"])
+                   forbidden: ["libdrm", "libpng", "libz", "libmosquitto", "libqrencode"] + Self.text, expected: ["libc", "libsystemd"])
         Self.check("splashhudd", try libraries("splashhudd"),
-                   forbidden: ["libmosquitto", "libsystemd"], expected: ["libdrm", "libpng"] + Self.text)
+                   forbidden: ["libmosquitto", "libsystemd"], expected: ["libdrm", "libpng", "libqrencode"] + Self.text)
     }
 
     /// Neither calls into _StringProcessing (Regex and the string algorithms built on it:
@@ -87,8 +88,8 @@ import Testing
     @Test(.enabled(if: LinkRecords.available, "needs the static builds (scripts/test.sh)"))
     func theStaticLinksTakeNothingFromWhatTheyDoNotCall() throws {
         Self.check("static splashhud", try Self.archives("splashhud"),
-                   forbidden: ["libdrm", "libpng", "libz", "libmosquitto"] + Self.text, expected: ["libc"])
+                   forbidden: ["libdrm", "libpng", "libz", "libmosquitto", "libqrencode"] + Self.text, expected: ["libc"])
         Self.check("static splashhudd", try Self.archives("splashhudd"),
-                   forbidden: ["libmosquitto", "libsystemd"], expected: ["libdrm", "libpng"] + Self.text)
+                   forbidden: ["libmosquitto", "libsystemd"], expected: ["libdrm", "libpng", "libqrencode"] + Self.text)
     }
 }

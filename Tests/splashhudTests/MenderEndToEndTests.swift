@@ -234,7 +234,7 @@ struct MenderEndToEndTests {
             return try Data(contentsOf: URL(fileURLWithPath: "\(dir)/\(name).png"))
         }
         let onScreen = try snapshot(daemon, "failed")
-        #expect(try reference.client(["error", "--stay", "Installing the update failed"]).0 == 0)
+        #expect(try reference.client(["error", "--stay", "--support", "Installing the update failed"]).0 == 0)
         #expect(try snapshot(reference, "error") == onScreen, "the failure is not the error icon (\(dir)/failed.png)")
         #expect(try reference.client(["success", "Installing the update failed"]).0 == 0)
         #expect(try snapshot(reference, "success") != onScreen)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The relink kit (scripts/relink, LGPL 2.1 section 6): the static daemon and client made from
-// their link records into relocatable objects without glibc, FriBidi, libthai or libdatrie, linked
-// again by the kit's relink.sh against Debian's archives, and run: the relinked daemon draws the
+// their link records into relocatable objects without glibc, FriBidi, libthai, libdatrie or
+// libqrencode, linked again by the kit's relink.sh against Debian's archives (and the kit's own
+// libqrencode.a, which Debian does not ship), and run: the relinked daemon draws the
 // frames the original draws, and the archives a user names are the ones linked.
 import Foundation
 import Testing
@@ -39,8 +40,11 @@ struct RelinkKitTests {
         let undefined = Set(symbols.split(separator: "\n").filter { $0.contains(" U ") }.compactMap { $0.split(separator: " ").last.map(String.init) })
         // The list is real: our code and the libraries kept inside are there, and call the LGPL ones.
         #expect(defined.contains("splashhudd_main") && defined.contains("FT_Init_FreeType") && defined.contains("swift_retain"))
-        #expect(undefined.isSuperset(of: ["fribidi_get_par_embedding_levels_ex", "th_brk_new", "malloc", "pthread_create"]))
-        let lgpl = defined.filter { $0.hasPrefix("fribidi_") || $0.hasPrefix("th_") || $0.hasPrefix("trie_") || $0 == "malloc" || $0 == "__libc_start_main" }
+        #expect(undefined.isSuperset(of: ["fribidi_get_par_embedding_levels_ex", "th_brk_new", "QRcode_encodeString", "malloc", "pthread_create"]))
+        let lgpl = defined.filter {
+            $0.hasPrefix("fribidi_") || $0.hasPrefix("th_") || $0.hasPrefix("trie_") || $0.hasPrefix("QRcode_") || $0 == "malloc"
+                || $0 == "__libc_start_main"
+        }
         #expect(lgpl.isEmpty, "the kit defines \(lgpl.prefix(10))")
     }
 
@@ -62,14 +66,16 @@ struct RelinkKitTests {
     }
 
     /// A directory given with -L comes first: a libfribidi.a without FriBidi in it leaves the
-    /// daemon's calls to it unresolved (the kit brings none of its own).
-    @Test func theArchivesGivenAreTheOnesLinked() throws {
-        let dir = try temporaryDirectory("not-fribidi")
-        try "int splashhud_not_fribidi;\n".write(toFile: "\(dir)/not.c", atomically: true, encoding: .utf8)
+    /// daemon's calls to it unresolved (the kit brings none of its own), and a libqrencode.a
+    /// without libqrencode wins over the kit's own.
+    @Test(arguments: [("libfribidi.a", "fribidi_"), ("libqrencode.a", "QRcode_")])
+    func theArchivesGivenAreTheOnesLinked(archive: String, prefix: String) throws {
+        let dir = try temporaryDirectory("not-\(archive)")
+        try "int splashhud_not_the_library;\n".write(toFile: "\(dir)/not.c", atomically: true, encoding: .utf8)
         #expect(try SplashBinary.run("/usr/bin/env", ["cc", "-c", "\(dir)/not.c", "-o", "\(dir)/not.o"]).0 == 0)
-        #expect(try SplashBinary.run("/usr/bin/env", ["ar", "rc", "\(dir)/libfribidi.a", "\(dir)/not.o"]).0 == 0)
+        #expect(try SplashBinary.run("/usr/bin/env", ["ar", "rc", "\(dir)/\(archive)", "\(dir)/not.o"]).0 == 0)
         let (_, status, output) = try relink("splashhudd", libraries: dir)
-        #expect(status != 0 && output.contains("undefined reference to `fribidi_"), "\(status): \(output.suffix(600))")
+        #expect(status != 0 && output.contains("undefined reference to `\(prefix)"), "\(status): \(output.suffix(600))")
     }
 
     /// The daemon's frame on the memory display once it is still: an image with a status (no

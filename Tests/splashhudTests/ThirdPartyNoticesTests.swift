@@ -34,7 +34,8 @@ struct ThirdPartyNoticesTests {
         }
         let inputs = try LinkRecords.record("splashhudd")["inputs"] as? [[String: String]] ?? []
         let archives = Set(inputs.compactMap { $0["member"] != nil ? URL(fileURLWithPath: $0["file"]!).lastPathComponent : nil })
-        for archive in ["libc.a", "libfribidi.a", "libthai.a", "libdatrie.a", "libfreetype.a", "libharfbuzz.a", "libswiftCore.a"] {
+        for archive in ["libc.a", "libfribidi.a", "libthai.a", "libdatrie.a", "libqrencode.a", "libfreetype.a", "libharfbuzz.a",
+                        "libswiftCore.a"] {
             #expect(archives.contains(archive), "the daemon's link took nothing from \(archive): \(archives.sorted())")
         }
     }
@@ -46,12 +47,13 @@ struct ThirdPartyNoticesTests {
         #expect(status == 0, "\(log)")
         let daemon = section(text, "splashhudd")
         for library in ["GNU C Library (glibc)", "GNU FriBidi", "libthai", "libdatrie", "FreeType", "HarfBuzz", "libpng",
-                        "zlib", "libdrm", "Brotli", "libunibreak", "Swift runtime", "GCC runtime libraries", "Swift System"] {
+                        "zlib", "libdrm", "Brotli", "libunibreak", "libqrencode", "Swift runtime", "GCC runtime libraries", "Swift System"] {
             #expect(daemon.contains("- \(library)"), "splashhudd's list lacks \(library):\n\(daemon)")
         }
         // The client draws nothing: no text or image library.
         let client = section(text, "splashhud")
-        #expect(client.contains("- GNU C Library (glibc)") && !client.contains("FreeType") && !client.contains("FriBidi"), "\(client)")
+        #expect(client.contains("- GNU C Library (glibc)") && !client.contains("FreeType") && !client.contains("FriBidi")
+                && !client.contains("libqrencode"), "\(client)")
         #expect(section(text, "splashhud-mqtt").contains("- Mosquitto client library"))
         let adapter = section(text, "splashhud-updates")
         #expect(adapter.contains("- Swift runtime") && adapter.contains("- libsystemd (sd-bus)") && !adapter.contains("FreeType") && !adapter.contains("Mosquitto"), "\(adapter)")

@@ -5,11 +5,14 @@
     make-kit.py --out DIR RECORD.json...
 
 For each record: DIR/PRODUCT.o.xz, everything the link used except the LGPL libraries (glibc, FriBidi,
-libthai, libdatrie) and the compiler's own start files and libgcc, as one relocatable object
+libthai, libdatrie, libqrencode) and the compiler's own start files and libgcc, as one relocatable object
 (ld -r of our objects and of the very archive members the link took, debug information dropped,
 compressed with xz);
 and DIR/PRODUCT.args, the arguments that link it again (the linker options the program needs and
 the LGPL archives, in the original order). DIR/relink.sh and DIR/README come from this directory.
+An LGPL archive no Debian package installs (libqrencode.a, which scripts/qrencode-library.sh
+builds: Debian ships the library only shared) is copied into DIR/lib, which relink.sh searches
+after the user's directories and before the system's.
 So anyone can link the program again against modified versions of those libraries, as LGPL 2.1
 section 6 asks of a program linked statically with them.
 """
@@ -132,6 +135,10 @@ def make_kit(record, out):
         obj += ".xz"
     with open(os.path.join(out, f"{product}.args"), "w") as f:
         f.write("\n".join(relink_arguments(record, lgpl_archives)) + "\n")
+    for archive in lgpl_archives:
+        if notices.debian_package(archive) is None:
+            os.makedirs(os.path.join(out, "lib"), exist_ok=True)
+            shutil.copy(archive, os.path.join(out, "lib", os.path.basename(archive)))
     return obj
 
 

@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Links a SplashHUD program again from its relink kit, against the static libraries the compiler
-# finds: Debian's by default (libc6-dev, libfribidi-dev, libthai-dev, libdatrie-dev, gcc), or
-# your modified ones first from each -L DIR. See README beside this script.
+# finds: Debian's by default (libc6-dev, libfribidi-dev, libthai-dev, libdatrie-dev, gcc; libqrencode.a,
+# which Debian does not ship, from the kit's lib/), or your modified ones first from each -L DIR.
+# See README beside this script.
 #
 #   relink.sh [-L DIR]... PROGRAM OUTPUT      (PROGRAM: splashhudd or splashhud)
 #
@@ -27,6 +28,8 @@ fi
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 xz -dc "$kit/$program.o.xz" > "$tmp/$program.o"
+# The LGPL archives Debian does not ship (libqrencode.a), as built for the kit: after yours.
+[ -d "$kit/lib" ] && dirs="$dirs -L$kit/lib"
 # The arguments file has one word per line and no spaces in any.
 # shellcheck disable=SC2046,SC2086
 "${CC:-cc}" -o "$output" "$tmp/$program.o" $dirs $(cat "$kit/$program.args") ${LDFLAGS:-}

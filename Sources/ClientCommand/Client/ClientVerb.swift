@@ -58,7 +58,7 @@ func commandLine(_ verb: String, _ fixed: [String], text: [String] = []) -> Stri
         joined += word
     }
     line += " "
-    // A text that is the word --stay is quoted: unquoted, an image's verb takes it as the flag.
-    line += joined == "--stay" ? "\"--stay\"" : CommandParser.word(joined)
+    // A text that is an image's flag (--stay, --support) is quoted: unquoted, the verb takes it as the flag.
+    line += CommandParser.imageFlagWords.contains(joined) ? CommandParser.quote(joined) : CommandParser.word(joined)
     return line
 }

@@ -10,10 +10,15 @@ extension ClientVerb {
                                "reset", "set", "quit", "deactivate", "reactivate", "ping"]
 
     static let statusOperand = OperandHelp("status", "The status text.")
-    static let stayFlag = OptionSpec.flag("stay", help: "Keep the image until the next command changes the HUD (a failure a person must read).")
+    static let imageFlags = [
+        OptionSpec.flag("stay", help: "Keep the image until the next command changes the HUD (a failure a person must read)."),
+        OptionSpec.flag("support", help: "Add a QR code of the board profile's support address, with this device and the text (none without one)."),
+    ]
 
-    /// The verb, with `--stay` when asked for.
-    static func staying(_ verb: String, _ options: ParsedOptions) -> String { options.flag("stay") ? verb + " --stay" : verb }
+    /// The verb, with `--stay` and `--support` when asked for.
+    static func staying(_ verb: String, _ options: ParsedOptions) -> String {
+        verb + (options.flag("stay") ? " --stay" : "") + (options.flag("support") ? " --support" : "")
+    }
 
     /// The verb of `hudVerbNames` called `name`, nil for another name.
     static func hudVerb(named name: String) -> ClientVerb? {
@@ -33,11 +38,11 @@ extension ClientVerb {
                               count: 2...2)) { commandLine("progress-over", $0.operands) }
         case "success", "error", "info":
             return .line(spec(name, "Show the \(name) image, dismissed after SV's display duration (or kept, with --stay).",
-                              options: [stayFlag], operands: "[<status> ...]", operandHelp: [statusOperand], count: nil)) {
+                              options: imageFlags, operands: "[<status> ...]", operandHelp: [statusOperand], count: nil)) {
                 commandLine(staying(name, $0), [], text: $0.operands)
             }
         case "image":
-            return .line(spec(name, "Show a PNG image (a path the daemon can read), with a status text.", options: [stayFlag],
+            return .line(spec(name, "Show a PNG image (a path the daemon can read), with a status text.", options: imageFlags,
                               operands: "<path> [<status> ...]",
                               operandHelp: [OperandHelp("path", "The PNG's path, as the daemon sees it."), statusOperand],
                               count: 1...Int.max)) { commandLine(staying(name, $0), [$0.operands[0]], text: Array($0.operands.dropFirst())) }

@@ -58,7 +58,7 @@ extension HUDCommand {
     /// The privileged verb this command uses: a file named for the daemon to open.
     public var privilegedVerb: PrivilegedVerb? {
         switch self {
-        case .image(let kind, _, _):
+        case .image(let kind, _, _, _):
             switch kind {
             case .custom: return .image
             case .success, .error, .info: return nil

@@ -26,7 +26,7 @@ struct AssetPolicy {
         guard let directories else { return nil }
         let what: String, path: String
         switch command {
-        case .image(.custom(let p), _, _): what = "image"; path = p
+        case .image(.custom(let p), _, _, _): what = "image"; path = p
         case .set(.font(let p)): what = "font"; path = p
         default: return nil
         }
@@ -40,9 +40,9 @@ struct AssetPolicy {
             "\(what) \(path) is not a file in the asset directories (\(directories.joined(separator: ", ")))"
         }
         switch command {
-        case .image(.custom, let status, let stays):
+        case .image(.custom, let status, let stays, let support):
             guard let resolved = confined(path) else { return outside(path) }
-            command = .image(.custom(path: resolved), status: status, stays: stays)
+            command = .image(.custom(path: resolved), status: status, stays: stays, support: support)
         default:
             // A chain: every face's file is confined, and the chain names the resolved files.
             let sources: [FontSource]
@@ -63,7 +63,7 @@ struct AssetPolicy {
     private func unusableFile(in command: HUDCommand) -> String? {
         let failure: HUDResourceError
         switch command {
-        case .image(.custom(let path), _, _):
+        case .image(.custom(let path), _, _, _):
             guard case .failure(let e) = resources.image(at: path) else { return nil }
             failure = e
         case .set(.font(let path)):
@@ -74,7 +74,7 @@ struct AssetPolicy {
         switch failure {
         case .image(let path, let reason): return "image \(path) cannot be shown: \(reason)"
         case .font(let path, let reason): return "font \(path) cannot be used: \(reason)"
-        case .text(_, let reason): return reason
+        case .text(_, let reason), .supportCode(_, let reason): return reason
         }
     }
 }

@@ -5,6 +5,7 @@
 // and go to the owner, which ends the loop or hands them to its session.
 import HUD
 import HUDProtocol
+import Logging
 import Raster
 
 /// What applying a command needs of the runtime.
@@ -29,10 +30,13 @@ final class CommandApplier {
     /// Which files commands may name (AssetPolicy.swift).
     var assets: AssetPolicy
     private let ramp: ProgressRampRunner
+    private let logger: Logger
+    /// What `--support` made the runtime say already (each said once).
+    private var supportNotes: Set<String> = []
     weak var owner: (any CommandOwner)?
 
-    init(scene: HUDScene, frames: FrameScheduler, loop: EventLoop, peerLog: LogRateLimiter) {
-        self.scene = scene; self.frames = frames; self.peerLog = peerLog; clock = loop.clock
+    init(scene: HUDScene, frames: FrameScheduler, loop: EventLoop, peerLog: LogRateLimiter, logger: Logger) {
+        self.scene = scene; self.frames = frames; self.peerLog = peerLog; self.logger = logger; clock = loop.clock
         assets = AssetPolicy(resources: scene.resources)
         ramp = ProgressRampRunner(loop: loop)
         ramp.target = self
@@ -114,7 +118,24 @@ final class CommandApplier {
         }
         scene.apply(command, at: clock())
         frames.markDirty()
+        if case .image(_, _, _, true) = command { noteSupportCode() }
         return nil
+    }
+
+    /// An image with `--support` where the profile names no support address, or whose code an
+    /// output has no room for: said once each (the image is shown without the code).
+    private func noteSupportCode() {
+        var notes: [String] = []
+        if controller.support == nil {
+            notes.append("--support: the board profile names no support address ([updates] support-url); no QR code shown")
+        } else {
+            let p = controller.presentation()
+            for o in scene.outputs {
+                guard let layout = scene.renderer(named: o.name)?.layout(for: p) else { continue }
+                for case .supportCode(_, let reason) in layout.issues { notes.append("output \(o.name): no support QR code: \(reason)") }
+            }
+        }
+        for note in notes where supportNotes.insert(note).inserted { logger.info("\(note)") }
     }
 
     /// A refused command's line, at the rate `peerLog` allows its sender.
