@@ -158,7 +158,6 @@ struct BoardProfileValues {
         case ("device", "fbdev"): return "a device path like /dev/fb0"
         case ("output", "mode"): return "preferred, WxH or WxH@HZ like 1920x1080@60 (1...16384 pixels, 1...1000 Hz)"
         case ("output", "rotation"): return "one of 0, 90, 180, 270, panel-orientation"
-        case ("handover", "watchdog"): return "seconds, 0...3600 (0: none)"
         case ("output", "scale"): return "auto or a decimal above 0 and at most 8 like 1.5"
         case ("output", "buffers"): return "1 or 2"
         case ("output", "pixel-format"): return "auto or one of " + PixelFormat.allCases.map(\.name).joined(separator: ", ")
@@ -178,6 +177,7 @@ struct BoardProfileValues {
         case ("updates", "support-url"):
             return "an http:// or https:// address without spaces, fragment or non-ASCII bytes, at most \(SupportAddress.maxURLBytes) bytes"
         case ("updates", "device-id"): return "a name of 1 to \(SupportAddress.maxDeviceIDBytes) bytes without control characters"
+        case ("handover", "watchdog"): return "seconds, 0...3600 (0: none)"
         default: return "a value"
         }
     }

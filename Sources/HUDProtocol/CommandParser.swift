@@ -183,7 +183,6 @@ public enum CommandParser {
     }
 
     /// STATUS/TEXT: nil when absent, one quoted word as it is, or bare words joined by spaces.
-
     static func text(_ words: ArraySlice<CommandWord>, for command: String) throws(CommandError) -> String? {
         guard let first = words.first else { return nil }
         if words.count == 1 { return first.text }

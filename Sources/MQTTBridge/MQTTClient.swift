@@ -213,9 +213,8 @@ final class MQTTClient {
         try check("mosquitto_unsubscribe", mosquitto_unsubscribe_v5(handle, nil, pattern, nil))
     }
 
-    /// Publishes `payload`; an oversized packet (the broker's Maximum Packet Size) is refused here
-    /// with `isOversize`, never sent to be dropped.
-    /// (the message id its `.published` will carry).
+    /// Publishes `payload`; the message id its `.published` will carry. An oversized packet (the
+    /// broker's Maximum Packet Size) is refused here with `isOversize`, never sent to be dropped.
     @discardableResult
     func publish(_ topic: String, _ payload: [UInt8], qos: Int32, retain: Bool, properties: MQTTProperties? = nil) throws(MQTTError) -> Int32 {
         let list = settings.protocolVersion == .v5 ? properties?.list : nil
