@@ -64,6 +64,11 @@ def seeds():
     for name in sorted(os.listdir(fixtures)):
         if name.endswith(".png") and os.path.getsize(os.path.join(fixtures, name)) <= 4096:
             shutil.copy(os.path.join(fixtures, name), os.path.join(OUT, "png", name))
+    # BMPs (the firmware's logo): the decoder's fixtures, written by ImageMagick.
+    os.makedirs(os.path.join(OUT, "bmp"), exist_ok=True)
+    for name in sorted(os.listdir(fixtures)):
+        if name.endswith(".bmp"):
+            shutil.copy(os.path.join(fixtures, name), os.path.join(OUT, "bmp", name))
 
     # Fonts drawn here: a TrueType and a CFF face with a few glyphs.
     from fontTools.fontBuilder import FontBuilder

@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 [ $# -gt 0 ] && shift
-all=(commands control fifo plymouth profile evdev png font uevent text)
+all=(commands control fifo plymouth profile evdev png bmp font uevent text)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 config=${FUZZ_CONFIG:-debug}

@@ -28,6 +28,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case evdev
     /// PNG images through libpng with the HUD's limits.
     case png
+    /// BMP images (the firmware's BGRT logo) through our decoder.
+    case bmp
     /// Font files through FreeType: faces, layout and outlines.
     case font
     /// Kernel uevent datagrams.
@@ -45,6 +47,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .profile: Self.profile(bytes)
         case .evdev: Self.evdev(bytes)
         case .png: Self.png(bytes)
+        case .bmp: Self.bmp(bytes)
         case .font: Self.font(bytes)
         case .uevent: Self.uevent(bytes)
         case .text: Self.text(bytes)
@@ -172,6 +175,12 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
 
     static func png(_ bytes: [UInt8]) {
         _ = try? PNGDecoder.decode(bytes, limits: PNGLimits(maxWidth: 1024, maxHeight: 1024, maxDecodedBytes: 4 << 20))
+    }
+
+    static func bmp(_ bytes: [UInt8]) {
+        guard let image = try? BMPDecoder.decode(bytes) else { return }
+        precondition(image.width > 0 && image.height > 0 && Int64(image.width) * Int64(image.height) * 3 <= Int64(bytes.count),
+                     "a \(image.width)x\(image.height) BMP from \(bytes.count) bytes")
     }
 
     /// FreeType opens fonts by path, as the HUD does: each input goes through a file of its own

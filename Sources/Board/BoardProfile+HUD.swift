@@ -57,9 +57,21 @@ extension BoardProfile {
     }
 
     /// The screen colour and logo. A logo that will not load is logged as an error naming the file
-    /// and the reason, and left out: the splash still runs.
-    public func sceneTheme(logger: Logger) -> SceneTheme {
+    /// and the reason, and left out: the splash still runs. The firmware's logo is read from
+    /// `firmwareDirectory`; none there is a notice (a board without one), a bad one an error.
+    public func sceneTheme(logger: Logger, firmwareDirectory: String = FirmwareLogoFile.sysfsDirectory) -> SceneTheme {
         var theme = SceneTheme(screenColor: screenColor, logoPlacement: logoPlacement, logoOffsetX: logoOffsetX, logoOffsetY: logoOffsetY)
+        if logoFromFirmware {
+            switch FirmwareLogoFile.read(directory: firmwareDirectory) {
+            case .success(let logo):
+                logger.info("\(file): the firmware's logo, \(logo.image.width)x\(logo.image.height) at \(logo.x),\(logo.y) turned \(logo.orientation.name)")
+                theme.firmwareLogo = logo
+            case .failure(let absence):
+                if case .invalid = absence { logger.error("\(file): \(absence); the splash runs without it") } else {
+                    logger.notice("\(file): \(absence); the splash runs without it")
+                }
+            }
+        }
         if let logoPath {
             let path = resolve(path: logoPath)
             do { theme.logo = try PNGDecoder.decode(contentsOf: path) } catch {

@@ -138,6 +138,9 @@ public struct BoardProfile: Equatable, Sendable {
     public var fontPath: String?
     /// A PNG drawn on the screen behind the HUD.
     public var logoPath: String?
+    /// `logo = firmware`: the firmware's boot logo (ACPI BGRT) where the firmware drew it, the HUD
+    /// below it (placement and offset do not apply).
+    public var logoFromFirmware = false
     public var logoPlacement: LogoPlacement = .center
     /// Moves the logo from its placement, in points (x right, y down).
     public var logoOffsetX: Int32 = 0

@@ -85,7 +85,11 @@ struct BoardProfileValues {
         case ("theme", "background"): p.backgroundColor = try colour()
         case ("theme", "backdrop"): p.backdropColor = try colour()
         case ("theme", "font"): p.fontPath = try nonEmpty()
-        case ("theme", "logo"): p.logoPath = try nonEmpty()
+        case ("theme", "logo"):
+            // `firmware` is the BGRT's logo; a file of that name is written ./firmware.
+            let v = try nonEmpty()
+            p.logoFromFirmware = v == "firmware"
+            p.logoPath = p.logoFromFirmware ? nil : v
         case ("theme", "logo-placement"):
             guard let placement = BoardProfile.LogoPlacement(rawValue: value) else { throw bad(expected(section)) }
             p.logoPlacement = placement
@@ -166,7 +170,8 @@ struct BoardProfileValues {
         case ("theme", "logo-placement"):
             return "one of " + BoardProfile.LogoPlacement.allCases.map(\.rawValue).joined(separator: ", ")
         case ("theme", "logo-offset"): return "X,Y in points like 0,-40 (each -32767...32767)"
-        case ("theme", "font"), ("theme", "logo"): return "a file path"
+        case ("theme", "logo"): return "firmware or a PNG file path"
+        case ("theme", "font"): return "a file path"
         case ("theme", _): return "a colour #RRGGBB or #RRGGBBAA"
         case ("input", "devices"): return "auto, none or a list of device paths like /dev/input/event2"
         case ("input", "output"): return "a connector name like DSI-1"

@@ -2,7 +2,8 @@
 // What every output shows beneath the HUD: the board profile's screen colour and logo. The logo is
 // composed once per output into a frame-sized background image (the HUD's renderer redraws damaged
 // rects from it, so the logo stays intact under a moving HUD); at the output's scale one PNG pixel
-// is one point, and placement and offset are in points too.
+// is one point, and placement and offset are in points too. The firmware's logo (FirmwareLogo)
+// instead keeps the firmware's pixels: placed on the glass, unscaled, turned by the rotation.
 import Raster
 
 public struct SceneTheme {
@@ -19,6 +20,8 @@ public struct SceneTheme {
     /// Moves the logo from its placement, in points (x right, y down).
     public var logoOffsetX: Int32
     public var logoOffsetY: Int32
+    /// The firmware's logo, drawn where the firmware drew it (in place of `logo`).
+    public var firmwareLogo: FirmwareLogo?
 
     public init(
         screenColor: Color = .black, logo: Pixmap? = nil, logoPlacement: LogoPlacement = .center,
@@ -50,8 +53,10 @@ public struct SceneTheme {
         return Int32(clamping: (raw + (raw >= 0 ? 32768 : -32768)) / 65536)
     }
 
-    /// The renderer's background for a `width x height` frame at `scale`.
-    public func background(width: Int32, height: Int32, scale: Fixed16_16) -> SceneBackground {
+    /// The renderer's background for a `width x height` frame at `scale`, shown turned by
+    /// `rotation` (the firmware's logo is placed on the glass).
+    public func background(width: Int32, height: Int32, scale: Fixed16_16, rotation: Rotation = .r0) -> SceneBackground {
+        if let firmwareLogo { return background(width: width, height: height, firmwareLogo: firmwareLogo, rotation: rotation) }
         // A logo pushed off the frame by its offset is not drawn (and its coordinates may not
         // even fit the rasterizer's Fixed16_16, which holds ±32767).
         let limit: Int32 = 32_000
@@ -68,6 +73,18 @@ public struct SceneTheme {
         let filter: ImagePaint.Filter = rect.width == logo.width && rect.height == logo.height ? .nearest : .bilinear
         canvas.fill(.rect(r), .image(ImagePaint(image: logo, in: r, filter: filter)))
         canvas.flush()
+        return .image(image)
+    }
+
+    /// The screen colour with the firmware's logo at its place on the glass, turned into the frame.
+    func background(width: Int32, height: Int32, firmwareLogo: FirmwareLogo, rotation: Rotation) -> SceneBackground {
+        let glass = rotation.outputSize(sourceWidth: width, sourceHeight: height)
+        guard let rect = firmwareLogo.glassRect(width: glass.width, height: glass.height) else { return .color(screenColor) }
+        let inFrame = rotation.inverse.destinationRect(for: rect, sourceWidth: glass.width, sourceHeight: glass.height)
+        let logo = firmwareLogo.glassImage.rotated(rotation.inverse)
+        let image = Pixmap(width: width, height: height)
+        image.view.fill(image.view.bounds, with: screenColor.premultiplied)
+        image.view.copy(inFrame, from: logo.view.moved(toX: inFrame.x, y: inFrame.y))
         return .image(image)
     }
 }

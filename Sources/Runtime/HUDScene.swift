@@ -48,7 +48,7 @@ public final class HUDScene: PacedScene {
 
     private func makeRenderer(_ output: DisplayOutput) -> HUDSceneRenderer {
         let s = scale(output)
-        let background = theme.background(width: output.frameWidth, height: output.frameHeight, scale: s)
+        let background = theme.background(width: output.frameWidth, height: output.frameHeight, scale: s, rotation: output.rotation)
         // Compact: with a solid background only the HUD's box is kept, not the whole frame.
         let r = HUDSceneRenderer(width: output.frameWidth, height: output.frameHeight, scale: s, background: background,
                                  resources: resources, compact: true)

@@ -57,7 +57,7 @@ struct RenderLook {
         } else if let profile {
             // The screen colour and logo, as the daemon composes them (a logo that will not load
             // is reported and left out, as the daemon does).
-            self.background = profile.sceneTheme(logger: logger).background(width: width, height: height, scale: self.scale)
+            self.background = profile.sceneTheme(logger: logger).background(width: width, height: height, scale: self.scale, rotation: rotation)
         }
     }
 }
