@@ -7,6 +7,7 @@ import Assets
 import Display
 import HUD
 import HUDProtocol
+import LinuxSystem
 import Logging
 import Raster
 
@@ -59,7 +60,10 @@ extension BoardProfile {
     /// The screen colour and logo. A logo that will not load is logged as an error naming the file
     /// and the reason, and left out: the splash still runs. The firmware's logo is read from
     /// `firmwareDirectory`; none there is a notice (a board without one), a bad one an error.
-    public func sceneTheme(logger: Logger, firmwareDirectory: String = FirmwareLogoFile.sysfsDirectory) -> SceneTheme {
+    /// `SPLASHHUD_BGRT` names a copy of a device's BGRT directory, to render its look elsewhere.
+    public func sceneTheme(
+        logger: Logger, firmwareDirectory: String = Environment.value("SPLASHHUD_BGRT") ?? FirmwareLogoFile.sysfsDirectory
+    ) -> SceneTheme {
         var theme = SceneTheme(screenColor: screenColor, logoPlacement: logoPlacement, logoOffsetX: logoOffsetX, logoOffsetY: logoOffsetY)
         if logoFromFirmware {
             switch FirmwareLogoFile.read(directory: firmwareDirectory) {

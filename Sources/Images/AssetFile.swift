@@ -25,13 +25,14 @@ package enum AssetFile {
         defer { Files.close(fd) }
         var bytes = [UInt8](repeating: 0, count: Int(size))
         var done = 0
-        while done < bytes.count {
+        reading: while done < bytes.count {
             let r = bytes.withUnsafeMutableBytes { b in
                 Result { () throws(SystemError) in try Files.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: b[done...]), subject: path) }
             }
             switch r {
             case .success(let n?) where n > 0: done += n
-            case .success: done = bytes.count + 1  // shrank while reading: use what is there
+            // Shorter than its size: shrank while reading, or a sysfs attribute (4096 by fstat).
+            case .success: break reading
             case .failure(let e): throw AssetFileError(missing: false, reason: "\(e.errno)")
             }
         }

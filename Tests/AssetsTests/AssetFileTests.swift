@@ -54,4 +54,13 @@ import Testing
             try PNGDecoder.decode(contentsOf: "/dev/zero")
         }
     }
+
+    /// sysfs says 4096 bytes for every attribute (the firmware logo's BGRT values among them): the
+    /// read ends at what the file holds, not padded with zeros to its stated size.
+    @Test func aFileShorterThanItsStatedSizeIsReadAsItIs() throws {
+        let path = "/sys/devices/system/cpu/online"
+        let stated = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        let bytes = try AssetFile.read(path, maxBytes: 4096)
+        #expect(stated == 4096 && !bytes.isEmpty && bytes.count < stated && !bytes.contains(0) && bytes.last == 0x0A)
+    }
 }

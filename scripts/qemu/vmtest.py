@@ -53,6 +53,12 @@ DISPLAYS = {
     # The std VGA with its DRM driver NOT loaded at boot: /modules/late lists bochs and what it
     # needs, for the program to insmod once it runs (a driver arriving after the splash started).
     "bochs-late": {"qemu": ["-vga", "std"], "modules": [], "late_modules": ["bochs"], "cmdline": "", "wait_for": "/dev/ttyS1"},
+    # UEFI firmware (Debian's OVMF) in front of the std VGA: the firmware draws its logo and
+    # publishes it in ACPI's BGRT; the kernel (still given with -kernel) gets efifb's /dev/fb0
+    # until bochs, listed in /modules/late, is loaded. fbcon=map:9 keeps the console off efifb, so
+    # the firmware's logo stays on the screen.
+    "efifb": {"qemu": ["-vga", "std", "-bios", "/usr/share/ovmf/OVMF.fd"], "modules": [], "late_modules": ["bochs"],
+              "cmdline": "fbcon=map:9", "wait_for": "/dev/fb0"},
     # vkms, the kernel's virtual KMS driver: no QEMU device (so no screendump), but a 60 Hz vblank
     # from an hrtimer, flips completed at vblank and per-vblank CRCs under debugfs
     # (/sys/kernel/debug/dri/0/crtc-0/crc/{control,data}). Debian does not build it; it is built out
