@@ -53,7 +53,7 @@ public struct DisplayOpener {
             do {
                 let display = try open(backend, p)
                 logger.info("display: \(backend.rawValue), outputs \(display.outputs.map { "\($0.name) \($0.mode.name)" }.joined(separator: ", "))")
-                return OpenedDisplay(display: display, backend: backend, failures: failures)
+                return OpenedDisplay(display: movingToCards(display, p), backend: backend, failures: failures)
             } catch {
                 let line = "\(backend.rawValue): \(error)"
                 logger.warning("display backend \(line)")
@@ -75,6 +75,26 @@ public struct DisplayOpener {
             logger.error("no screen could be opened (\(failures.joined(separator: "; ")))\(continuesOnMemory ? "; running on the memory display" : "")")
         }
         return OpenedDisplay(display: memoryDisplay(p), backend: .memory, failures: failures)
+    }
+
+    /// A firmware framebuffer (efifb, vesafb, simplefb) where the profile allows DRM: the cards
+    /// are waited for from now on and the splash moves to the first that appears, asked for the
+    /// firmware's mode unless the profile names one (FirmwareHandoffDisplay).
+    private func movingToCards(_ display: any Display, _ p: BoardProfile) -> any Display {
+        guard let fb = display as? FBDevDisplay, fb.layout.isFirmwareFramebuffer, p.backends.contains(.drm) else { return display }
+        var options = Self.drmOptions(p)
+        options.waitForCards = true
+        if options.display.mode == nil, let m = fb.outputs.first?.mode {
+            options.display.mode = DRMModeRequest(width: m.width, height: m.height)
+        }
+        do {
+            let cards = try openDRM(options)
+            logger.info("display: \(fb.path) is the firmware's framebuffer (\(fb.layout.id)); the splash moves to the GPU's card when its driver loads")
+            return FirmwareHandoffDisplay(firmware: fb, cards: cards, log: { [logger] in logger.notice("\($0)") })
+        } catch {
+            logger.warning("display: \(fb.path) is the firmware's framebuffer, but no card can be waited for (\(error)); the splash stays on it")
+            return display
+        }
     }
 
     private func open(_ backend: BoardProfile.Backend, _ p: BoardProfile) throws(DisplayError) -> any Display {

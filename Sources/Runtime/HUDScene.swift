@@ -107,15 +107,30 @@ public final class HUDScene: PacedScene {
     public func outputsChanged(_ outputs: [DisplayOutput]) {
         var kept: [String: (DisplayOutput, HUDSceneRenderer)] = [:]
         for (o, r) in zip(self.outputs, renderers) { kept[o.name] = (o, r) }
+        let names = Set(outputs.map(\.name))
+        // Outputs gone, whose frames a new output of the same frame, scale and rotation can take:
+        // the splash moving from the firmware's framebuffer to the GPU's card shows its first
+        // frame there without drawing it again (the frame scheduler owes a new output its whole
+        // frame, so it is presented complete).
+        var vacated = zip(self.outputs, renderers).filter { !names.contains($0.0.name) }
         renderers = outputs.map { o in
             // The same output (name, mode, format, rotation): what is on its screen is still this
             // frame. Anything else (a new mode means new scanout buffers) is drawn afresh.
             if let (old, r) = kept[o.name], old == o {
                 return r
             }
+            if kept[o.name] == nil, let i = vacated.firstIndex(where: { Self.sameFrame($0.0, o) && scale($0.0) == scale(o) }) {
+                return vacated.remove(at: i).1
+            }
             return makeRenderer(o)
         }
         self.outputs = outputs
+    }
+
+    /// Whether two outputs' frames are laid out alike (size and rotation; the scanout format is
+    /// the blit's business).
+    static func sameFrame(_ a: DisplayOutput, _ b: DisplayOutput) -> Bool {
+        a.frameWidth == b.frameWidth && a.frameHeight == b.frameHeight && a.rotation == b.rotation
     }
 
     /// The current picture laid out for `output` (any output, not only the scene's): for handing

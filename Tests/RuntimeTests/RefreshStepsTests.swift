@@ -96,3 +96,32 @@ struct RestingFrameTests {
         }
     }
 }
+
+/// A new output laid out like one that went (the splash moving from the firmware's framebuffer to
+/// the GPU's card) takes that output's renderer and frame: nothing is drawn again. One of another
+/// size or rotation gets its own.
+@Suite("An output's frame handed on")
+struct FrameHandedOnTests {
+    static func output(_ name: String, _ w: Int32, _ h: Int32, _ r: Rotation = .r0) -> DisplayOutput {
+        DisplayOutput(name: name, mode: DisplayMode(width: w, height: h, refreshMillihertz: 60_000), format: .xrgb8888, rotation: r)
+    }
+
+    @Test func aCardTakesTheFirmwareFramebuffersFrame() throws {
+        let scene = HUDScene(outputs: [Self.output("/dev/fb0", 200, 150)], origin: 0, resources: Fixtures.resources)
+        scene.apply(try #require(try CommandParser.parse("show \"Loading\"")), at: 0)
+        _ = scene.frame(at: 0)
+        let drawn = try #require(scene.renderer(named: "/dev/fb0"))
+        scene.outputsChanged([Self.output("card0-Virtual-1", 200, 150)])
+        #expect(scene.renderer(named: "card0-Virtual-1") === drawn)
+        // Another size, or the same turned: drawn afresh.
+        scene.outputsChanged([Self.output("card1-HDMI-A-1", 320, 240)])
+        #expect(scene.renderer(named: "card1-HDMI-A-1") !== drawn)
+        let again = try #require(scene.renderer(named: "card1-HDMI-A-1"))
+        scene.outputsChanged([Self.output("card2-DSI-1", 320, 240, .r180)])
+        #expect(scene.renderer(named: "card2-DSI-1") !== again)
+        // An output that stays keeps its own; a second new one does not share it.
+        scene.outputsChanged([Self.output("card2-DSI-1", 320, 240, .r180), Self.output("card3-DP-1", 320, 240, .r180)])
+        #expect(scene.renderer(named: "card3-DP-1") !== scene.renderer(named: "card2-DSI-1"))
+    }
+}
+

@@ -59,6 +59,10 @@ DISPLAYS = {
     # the firmware's logo stays on the screen.
     "efifb": {"qemu": ["-vga", "std", "-bios", "/usr/share/ovmf/OVMF.fd"], "modules": [], "late_modules": ["bochs"],
               "cmdline": "fbcon=map:9", "wait_for": "/dev/fb0"},
+    # The same with virtio-vga (virtio-gpu with a VGA front end): efifb on its VGA side, then
+    # virtio_gpu.
+    "efifb-virtio": {"qemu": ["-vga", "none", "-device", "virtio-vga", "-bios", "/usr/share/ovmf/OVMF.fd"], "modules": [],
+                     "late_modules": ["virtio_pci", "virtio-gpu"], "cmdline": "fbcon=map:9", "wait_for": "/dev/fb0"},
     # vkms, the kernel's virtual KMS driver: no QEMU device (so no screendump), but a 60 Hz vblank
     # from an hrtimer, flips completed at vblank and per-vblank CRCs under debugfs
     # (/sys/kernel/debug/dri/0/crtc-0/crc/{control,data}). Debian does not build it; it is built out
@@ -507,6 +511,22 @@ def _screendump(qmp, ppm, deadline, device=None, head=None):
         time.sleep(0.01)
 
 
+def _record_frame(qmp, rec, deadline):
+    """One screendump of a RECORD: kept as <name>-NNNN.ppm when it differs from the one before."""
+    tmp = os.path.join(rec["dir"], rec["name"] + ".tmp.ppm")
+    _screendump(qmp, tmp, deadline)
+    at = (time.monotonic() - rec["start"]) * 1000
+    with open(tmp, "rb") as f:
+        digest = hashlib.sha256(f.read()).digest()
+    if digest != rec["last"]:
+        rec["last"] = digest
+        rec["file"] = f"{rec['name']}-{rec['distinct']:04d}.ppm"
+        os.replace(tmp, os.path.join(rec["dir"], rec["file"]))
+        rec["distinct"] += 1
+    rec["dumps"] += 1
+    rec["index"].write(f"{at:.1f} {rec['file']}\n")
+
+
 def _hotplug_request(qmp, word, words, deadline, result):
     """The guest's hotplug requests (see README.md), answered "OK ..." or "ERR ...":
     DEVICE_ADD <id> <driver> [prop=value ...]   QMP device_add (e.g. virtio-gpu-pci on pci.0)
@@ -672,7 +692,10 @@ def run_vm(display, program, args=(), shots_dir=".", timeout=120.0, env=(), extr
         qmp.command("cont", deadline=deadline)  # started paused (-S) so no guest byte is lost
         buf = b""
         powering_off = False  # the guest said POWEROFF: QEMU ending by itself is its end
+        recording = None  # RECORD <name>: screendumps as fast as QMP gives them, until RECORD STOP
         while result.status is None:
+            if recording is not None:
+                _record_frame(qmp, recording, deadline)
             now = time.monotonic()
             if now > deadline:
                 result.status = EXIT_TIMEOUT
@@ -686,7 +709,7 @@ def run_vm(display, program, args=(), shots_dir=".", timeout=120.0, env=(), extr
                 result.status = EXIT_VM_FAILED
                 result.error = f"QEMU exited ({proc.returncode}) before the guest reported EXIT"
                 break
-            ctl.settimeout(min(0.2, max(0.01, deadline - now)))
+            ctl.settimeout(0.001 if recording is not None else min(0.2, max(0.01, deadline - now)))
             try:
                 data = ctl.recv(4096)
             except socket.timeout:
@@ -751,6 +774,26 @@ def run_vm(display, program, args=(), shots_dir=".", timeout=120.0, env=(), extr
                     if png:
                         write_png(os.path.join(shots_dir, name + ".png"), *read_ppm(ppm))
                     result.shots.append(ppm)
+                    ctl.sendall(b"OK\n")
+                elif word == "RECORD":
+                    # RECORD <name>: dump the screen continuously; RECORD STOP ends it and answers
+                    # "OK <dumps> <distinct>". Distinct frames go to <name>-NNNN.ppm, and
+                    # <name>.index lists every dump as "<ms since RECORD> <file>".
+                    arg = rest.strip()
+                    if arg == "STOP" and recording is not None:
+                        recording["index"].close()
+                        ctl.sendall(f"OK {recording['dumps']} {recording['distinct']}\n".encode())
+                        recording = None
+                    elif re.fullmatch(r"[A-Za-z0-9_.-]+", arg) and arg != "STOP" and recording is None:
+                        recording = {"name": arg, "dir": shots_dir, "start": time.monotonic(), "dumps": 0, "distinct": 0,
+                                     "last": None, "index": open(os.path.join(shots_dir, arg + ".index"), "w")}
+                        ctl.sendall(b"OK\n")
+                    else:
+                        ctl.sendall(b"ERR bad RECORD line\n")
+                elif word == "MARK":
+                    # MARK <words>: a line "# <ms since RECORD> <words>" in the recording's index.
+                    if recording is not None:
+                        recording["index"].write(f"# {(time.monotonic() - recording['start']) * 1000:.1f} {rest.strip()}\n")
                     ctl.sendall(b"OK\n")
                 elif word in ("DEVICE_ADD", "DEVICE_DEL", "WAIT_DELETED"):
                     ctl.sendall((_hotplug_request(qmp, word, rest.split(), deadline, result) + "\n").encode())

@@ -32,6 +32,9 @@ public struct FBLayout: Equatable, Sendable {
     /// Whether this is DRM's fbdev emulation (`fix.id` is the DRM driver's name + "drmfb").
     public var isDRMEmulation: Bool { Self.isDRMEmulation(id) }
     static func isDRMEmulation(_ id: String) -> Bool { id.hasSuffix("drmfb") }
+    /// Whether this is a framebuffer the firmware set up, which the GPU's own driver replaces
+    /// when it loads: efifb ("EFI VGA"), vesafb ("VESA VGA"), simplefb ("simple").
+    public var isFirmwareFramebuffer: Bool { ["EFI VGA", "VESA VGA", "simple"].contains(id) }
     /// Whether a pan on DRM's fbdev emulation shows the page panned to. FBIOPAN_DISPLAY there is an
     /// atomic commit of the plane's source offset (it returns once the flip is done), and it
     /// succeeds on every driver, so only what reaches the screen can tell, and the probe cannot see

@@ -233,7 +233,11 @@ public final class FrameScheduler: LoopFrameSource {
         guard try display.refreshOutputs() else { return }
         outputChanges += 1
         let outputs = display.outputs
-        for o in outputs where !before.contains(o.name) { ledger.arrived(o.name, at: noticed) }
+        // A new output is owed its whole frame: the scene may hand it a frame already drawn.
+        for o in outputs where !before.contains(o.name) {
+            ledger.arrived(o.name, at: noticed)
+            ledger.owe(o.name)
+        }
         log("outputs changed: " + (outputs.isEmpty ? "none" : outputs.map { "\($0.name) \($0.frameWidth)x\($0.frameHeight)" }.joined(separator: ", ")))
         scene.outputsChanged(outputs)
         state.outputsChanged()

@@ -5,11 +5,13 @@
 struct OutputLedger {
     /// Outputs that came with a hotplug and have not shown a frame yet, with when it was noticed.
     private var noticed: [String: Int64] = [:]
-    /// New outputs owed their whole frame again at this instant: a card that just appeared is
+    /// New outputs owed their whole frame again at these instants: a card that just appeared is
     /// also being set up by the kernel's fbdev emulation and console, which may set a mode under
-    /// our first frame (bochs clears its video memory on every mode change). Real screens only.
-    private var settleRepaints: [String: Int64] = [:]
-    static let settleRepaintNanoseconds: Int64 = 1_000_000_000
+    /// our first frame; and our own first commit sets the mode, which some drivers do by clearing
+    /// the video memory our frame is in (QEMU's std VGA under bochs-drm), so the frame after it
+    /// is whole again at once. Real screens only.
+    private var settleRepaints: [String: [Int64]] = [:]
+    static let settleRepaintNanoseconds: [Int64] = [1_000_000, 1_000_000_000]
     /// Outputs whose last present failed (logged once).
     private var failing: Set<String> = []
     /// Outputs that get their whole frame next time: what they show is unknown.
@@ -21,14 +23,15 @@ struct OutputLedger {
     /// Settle repaints due by `now` become whole frames owed.
     mutating func settle(at now: Int64) {
         guard !settleRepaints.isEmpty else { return }
-        for (name, due) in settleRepaints where due <= now {
-            settleRepaints[name] = nil
+        for (name, dues) in settleRepaints where dues.contains(where: { $0 <= now }) {
+            let ahead = dues.filter { $0 > now }
+            settleRepaints[name] = ahead.isEmpty ? nil : ahead
             owedWhole.insert(name)
         }
     }
 
     /// The earliest settle repaint still ahead.
-    var nextSettle: Int64? { settleRepaints.values.min() }
+    var nextSettle: Int64? { settleRepaints.values.compactMap { $0.min() }.min() }
 
     func owesWholeFrame(_ name: String) -> Bool { !owedWhole.isEmpty && owedWhole.contains(name) }
 
@@ -41,8 +44,9 @@ struct OutputLedger {
         return (first, recovered)
     }
 
-    /// A new output on a real screen showed its first frame at `now`: repainted whole a second later.
-    mutating func settling(_ name: String, at now: Int64) { settleRepaints[name] = now + Self.settleRepaintNanoseconds }
+    /// A new output on a real screen showed its first frame at `now`: repainted whole in the next
+    /// frame (which waits for the first one's commit to complete) and a second later.
+    mutating func settling(_ name: String, at now: Int64) { settleRepaints[name] = Self.settleRepaintNanoseconds.map { now + $0 } }
 
     /// What output `name` shows is unknown (a call the display finished off the loop failed): it
     /// gets its whole frame next time.
