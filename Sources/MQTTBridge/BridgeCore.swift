@@ -156,7 +156,13 @@ final class BridgeCore {
         case .disconnected(let rc):
             if case .idle = phase { return }  // already waiting for the next attempt
             let delay = backoff.next()
-            if phase == .connected { log("lost \(configuration.broker.url) (reason \(rc)); reconnecting in \(format3(delay.seconds)) s") }
+            if phase == .connected {
+                log("lost \(configuration.broker.url) (reason \(rc)); reconnecting in \(format3(delay.seconds)) s")
+            } else {
+                // Before the CONNACK: the broker closed it, or libmosquitto gave up after a keepalive
+                // without an answer (MOSQ_ERR_KEEPALIVE), sooner than `connackTimeout`.
+                log("no CONNACK from \(configuration.broker.url) (\(MQTTError(call: "CONNACK", code: rc).reason)); next try in \(format3(delay.seconds)) s")
+            }
             phase = .idle(next: now + delay)
         case .failed(let error):
             // Once connected, libmosquitto reports a loss itself; before the CONNACK (a TLS

@@ -56,7 +56,9 @@ enum MQTTProtocol: Int32, Equatable, Sendable, CustomStringConvertible {
 struct MQTTError: Error, Equatable, CustomStringConvertible {
     let call: String
     let code: Int32
-    var description: String { "\(call): \(String(cString: mosquitto_strerror(code)))" }
+    var description: String { "\(call): \(reason)" }
+    /// libmosquitto's words for `code`.
+    var reason: String { String(cString: mosquitto_strerror(code)) }
     var isOversize: Bool { code == Int32(MOSQ_ERR_OVERSIZE_PACKET.rawValue) }
 }
 

@@ -272,6 +272,13 @@ struct MQTTBridgeCoreTests {
         h.clock.advance(.seconds(2))
         h.core.step()
         #expect(h.broker.connects == 3)
+        // libmosquitto giving up first (a keepalive without an answer) is said too.
+        h.broker.events.append(.disconnected(reasonCode: 19))
+        h.core.step()
+        #expect(h.logs.last?.hasPrefix("no CONNACK from mqtt://127.0.0.1:1883 (") == true, "\(h.logs)")
+        h.clock.advance(.seconds(5))
+        h.core.step()
+        #expect(h.broker.connects == 4)
         h.broker.events.append(.connected(reasonCode: 0, sessionPresent: false, maximumPacketSize: nil))
         h.core.step()
         #expect(h.core.phase == .connected && h.broker.fallbacks == 1)
