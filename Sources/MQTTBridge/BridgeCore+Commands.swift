@@ -34,6 +34,9 @@ struct OrderedLane {
     var queue: [Pending] = []
     var sent: UInt64 = 0
     var answered: UInt64 = 0
+    /// When it last had nothing owed: it is closed before the daemon would close it as idle (30 s),
+    /// so a command never meets a connection the daemon is closing.
+    var idleSince = Instant.zero
 }
 
 /// The link subscribed to the daemon's events and state, and when to look for the daemon again.
@@ -42,6 +45,7 @@ struct Watcher {
     var retryAt: Instant?
     var backoff = Backoff(base: .milliseconds(100), cap: .seconds(5))
     var absentPublished = false
+    var refusalLogged = false
 }
 
 extension BridgeCore {
@@ -53,6 +57,8 @@ extension BridgeCore {
     /// take two.
     static let maxInFlight = 32
     static let maxHolding = 4
+    /// Less than the daemon's 30 s for a connection that asks nothing and is owed nothing.
+    static let idleLink = Interval.seconds(20)
 
     var inFlight: Int { ordered.queue.count + holding.count + barrier.count }
 
@@ -172,6 +178,7 @@ extension BridgeCore {
                 guard !ordered.queue.isEmpty else { return }
                 let p = ordered.queue.removeFirst()
                 ordered.answered += 1
+                if ordered.queue.isEmpty { ordered.idleSince = now }
                 finish(p, reply.line)
                 releaseBarrier(now: now)
             } else if let p = holding.removeValue(forKey: link) {
@@ -211,6 +218,10 @@ extension BridgeCore {
     /// Commands past their deadline fail as a client's request would (`timedOut`).
     func expireCommands(now: Instant) {
         if let head = ordered.queue.first, now >= head.deadline { failOrdered(timedOut(head), now: now) }
+        if let link = ordered.link, ordered.queue.isEmpty, now - ordered.idleSince >= Self.idleLink {
+            daemon.close(link)
+            ordered.link = nil
+        }
         for (link, p) in holding where now >= p.deadline {
             holding[link] = nil
             daemon.close(link)
@@ -224,8 +235,9 @@ extension BridgeCore {
 
     var commandDeadline: Instant? {
         let holdingFirst = holding.values.map(\.deadline).min()
-        guard let head = ordered.queue.first?.deadline else { return holdingFirst }
-        return holdingFirst.map { min($0, head) } ?? head
+        let orderedNext = ordered.queue.first?.deadline ?? ordered.link.map { _ in ordered.idleSince + Self.idleLink }
+        guard let orderedNext else { return holdingFirst }
+        return holdingFirst.map { min($0, orderedNext) } ?? orderedNext
     }
 
     private func finish(_ p: Pending, _ line: String) {
@@ -262,7 +274,9 @@ extension BridgeCore {
             watcher.backoff.reset()
             watcher.absentPublished = false
         case .error(_, let message):
-            log("the daemon refused its subscription (\(message)): is it older than the bridge? Trying again")
+            // Once: it is tried again every few seconds.
+            if !watcher.refusalLogged { log("the daemon refused its subscription (\(message)): is it older than the bridge? Trying again") }
+            watcher.refusalLogged = true
             watcherLost(now: now)
         }
     }

@@ -80,8 +80,9 @@ final class BridgeCore {
     /// Everything due: the broker's and the daemon's events, then the timers.
     func step() {
         let now = clock.now
-        for event in mqtt.takeEvents() { handle(event, now: now) }
+        // The daemon's first: a link it closed is forgotten before a command could be sent on it.
         for event in daemon.takeEvents() { handle(event, now: now) }
+        for event in mqtt.takeEvents() { handle(event, now: now) }
         if now >= nextMisc {
             mqtt.misc()
             nextMisc = now + .seconds(1)

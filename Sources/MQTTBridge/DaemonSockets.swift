@@ -38,7 +38,12 @@ final class DaemonSockets: DaemonTransport {
     }
 
     func open() throws(ControlClientError) -> Int {
-        let (fd, name) = try ControlClient.connect(socket: socket, timeoutMilliseconds: 0)
+        let fd: FileDescriptor, name: String
+        do { (fd, name) = try ControlClient.connect(socket: socket, timeoutMilliseconds: 0) } catch {
+            // A full backlog: there is no wait to speak of, only a daemon not accepting.
+            if case .timedOut(let at, _) = error { throw .io("splashhudd at \(at) is not accepting connections (its backlog is full)") }
+            throw error
+        }
         do { try epoll.add(fd.rawValue, read: true, write: false) } catch {
             Files.close(fd)
             throw .io("\(error)")

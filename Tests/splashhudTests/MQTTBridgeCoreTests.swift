@@ -75,7 +75,7 @@ struct MQTTBridgeCoreTests {
         #expect(dismissLink != waitLink)
         h.answer("dismiss", .ok(nil))
         #expect(h.replies == ["ok", "ok"])
-        h.clock.advance(.seconds(60))
+        h.clock.advance(.seconds(15))
         h.core.step()
         h.answer("wait", .ok("hidden"))
         #expect(h.replies == ["ok", "ok", "ok hidden"])
@@ -127,14 +127,14 @@ struct MQTTBridgeCoreTests {
         #expect(h.replies.filter { $0.hasPrefix("error busy more than 3 commands a second") }.count == 2)
         for i in 0..<6 { h.answer("status \"\(i)\"", .ok(nil)) }
         // Refused by the gate without reaching the daemon.
-        h.clock.advance(.seconds(10))
+        h.clock.advance(.seconds(5))
         h.command("quit")
         #expect(h.replies.last?.hasPrefix("error denied") == true)
         h.command("subscribe")
         #expect(h.replies.last == "ok subscribed splashhud/k1/event")
         #expect(h.daemon.commands.count == 6)
         // Five requests that hold a link each: the fifth is busy; the daemon's 8 links a user are never all taken.
-        h.clock.advance(.seconds(10))
+        h.clock.advance(.seconds(5))
         for _ in 0..<4 { h.command("wait") }
         h.command("ask-password \"PIN\"")
         #expect(h.daemon.commands.filter { $0 == "wait" }.count == 4)
@@ -151,8 +151,17 @@ struct MQTTBridgeCoreTests {
         #expect(h.replies.count == 2 && h.replies.allSatisfy { $0.hasPrefix("error failed") && $0.contains("did not answer within 5000 ms") }, "\(h.replies)")
         // The next command opens a new link.
         h.command("ping")
+        let link = try #require(h.daemon.link(owing: "ping"))
         h.answer("ping", .ok("pong"))
         #expect(h.replies.last == "ok pong")
+        // Closed by the bridge after 20 s with nothing owed, before the daemon's 30 s.
+        h.clock.advance(.seconds(19))
+        h.core.step()
+        #expect(!h.daemon.closed.contains(link))
+        #expect(h.core.nextDeadline <= h.clock.now + .seconds(1))
+        h.clock.advance(.seconds(1))
+        h.core.step()
+        #expect(h.daemon.closed.contains(link))
     }
 
     @Test func theDaemonGoneAndBackAndTheBrokerLostAndBack() throws {
