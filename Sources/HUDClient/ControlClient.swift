@@ -53,8 +53,15 @@ public final class ControlClient {
     /// when nothing is at the path: there, a server that is not root, us or the owner of the
     /// path's directory is refused before anything is sent (`.untrustedServer`).
     public init(socket: String? = nil, timeoutMilliseconds: Int32 = 500) throws(ControlClientError) {
-        let path = socket ?? Self.defaultSocket
         self.timeoutMilliseconds = timeoutMilliseconds
+        (descriptor, self.socket) = try Self.connect(socket: socket, timeoutMilliseconds: timeoutMilliseconds)
+    }
+
+    /// A non-blocking connection to the daemon at `socket` (nil: `defaultSocket`) and the name it
+    /// was reached at, checked as `init` checks it: for a client that drives its own event loop
+    /// (the fleet bridge), which owns and closes the descriptor.
+    public static func connect(socket: String?, timeoutMilliseconds: Int32) throws(ControlClientError) -> (FileDescriptor, String) {
+        let path = socket ?? Self.defaultSocket
         var candidates = [path]
         if !path.hasPrefix("@") { candidates.append(ControlProtocol.abstractFallback(for: path)) }
         var failure: ControlClientError = .notRunning(socket: path, detail: "no socket")
@@ -79,9 +86,7 @@ public final class ControlClient {
                     throw error
                 }
             }
-            descriptor = fd
-            self.socket = candidate
-            return
+            return (fd, candidate)
         }
         throw failure
     }

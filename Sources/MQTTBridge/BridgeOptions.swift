@@ -54,7 +54,7 @@ enum BridgeOptions {
             .option("protocol", "version", help: "5 (default) or 3.1.1; a broker that refuses 5 gets 3.1.1."),
             .option("session-expiry", "seconds", help: "How long the broker keeps commands for an offline kiosk (MQTT 5; default: 300)."),
             .option("max-packet-size", "bytes", help: "The largest packet to publish, for brokers that do not say (default: 262144)."),
-            .option("state-interval", "seconds", help: "How often the state is read while the HUD is visible (default: 0.5)."),
+            .option("state-interval", "seconds", help: "The least time between two publishes of a changed state (default: 0.5)."),
             .option("heartbeat", "seconds", help: "Publish the state again, with a new time and seq, after this long without a change, 1 to 86400 (default: 60)."),
             .option("rate", "commands", help: "Commands a second taken from the broker, beyond a burst of twice as many (default: 20)."),
             .option("config", "path", help: "The configuration file (default: /etc/splashhud/mqtt.conf, if present)."),

@@ -40,7 +40,7 @@ struct CommandGate: Sendable {
             return .answer(.error(.denied, "\(verb.rawValue) is not allowed over MQTT (splashhud-mqtt --allow \(verb.rawValue))"))
         }
         switch request {
-        case .subscribe(let keys):
+        case .subscribe(let keys, _):
             // The bridge is the one subscriber; events go to the event topic for everyone.
             return .answer(.ok("subscribed \(topics.event)\(keys ? " keys" : "")"))
         case .snapshot:

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // One connection to the broker through libmosquitto, driven by the bridge's own epoll loop (no
-// library thread): the loop watches `socket`, calls `read`/`write` when it is ready and `misc`
-// about once a second, and re-registers the descriptor whenever `socket` changes (every reconnect
-// makes a new one). libmosquitto's callbacks only append to `events`; the loop drains them after
+// library thread, never `mosquitto_loop_start`): MosquittoTransport watches `socket`, calls
+// `read`/`write` when it is ready and `misc` about once a second, and re-registers the descriptor
+// whenever `socket` changes (every reconnect makes a new one). libmosquitto's callbacks only append to `events`; the loop drains them after
 // each call, outside any callback, so a publish made in answer is written at once rather than
 // queued until the next write (libmosquitto holds packets made inside a callback).
 //
@@ -27,6 +27,9 @@ enum MQTTEvent: Equatable {
     /// A QoS 1 publish acknowledged; MQTT 5 says a refusal with `reasonCode` 0x80 and above
     /// (0x87: not authorized). A 3.1.1 broker drops a refused publish without a word.
     case published(mid: Int32, reasonCode: Int32)
+    /// A read or write failed before the CONNACK (a refused TLS handshake): the attempt is over.
+    /// Once connected a loss comes as `.disconnected` instead.
+    case failed(MQTTError)
 }
 
 /// A PUBLISH the broker delivered to us.
@@ -53,7 +56,9 @@ enum MQTTProtocol: Int32, Equatable, Sendable, CustomStringConvertible {
 struct MQTTError: Error, Equatable, CustomStringConvertible {
     let call: String
     let code: Int32
-    var description: String { "\(call): \(String(cString: mosquitto_strerror(code)))" }
+    var description: String { "\(call): \(reason)" }
+    /// libmosquitto's words for `code`.
+    var reason: String { String(cString: mosquitto_strerror(code)) }
     var isOversize: Bool { code == Int32(MOSQ_ERR_OVERSIZE_PACKET.rawValue) }
 }
 

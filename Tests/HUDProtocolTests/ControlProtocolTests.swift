@@ -10,13 +10,15 @@ import Testing
         #expect(try ControlRequest.parse(" state ") == .state)
         #expect(try ControlRequest.parse("snapshot HDMI-A-1") == .snapshot(output: "HDMI-A-1"))
         #expect(try ControlRequest.parse("snapshot") == .snapshot(output: nil))
+        #expect(try ControlRequest.parse("subscribe state keys") == .subscribe(keys: true, state: true))
+        #expect(throws: CommandError.self) { try ControlRequest.parse("subscribe keys keys") }
         #expect(try ControlRequest.parse("show \"Booting\"") == .request(.hud(.show(status: "Booting"))))
         #expect(try ControlRequest.parse("QUIT") == .request(.dismissAndQuit))
         #expect(try ControlRequest.parse("# a comment") == nil)
         #expect(throws: CommandError(.tooManyArguments(command: "ping"), column: 6)) { try ControlRequest.parse("ping now") }
         // Suggestions know the control verbs too.
         #expect(throws: CommandError(.unknownVerb("stat", suggestion: "state"), column: 1)) { try ControlRequest.parse("stat") }
-        for r: ControlRequest in [.ping, .version, .state, .wait, .subscribe(keys: false), .subscribe(keys: true), .snapshot(output: "a b"), .snapshot(output: nil),
+        for r: ControlRequest in [.ping, .version, .state, .wait, .subscribe(keys: false), .subscribe(keys: true), .subscribe(keys: false, state: true), .subscribe(keys: true, state: true), .snapshot(output: "a b"), .snapshot(output: nil),
                                   .request(.quit(retain: true))] {
             #expect(try ControlRequest.parse(r.description) == r)
         }
@@ -37,6 +39,11 @@ import Testing
                          outputs: [.init(name: "Virtual-1", width: 1024, height: 768), .init(name: "HDMI-A-1", width: 1920, height: 1080)])
         #expect(s.line == "visible yes mode ring progress 0.4 status \"Copying \\\"files\\\"\" outputs Virtual-1:1024x768,HDMI-A-1:1920x1080")
         #expect(HUDState(line: s.line) == s)
+        // As `subscribe state` streams it: an event line of a kind only those who asked are sent.
+        #expect(s.eventLine(time: .seconds(1.5)).hasPrefix("event 1.500 state visible yes mode ring"))
+        #expect(HUDState(eventLine: s.eventLine(time: .seconds(1.5))) == s)
+        #expect(HUDState(eventLine: "event 1.500 hidden") == nil)
+        #expect(HUDEvent(line: s.eventLine(time: .seconds(1.5))) == nil)
         let hidden = HUDState(visible: false, mode: "hidden", progress: nil, status: nil, outputs: [])
         #expect(HUDState(line: hidden.line) == hidden)
         // Unknown keys are skipped (later versions may add some).

@@ -2,7 +2,8 @@
 // The control socket end to end in one process: real Unix sockets, the real epoll loop and clock,
 // the HUD on a memory display. Every request gets exactly one reply, in order; malformed lines are
 // refused and change nothing; progress floods are coalesced but each answered; a subscriber that
-// never reads is cut off while the others go on; a snapshot is what the screen shows.
+// never reads is cut off while the others go on; the state goes, at once and on each change, only
+// to a subscriber that asks for it; a snapshot is what the screen shows.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -51,6 +52,34 @@ struct ControlServerTests {
         #expect(got.count == 1 && got[0].hasSuffix("key key a text a"), "\(got)")
         try rig.run(for: 0.3)
         #expect(!plain.readLines().contains { $0.contains(" key ") }, "a plain subscriber gets no key events")
+    }
+
+    @Test func theStateGoesOnlyToWhoAsksAtOnceAndOnEveryChange() throws {
+        let rig = try ControlRig()
+        let plain = try rig.connect(), follower = try rig.connect()
+        plain.send("subscribe\n")
+        follower.send("subscribe state\n")
+        #expect(try rig.lines(plain, count: 1) == ["ok subscribed"])
+        let first = try rig.lines(follower, count: 2)
+        #expect(first.first == "ok subscribed", "\(first)")
+        #expect(first.dropFirst().first.flatMap { HUDState(eventLine: $0) }?.visible == false, "\(first)")
+        // A change by another client comes once, after the turn that made it.
+        let other = try rig.connect()
+        other.send("progress 0.25 \"Copying\"\n")
+        #expect(try rig.lines(other, count: 1) == ["ok"])
+        var states: [HUDState] = []
+        try rig.run(for: 3) {
+            states += follower.readLines().compactMap { HUDState(eventLine: $0) }
+            return states.contains { $0.progress == 0.25 && $0.status == "Copying" }
+        }
+        #expect(states.contains { $0.progress == 0.25 && $0.status == "Copying" && $0.visible }, "\(states)")
+        // Nothing changes: nothing is sent.
+        try rig.run(for: 0.5)
+        states = follower.readLines().compactMap { HUDState(eventLine: $0) }
+        #expect(states.allSatisfy { $0.progress == 0.25 }, "\(states)")
+        try rig.run(for: 0.5)
+        #expect(follower.readLines().compactMap { HUDState(eventLine: $0) }.isEmpty)
+        #expect(!plain.readLines().contains { $0.contains(" state ") }, "a plain subscriber gets no state events")
     }
 
     @Test func badLinesAreRefusedAndTheConnectionGoesOn() throws {

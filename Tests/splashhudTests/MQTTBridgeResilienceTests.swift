@@ -4,9 +4,10 @@
 // nothing delivered: only keepalive notices); and a QoS 1 command redelivered after a reconnect
 // because our PUBACK was lost, which must be applied once.
 //
-// The cut is made by `TCPRelay`, a small forwarder between the bridge and the broker that the test
-// tells to stall (no byte passes either way, every connection stays open, new ones are closed at
-// once like a refused route) or to drop the bridge's side only. No root, no netns, no iptables.
+// The cut is made by `TCPRelay` (TCPRelay.swift), a small forwarder between the bridge and the
+// broker that the test tells to stall (no byte passes either way, every connection stays open, new
+// ones are closed at once like a refused route) or to drop the bridge's side only. No root, no
+// netns, no iptables.
 import Foundation
 import HUDClient
 import HUDProtocol
@@ -16,114 +17,6 @@ import Testing
 struct MQTTBridgeResilienceTests {
     typealias Daemon = DaemonProcessTests.Running
     typealias BridgeProcess = MQTTBridgeTests.BridgeProcess
-
-    /// A TCP forwarder on a free loopback port to the broker's, driven by lines on its standard input:
-    /// `stall` (hold every byte, keep connections open, close new ones at once), `mute-up` (drop what
-    /// the client sends, pass what the broker sends), `heal` (close every connection, pass again).
-    final class TCPRelay: @unchecked Sendable {
-        private let process = Process()
-        private let input = Pipe()
-        private let lock = NSLock()
-        private var buffer = Data()
-        private(set) var port = 0
-
-        static let script = #"""
-            import selectors, socket, sys
-            upstream = int(sys.argv[1])
-            listener = socket.socket()
-            listener.bind(("127.0.0.1", 0))
-            listener.listen(64)
-            print(listener.getsockname()[1], flush=True)
-            sel = selectors.DefaultSelector()
-            sel.register(listener, selectors.EVENT_READ, "accept")
-            sel.register(sys.stdin, selectors.EVENT_READ, "control")
-            mode, peers = "pass", {}   # peers: socket -> (its peer, whether it is the client's side)
-            def close_all():
-                for s in list(peers):
-                    try: sel.unregister(s)
-                    except Exception: pass
-                    s.close()
-                peers.clear()
-            while True:
-                for key, _ in sel.select():
-                    if key.data == "accept":
-                        c, _ = listener.accept()
-                        if mode == "stall":
-                            c.close(); continue
-                        u = socket.create_connection(("127.0.0.1", upstream))
-                        for s in (c, u): s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-                        peers[c], peers[u] = (u, True), (c, False)
-                        sel.register(c, selectors.EVENT_READ, "data"); sel.register(u, selectors.EVENT_READ, "data")
-                    elif key.data == "control":
-                        line = sys.stdin.readline().strip()
-                        if not line: sys.exit(0)
-                        if line == "stall":
-                            for s in peers: sel.unregister(s)
-                        elif line == "heal":
-                            close_all()
-                            line = "heal"
-                        mode = "pass" if line == "heal" else line
-                        print("ok " + line, flush=True)
-                    else:
-                        s = key.fileobj
-                        if s not in peers: continue
-                        peer, client_side = peers[s]
-                        try: data = s.recv(65536)
-                        except OSError: data = b""
-                        if not data:
-                            for x in (s, peer):
-                                try: sel.unregister(x)
-                                except Exception: pass
-                                x.close(); peers.pop(x, None)
-                        elif not (client_side and mode == "mute-up"):
-                            peer.sendall(data)
-            """#
-
-        init(to upstream: Int) throws {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-            process.arguments = ["-c", Self.script, "\(upstream)"]
-            process.standardInput = input
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = output
-            output.fileHandleForReading.readabilityHandler = { [weak self] h in
-                let d = h.availableData
-                guard let self else { return }
-                self.lock.lock(); self.buffer.append(d); self.lock.unlock()
-            }
-            try process.run()
-            #expect(wait { Int($0.first ?? "") != nil }, "the relay did not start: \(lines)")
-            port = Int(lines.first ?? "") ?? 0
-        }
-
-        deinit { end() }
-
-        /// SIGKILL: children of the test runner start with SIGTERM blocked.
-        func end() {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
-        }
-
-        var lines: [String] {
-            lock.lock(); defer { lock.unlock() }
-            return String(decoding: buffer, as: UTF8.self).split(separator: "\n").map(String.init)
-        }
-
-        /// Sends `command` and waits for its `ok`.
-        func send(_ command: String) {
-            let before = lines.filter { $0 == "ok " + command }.count
-            input.fileHandleForWriting.write(Data((command + "\n").utf8))
-            #expect(wait { $0.filter { $0 == "ok " + command }.count > before }, "relay: no ok for \(command): \(lines)")
-        }
-
-        private func wait(seconds: Double = 5, _ condition: ([String]) -> Bool) -> Bool {
-            let deadline = Date() + seconds
-            while Date() < deadline {
-                if condition(lines) { return true }
-                Thread.sleep(forTimeInterval: 0.02)
-            }
-            return condition(lines)
-        }
-    }
 
     static func state(_ d: Daemon) throws -> HUDState? { try MQTTBridgeTests.state(d) }
 

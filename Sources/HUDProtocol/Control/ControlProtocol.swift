@@ -52,8 +52,10 @@ public enum ControlRequest: Equatable, Sendable {
     /// A HUD command or a service verb, as any transport carries it.
     case request(Request)
     case ping, version, state, wait
-    /// Events from now on; `keys`: key presses too (Plymouth's watch-keystroke, for "press any key").
-    case subscribe(keys: Bool)
+    /// Events from now on; `keys`: key presses too (Plymouth's watch-keystroke, for "press any key");
+    /// `state`: the state too, as a `state` event line at once and whenever it changes (a client
+    /// that follows the HUD then never asks `state` again: the fleet bridge).
+    case subscribe(keys: Bool, state: Bool = false)
     /// The PNG of what `output` (nil: the first) shows now.
     case snapshot(output: String?)
     /// A passphrase (a PIN, a password) typed on the HUD's prompt, shown as bullets.
@@ -74,11 +76,15 @@ public enum ControlRequest: Equatable, Sendable {
             default: return .wait
             }
         case "subscribe":
-            if let what = rest.first, what.text != "keys" {
-                throw CommandError(.notOneOf(command: "subscribe", word: what.text, choices: ["keys"]), column: what.column)
+            var keys = false, state = false
+            for what in rest {
+                switch what.text {
+                case "keys" where !keys: keys = true
+                case "state" where !state: state = true
+                default: throw CommandError(.notOneOf(command: "subscribe", word: what.text, choices: ["keys", "state"]), column: what.column)
+                }
             }
-            try CommandParser.end(rest.dropFirst(), for: verb.text)
-            return .subscribe(keys: !rest.isEmpty)
+            return .subscribe(keys: keys, state: state)
         case "snapshot":
             try CommandParser.end(rest.dropFirst(), for: verb.text)
             return .snapshot(output: rest.first?.text)
@@ -101,7 +107,7 @@ extension ControlRequest: CustomStringConvertible {
         case .version: return "version"
         case .state: return "state"
         case .wait: return "wait"
-        case .subscribe(let keys): return keys ? "subscribe keys" : "subscribe"
+        case .subscribe(let keys, let state): return "subscribe" + (keys ? " keys" : "") + (state ? " state" : "")
         case .snapshot(let output): return output.map { "snapshot \(CommandParser.quote($0))" } ?? "snapshot"
         case .askPassword(let prompt): return "ask-password \(CommandParser.quote(prompt))"
         }

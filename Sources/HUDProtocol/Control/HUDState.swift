@@ -63,6 +63,19 @@ public struct HUDState: Equatable, Sendable {
         self.init(visible: visible, mode: mode, progress: progress, status: status, outputs: outputs)
     }
 
+    /// The state as a `subscribe state` subscriber reads it: `event T state` and then the `state`
+    /// reply's words. A kind no `HUDEvent` has, so a client that never asked for it would not know
+    /// it: only those that ask are sent it.
+    public func eventLine(time: Instant) -> String { "event \(format3(time.seconds)) state " + line }
+
+    /// A state event line read back; nil when `line` is not one.
+    public init?(eventLine: String) {
+        guard eventLine.hasPrefix("event ") else { return nil }
+        let words = eventLine.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false)
+        guard words.count == 4, words[2] == "state", Double(words[1]) != nil else { return nil }
+        self.init(line: String(words[3]))
+    }
+
     /// Four decimals at most, no trailing zeros (0.4, not 0.4000).
     static func format(_ v: Double) -> String {
         let scaled = Int64((min(max(v, -1000), 1000) * 10_000).rounded())

@@ -36,7 +36,7 @@ extension ControlRequest {
     public var privilegedVerb: PrivilegedVerb? {
         switch self {
         case .request(let r): return r.privilegedVerb
-        case .subscribe(let keys): return keys ? .subscribeKeys : nil
+        case .subscribe(let keys, _): return keys ? .subscribeKeys : nil
         case .askPassword: return .askPassword
         case .ping, .version, .state, .wait, .snapshot: return nil
         }

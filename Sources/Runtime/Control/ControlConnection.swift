@@ -32,6 +32,9 @@ final class ControlConnection {
     var lines = CommandFIFOLineBuffer(limit: ControlProtocol.maxLineBytes)
     /// Streams events after `subscribe`.
     var subscribed = false
+    /// Asked for the state as well (`subscribe state`), and the state line it was sent last.
+    var followsState = false
+    var stateSent: String?
     /// Asked for key events (`subscribe keys`): the runtime watches keys until this one goes.
     /// Its key watch while it has subscribed to keys.
     var keyWatch: KeyWatch?

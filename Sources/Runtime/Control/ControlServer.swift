@@ -43,6 +43,8 @@ public final class ControlServer {
     /// Requests answered at the end of the turn.
     private var deferred: [(ControlConnection, Int, ControlRequest)] = []
     private var waiters: [(ControlConnection, Int)] = []
+    /// Connections subscribed to the state: while there is none, a turn never reads it.
+    private var stateFollowers = 0
     private var logger: Logger { runtime.logger }
     private var closed = false
 
@@ -55,6 +57,7 @@ public final class ControlServer {
         try host.start(owner: self)
         runtime.addEventListener { [unowned self] events in broadcast(events) }
         runtime.atTurnEnd { [unowned self] in answerDeferred() }
+        runtime.atTurnEnd { [unowned self] in sendStates() }
         logger.info("control socket at \(socket.address)\(socket.tookOverStale ? " (took over a stale socket)" : ""): \(host.limits.summary)")
     }
 
@@ -120,9 +123,11 @@ public final class ControlServer {
         case .version:
             c.fill(slot, .ok(VersionReply.current.line))
             send(c)
-        case .subscribe(let keys):
+        case .subscribe(let keys, let state):
             c.subscribed = true
             if keys && c.keyWatch == nil { c.keyWatch = runtime.watchKeys() }
+            // Its first state goes at the end of this turn (stateSent nil differs from any).
+            if state && !c.followsState { c.followsState = true; stateFollowers += 1 }
             c.fill(slot, .ok("subscribed"))
             send(c)
         case .state, .wait, .snapshot:
@@ -218,6 +223,22 @@ public final class ControlServer {
         c.snapshotsEncoding += 1
     }
 
+    /// The state to each `subscribe state` client whose last one differs: checked at the end of
+    /// every turn, after its requests were applied and its frame drawn (a ramping progress changes
+    /// it each frame; the subscriber decides how often it passes that on).
+    private func sendStates() {
+        guard stateFollowers > 0 else { return }
+        var now: (state: HUDState, line: String)?
+        for c in host.connections.values where c.followsState && !c.closed {
+            let current = now ?? { let s = runtime.state(); return (s, s.line) }()
+            now = current
+            guard c.stateSent != current.line else { continue }
+            c.stateSent = current.line
+            c.send(event: current.state.eventLine(time: runtime.scene.clock.now))
+            send(c)
+        }
+    }
+
     private func broadcast(_ events: [HUDEvent]) {
         for c in host.connections.values where c.subscribed && !c.closed {
             // Key events go only to those who asked to watch keys (and may).
@@ -245,6 +266,7 @@ extension ControlServer: ConnectionOwner {
     }
 
     func dropped(_ c: ControlConnection) {
+        if c.followsState { c.followsState = false; stateFollowers -= 1 }
         prompts.withdraw(owner: ObjectIdentifier(c))
         c.keyWatch?.end()
         c.keyWatch = nil
