@@ -280,6 +280,7 @@ install -d "$man/man1" "$man/man5" "$man/man8"
 "$clientdir/splashhud" --generate-manual > "$man/man1/splashhud.1"
 "$bindir/splashhudd" --generate-manual > "$man/man8/splashhudd.8"
 install -m 0644 docs/man/splashhud.conf.5 "$man/man5/"
+((${#bridge[@]})) && "${bridge[0]}" --generate-manual > "$man/man1/splashhud-mqtt.1"
 if ((${#tools[@]})) && command -v swift >/dev/null; then
     swift build --product generate-manual >/dev/null
     "$(swift build --show-bin-path)/generate-manual" "${tools[0]}" --output-directory "$man/man1" >/dev/null

@@ -8,6 +8,10 @@ public enum BridgeCommand {
     public static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments == ["--version"] { print(SplashHUDVersion.current); return }
+        if arguments == ["--generate-manual"] {
+            CommandLineTool.exitWithHelp(ManPage.page(for: BridgeOptions.spec, seeAlso: ["splashhud(1)", "splashhudd(8)", "mosquitto_pub(1)"],
+                                                      version: SplashHUDVersion.current))
+        }
         let configuration: BridgeConfiguration
         do {
             guard let c = try BridgeOptions.parse(arguments) else {

@@ -35,8 +35,10 @@ enum BridgeOptions {
         abstract: "Carry a splashhudd's control socket to an MQTT broker (a fleet of kiosks).",
         discussion: """
             Commands arrive on PREFIX/DEVICE/cmd and PREFIX/group/GROUP/cmd; replies, the retained state, events, \
-            snapshots and the retained online/offline status go out under PREFIX/DEVICE (docs/fleet.md). The same keys \
-            may be set in the configuration file (key = value a line); the command line wins, and group and allow add up.
+            snapshots and the retained online/offline status go out under PREFIX/DEVICE (fleet.md, the operator's guide, and \
+            fleet-reference.md, in /usr/share/doc/splashhud/docs). The same keys \
+            may be set in the configuration file (key = value a line); the command line wins, and group and allow add up. \
+            --version prints the version, --generate-manual this man page.
             """,
         options: [
             .option("broker", "url", help: "mqtt://HOST[:PORT] (1883) or mqtts://HOST[:PORT] (TLS, 8883)."),

@@ -43,6 +43,20 @@ import Testing
         return page
     }
 
+    @Test func bridgePageHasEveryOption() throws {
+        let (status, help) = try SplashBinary.run(try SplashBinary.path("splashhud-mqtt"), ["--help"])
+        #expect(status == 0)
+        let page = try Self.page("splashhud-mqtt")
+        #expect(page.hasPrefix(".TH SPLASHHUD-MQTT 1 "))
+        let options = Self.longOptions(in: help)
+        for required in ["broker", "device", "group", "heartbeat", "config"] {
+            #expect(options.contains(required), "splashhud-mqtt --help lacks --\(required)")
+        }
+        for option in options.sorted() {
+            #expect(page.contains(Self.roff(option)), "splashhud-mqtt(1) lacks --\(option)")
+        }
+    }
+
     @Test func daemonPageHasEveryOption() throws {
         let (status, help) = try SplashBinary.run(try SplashBinary.path("splashhudd"), ["--help"])
         #expect(status == 0)
