@@ -82,9 +82,10 @@ if [[ " $* " == *" --tests "* ]]; then
     # MenderEndToEndTests: Debian's mender-client 3.4 installing, standalone, a module-image
     # artifact that mender-artifact writes with our state scripts embedded.
     mender-client mender-artifact
-    # FirmwareLogoEndToEndTests boot through Debian's UEFI firmware for QEMU, which draws its logo
-    # and publishes it in ACPI's BGRT.
-    ovmf
+    # SeamlessBootEndToEndTests boot through Debian's UEFI firmware for QEMU, which draws its logo
+    # and publishes it in ACPI's BGRT, and hand the screen to a kiosk: cage (which will not start
+    # without Xwayland) with weston's demo client, under seatd.
+    ovmf cage weston xwayland seatd
     # SupportCodeEndToEndTests decode the failure screen's support QR code with zbar's zbarimg.
     zbar-tools
     # LinkageTests read the binaries' undefined symbols with nm.

@@ -24,7 +24,7 @@ import Testing
 struct SeamlessBootEndToEndTests {
     static let guestScript = """
         #!/bin/sh
-        D="$1"; S="$2"; P="$3"
+        D="$1"; S="$2"; P="$3"; K="$4"
         exec 3<>/dev/ttyS1
         ctl() { echo "$1" >&3; read -r answer <&3; echo "ctl $1 -> $answer"; }
         c() { "$S" "$@" --socket /run/hud --timeout 5000; }
@@ -47,11 +47,43 @@ struct SeamlessBootEndToEndTests {
         echo "INSMOD-DONE"
         i=0; while ! c state | grep -q "outputs card" && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
         sleep 3
-        ctl "RECORD STOP"
         ctl "SHOT card settled"
         echo "STATE $(c state)"
         for f in /proc/$pid/fd/*; do echo "FD $(readlink $f)"; done
         echo "FB0 $(cat /sys/class/graphics/fb0/name)"
+        if [ "$K" = kiosk ]; then
+          # The kiosk's app: cage (as a user, through seatd) with a Wayland client, once the
+          # splash has let go of the screen.
+          export XDG_RUNTIME_DIR=/run/xdg
+          mkdir -p $XDG_RUNTIME_DIR /etc /tmp/.X11-unix; chmod 1777 /tmp /tmp/.X11-unix
+          printf 'root:x:0:0:root:/root:/bin/sh\nkiosk:x:1000:1000:kiosk:/tmp:/bin/sh\n' > /etc/passwd
+          printf 'root:x:0:\nkiosk:x:1000:\n' > /etc/group
+          chown 1000:1000 $XDG_RUNTIME_DIR
+          /usr/sbin/seatd -u kiosk -g kiosk -l error > /tmp/seatd.log 2>&1 &
+          # exec: run in the background, the app's PID is the one $! names.
+          app() {
+            exec /usr/bin/setpriv --reuid=1000 --regid=1000 --clear-groups env XDG_RUNTIME_DIR=$XDG_RUNTIME_DIR \
+              WLR_RENDERER=pixman LIBSEAT_BACKEND=seatd WLR_LIBINPUT_NO_DEVICES=1 /usr/bin/cage -- "$@"
+          }
+          ctl "MARK deactivate"
+          c deactivate; echo "RESULT deactivate $?"
+          sleep 1
+          ctl "MARK cage"
+          app /usr/bin/weston-simple-shm > /tmp/cage.log 2>&1 & cage=$!
+          sleep 3
+          ctl "RECORD STOP"
+          kill $cage; wait $cage
+          c reactivate; echo "RESULT reactivate $?"
+          sleep 2
+          ctl "SHOT reactivated settled"
+          # An app that dies before its first frame: the watchdog (3 s) takes the screen back.
+          c deactivate; echo "RESULT deactivate-again $?"
+          (app /bin/false > /tmp/cage2.log 2>&1); echo "RESULT app-died $?"
+          sleep 5
+          ctl "SHOT watchdog settled"
+        else
+          ctl "RECORD STOP"
+        fi
         kill $pid; wait $pid
         cat /tmp/daemon.log
         """
@@ -59,6 +91,9 @@ struct SeamlessBootEndToEndTests {
     static let profile = """
         [theme]
         logo = firmware
+
+        [handover]
+        watchdog = 3
 
         """
 
@@ -68,12 +103,14 @@ struct SeamlessBootEndToEndTests {
         var fbdevEmulation: String
         /// Whether the driver's mode set clears the video memory (a black run is then allowed).
         var modesetClears: Bool
+        /// Whether the boot goes on to a kiosk's app (cage and a Wayland client) and the watchdog.
+        var kiosk = false
         var description: String { display }
     }
 
     static let machines = [
         Machine(display: "efifb", fbdevEmulation: "bochs-drmdrmfb", modesetClears: true),
-        Machine(display: "efifb-virtio", fbdevEmulation: "virtio_gpudrmfb", modesetClears: false),
+        Machine(display: "efifb-virtio", fbdevEmulation: "virtio_gpudrmfb", modesetClears: false, kiosk: true),
     ]
 
     @Test(arguments: machines)
@@ -88,9 +125,16 @@ struct SeamlessBootEndToEndTests {
         try Self.profile.write(toFile: "\(dir)/kiosk.conf", atomically: true, encoding: .utf8)
         try Self.guestScript.write(toFile: "\(dir)/guest.sh", atomically: true, encoding: .utf8)
         let shots = "\(dir)/shots"
+        // The kiosk: Debian's cage (wlroots, drawing with pixman), a Wayland client, seatd, and
+        // Xwayland, which cage will not start without.
+        let kioskPrograms = ["/usr/bin/cage", "/usr/bin/weston-simple-shm", "/usr/sbin/seatd", "/usr/bin/setpriv", "/usr/bin/Xwayland"]
+        if machine.kiosk {
+            for p in kioskPrograms { try #require(FileManager.default.fileExists(atPath: p), "\(p) is missing (scripts/setup.sh --tests)") }
+        }
         let run = try VMRun(display: machine.display, program: "/bin/busybox", shotsDir: shots, timeout: 300, verbose: true,
-                            files: try guestFiles([daemon, client]) + ["\(dir)/guest.sh:/seamless-test.sh", "\(dir)/kiosk.conf:/kiosk.conf"],
-                            args: ["sh", "/seamless-test.sh", daemon, client, "/kiosk.conf"])
+                            files: try guestFiles([daemon, client] + (machine.kiosk ? kioskPrograms : []))
+                                + ["\(dir)/guest.sh:/seamless-test.sh", "\(dir)/kiosk.conf:/kiosk.conf"],
+                            args: ["sh", "/seamless-test.sh", daemon, client, "/kiosk.conf", machine.kiosk ? "kiosk" : "-"])
         let output = run.output
         print(output.split(whereSeparator: \.isNewline).filter {
             $0.contains("BGRT") || $0.contains("RESULT") || $0.contains("logo") || $0.contains("start-up") || $0.contains("moved")
@@ -162,16 +206,22 @@ struct SeamlessBootEndToEndTests {
         // Every dump of the recording: the firmware's logo in place; from the first settled splash
         // frame on, that frame and nothing else, across the move.
         let index = try String(contentsOfFile: "\(shots)/boot.index", encoding: .utf8).split(whereSeparator: \.isNewline)
-        var dumps: [(ms: Double, file: String)] = []
-        var marks: [String] = []
+        var all: [(ms: Double, file: String)] = []
+        var marks: [(ms: Double, what: String)] = []
         for line in index {
             let parts = line.split(separator: " ")
-            if parts.first == "#" { marks.append(parts.dropFirst().joined(separator: " ")); continue }
-            dumps.append((try #require(Double(String(parts[0]))), String(parts[1])))
+            if parts.first == "#" {
+                marks.append((try #require(Double(String(parts[1]))), parts.dropFirst(2).joined(separator: " ")))
+                continue
+            }
+            all.append((try #require(Double(String(parts[0]))), String(parts[1])))
         }
+        // The boot and the move up to the hand-over to the kiosk's app; the app's part after it.
+        let handover = marks.first { $0.what == "deactivate" }?.ms ?? .infinity
+        let dumps = all.filter { $0.ms < handover }
         try #require(dumps.count >= 20, "only \(dumps.count) screendumps recorded")
         var frames: [String: Pixmap] = [:]
-        for file in Set(dumps.map(\.file)) { frames[file] = try ScreenDump(contentsOf: "\(shots)/\(file)").pixmap }
+        for file in Set(all.map(\.file)) { frames[file] = try ScreenDump(contentsOf: "\(shots)/\(file)").pixmap }
         var logoMoved = 0, firstSplash: Double?, afterSplash = 0, notSplash: [String] = []
         var blackRuns: [(from: Double, to: Double)] = [], previousBlack = false
         for (i, d) in dumps.enumerated() {
@@ -195,11 +245,11 @@ struct SeamlessBootEndToEndTests {
             notSplash.append("\(d.file) at \(d.ms) ms")
         }
         var segments: [String] = []
-        for (i, d) in dumps.enumerated() where i == 0 || dumps[i - 1].file != d.file {
+        for (i, d) in all.enumerated() where i == 0 || all[i - 1].file != d.file {
             let black = frames[d.file].map { f in f.pixels.allSatisfy { $0 & 0x00FF_FFFF == 0 } } ?? false
             segments.append("\(Int(d.ms)) ms \(d.file)\(black ? " (black)" : "")")
         }
-        print("frames as recorded: " + segments.joined(separator: ", ") + "; marks: " + marks.joined(separator: ", "))
+        print("frames as recorded: " + segments.joined(separator: ", ") + "; marks: " + marks.map { "\(Int($0.ms)) ms \($0.what)" }.joined(separator: ", "))
         print("recorded \(dumps.count) screendumps over \(Int(dumps.last!.ms)) ms, \(frames.count) distinct; the splash from \(firstSplash.map { "\(Int($0)) ms" } ?? "never")")
         #expect(logoMoved == 0, "\(logoMoved) logo pixels (summed over the dumps before the splash) differ from the firmware's")
         #expect(firstSplash != nil && afterSplash >= 10, "the splash in \(afterSplash) dumps")
@@ -209,11 +259,55 @@ struct SeamlessBootEndToEndTests {
             print("black at the move: " + blackRuns.map { "\(Int($0.to - $0.from)) ms from \(Int($0.from)) ms" }.joined(separator: ", "))
             #expect(blackRuns.count <= 1 && blackRuns.allSatisfy { $0.to - $0.from < 1000 }, "black runs: \(blackRuns)")
         }
-        if logoMoved != 0 || !notSplash.isEmpty || blackRuns.count > 1 {
+        var kioskFailed = false
+        if machine.kiosk {
+            kioskFailed = try Self.checkKiosk(all.filter { $0.ms >= handover }, frames: frames, splash: splash, marks: marks, output: output)
+            for shot in ["reactivated", "watchdog"] {
+                let off = ServiceEndToEndTests.differing(splash, try PNGDecoder.decode(contentsOf: "\(shots)/\(shot).png"))
+                #expect(off == 0, "\(shot): \(off) pixels differ from the splash")
+                if off != 0 {
+                    let keep = VMSelftestTests.repo.appendingPathComponent(".build/qemu-failures").path
+                    try? FileManager.default.createDirectory(atPath: keep, withIntermediateDirectories: true)
+                    try? FileManager.default.removeItem(atPath: "\(keep)/seamless-\(shot).png")
+                    try? FileManager.default.copyItem(atPath: "\(shots)/\(shot).png", toPath: "\(keep)/seamless-\(shot).png")
+                }
+            }
+            for step in ["deactivate", "reactivate", "deactivate-again"] { #expect(output.contains("RESULT \(step) 0"), "\(step)") }
+            #expect(output.contains("handover watchdog: no other program drew within 3.0 s of the release; taking the display back"), "\(output)")
+        }
+        if logoMoved != 0 || !notSplash.isEmpty || blackRuns.count > 1 || kioskFailed {
             // For a person to look at: every distinct frame, in .build/qemu-failures/.
             let keep = VMSelftestTests.repo.appendingPathComponent(".build/qemu-failures").path
             try? FileManager.default.createDirectory(atPath: keep, withIntermediateDirectories: true)
             for (file, frame) in frames { try? PNGEncoder.write(frame, to: "\(keep)/seamless-\(machine.display)-\(file).png") }
         }
+    }
+
+    /// The hand-over to cage: until cage starts, only the splash (the released frame stays); then
+    /// black while cage sets its mode with a black buffer before its client has drawn (cage #366:
+    /// cage's, measured and said, not ours); then the client's frames. Returns whether it failed.
+    static func checkKiosk(_ dumps: [(ms: Double, file: String)], frames: [String: Pixmap], splash: Pixmap,
+                           marks: [(ms: Double, what: String)], output: String) throws -> Bool {
+        let cageStart = try #require(marks.first { $0.what == "cage" }?.ms, "no cage mark")
+        var beforeCage = 0, notSplashBeforeCage = 0, firstBlack: Double?, firstClient: Double?, other = 0
+        for d in dumps {
+            let frame = try #require(frames[d.file])
+            let isSplash = ServiceEndToEndTests.differing(splash, frame) == 0
+            let black = !isSplash && frame.pixels.allSatisfy { $0 & 0x00FF_FFFF == 0 }
+            if d.ms < cageStart {
+                beforeCage += 1
+                if !isSplash { notSplashBeforeCage += 1 }
+            } else if firstClient == nil {
+                if black { if firstBlack == nil { firstBlack = d.ms } } else if !isSplash { firstClient = d.ms } else if firstBlack != nil { other += 1 }
+            }
+        }
+        let splashHeld = firstBlack ?? firstClient ?? .infinity
+        print("hand-over to cage: the splash's frame held \(Int(splashHeld - cageStart)) ms after cage started; black (cage's own mode set) "
+              + "\(firstBlack.map { "from \(Int($0 - cageStart)) ms for \(Int((firstClient ?? $0) - $0)) ms" } ?? "never"); "
+              + "the client's first frame at \(firstClient.map { "\(Int($0 - cageStart)) ms" } ?? "never")")
+        #expect(beforeCage > 0 && notSplashBeforeCage == 0, "\(notSplashBeforeCage) of \(beforeCage) dumps between deactivate and cage were not the splash")
+        #expect(firstClient != nil, "the client never drew:\n\(output)")
+        #expect(other == 0, "the splash came back between cage's black and its client")
+        return notSplashBeforeCage != 0 || firstClient == nil || other != 0
     }
 }
