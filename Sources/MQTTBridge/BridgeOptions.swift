@@ -65,7 +65,6 @@ enum BridgeOptions {
             .option("rate", "commands", help: "Commands a second taken from the broker, beyond a burst of twice as many (default: 20)."),
             .option("discovery", "kind", help: "Announce this kiosk to a home automation: homeassistant (its MQTT discovery, docs/home-assistant.md)."),
             .option("discovery-prefix", "prefix", help: "Home Assistant's discovery prefix (default: homeassistant)."),
-            .option("discovery-version", "release", help: "The oldest Home Assistant release to serve, as YEAR.MONTH (default: 2024.11); before 2024.11 the update entity's percentage goes in in_progress."),
             .option("image-interval", "seconds", help: "A snapshot for Home Assistant's image entity this often while the HUD is visible, 0 for only on request (default: 0)."),
             .option("image-max-bytes", "bytes", help: "The largest PNG sent for the image entity; a larger one is halved until it fits (default: 65536)."),
             .flag("remove-discovery", help: "Remove this kiosk's Home Assistant entities (empty retained configs), then exit."),
@@ -131,13 +130,6 @@ enum BridgeOptions {
         var d = DiscoveryConfiguration()
         d.prefix = o.value("discovery-prefix") ?? d.prefix
         guard Topics.isValidPrefix(d.prefix) else { throw UsageError("--discovery-prefix '\(d.prefix)' must be topic levels without +, # or empty levels") }
-        if let release = o.value("discovery-version") {
-            let parts = release.split(separator: ".").map { Int32($0) }
-            guard parts.count >= 2, let year = parts[0], let month = parts[1] else {
-                throw UsageError("--discovery-version takes a Home Assistant release as YEAR.MONTH (2024.3), got '\(release)'")
-            }
-            d.legacyUpdate = year < 2024 || (year == 2024 && month < 11)
-        }
         if let seconds = try o.integer("image-interval", in: 0...86_400), seconds > 0 { d.imageInterval = .seconds(Double(seconds)) }
         d.imageMaxBytes = try o.integer("image-max-bytes", in: 4096...268_435_455) ?? d.imageMaxBytes
         let kind = try o.choice("discovery", of: ["homeassistant", "none"])

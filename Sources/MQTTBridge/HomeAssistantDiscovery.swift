@@ -13,9 +13,6 @@ import HUDProtocol
 struct DiscoveryConfiguration: Equatable, Sendable {
     /// The first topic level Home Assistant listens on (its own option of that name).
     var prefix = "homeassistant"
-    /// Home Assistant before 2024.11 has no `update_percentage` and rejects an update state with a
-    /// key it does not know: its percentage goes in `in_progress` instead (--discovery-version).
-    var legacyUpdate = false
     /// A snapshot for the image entity this often while the HUD is visible; nil: only on request.
     var imageInterval: Interval?
     /// The largest PNG the image entity is sent (a larger one is halved until it fits).
@@ -121,15 +118,15 @@ struct HomeAssistantDiscovery {
     /// The update entity's JSON state, made by Home Assistant from ours: an update runs while the
     /// HUD is visible with a progress. Its versions are the bridge's (no other is known here),
     /// equal, so the entity is `off` (up to date) and only its progress moves. Home Assistant
-    /// validates this JSON strictly (an unknown key drops it), so each release gets its own keys.
+    /// 2024.11 and later validate this JSON strictly (an unknown key, or a number for
+    /// `in_progress`, drops it) and read the percentage from `update_percentage`; earlier releases
+    /// read only the versions and the title and ignore the rest (their MQTT update entity has no
+    /// progress: 2024.3.3's and 2024.10.4's update.py), so one form serves every release.
     var updateTemplate: String {
         let v = JSONText.string(version)
         let running = "value_json.visible and value_json.progress is not none"
         let percent = "(value_json.progress * 100) | round(0) | int"
-        let head = #"{"installed_version":\#(v),"latest_version":\#(v),"title":"SplashHUD","#
-        if settings.legacyUpdate {
-            return head + #""in_progress":{{ \#(percent) if \#(running) else 'false' }}}"#
-        }
-        return head + #""in_progress":{{ 'true' if \#(running) else 'false' }},"update_percentage":{{ \#(percent) if \#(running) else 'null' }}}"#
+        return #"{"installed_version":\#(v),"latest_version":\#(v),"title":"SplashHUD","#
+            + #""in_progress":{{ 'true' if \#(running) else 'false' }},"update_percentage":{{ \#(percent) if \#(running) else 'null' }}}"#
     }
 }
