@@ -60,8 +60,8 @@ struct HomeAssistantDiscovery {
 
     private func config(_ component: String, _ object: String) -> String {
         let q = JSONText.string
-        // Both ways of naming the entity id: `object_id` for releases before 2025.10, which
-        // ignore the other key; `default_entity_id` for those that deprecate the first.
+        // Both ways of naming the entity id: `object_id` for the older releases (their schemas
+        // drop unknown keys); `default_entity_id` for the newest, which deprecate the first.
         var fields: [String] = [
             #""name":\#(q(Self.names[object] ?? object))"#,
             #""unique_id":\#(q("splashhud_\(node)_\(object)"))"#,
