@@ -222,7 +222,9 @@ final class BridgeCore {
         do {
             subscriptionsAsked.removeAll()
             for topic in configuration.topics.subscriptions { subscriptionsAsked[try mqtt.subscribe(topic, qos: 1)] = topic }
-            if let discovery { subscriptionsAsked[try mqtt.subscribe(discovery.birthTopic, qos: 1)] = discovery.birthTopic }
+            // Not among those checked: an ACL that hides Home Assistant's birth costs only the
+            // republish at its restart, not the bridge.
+            if let discovery { _ = try mqtt.subscribe(discovery.birthTopic, qos: 1) }
             // The configs before `online` and the state, so the entities exist when they come.
             publishDiscovery()
             onlineAsked = try mqtt.publish(configuration.topics.status, Array(Self.online.utf8), qos: 1, retain: true, properties: nil)

@@ -42,6 +42,7 @@ enum BridgeOptions {
             snapshots and the retained online/offline status go out under PREFIX/DEVICE (fleet.md, the operator's guide, and \
             fleet-reference.md, in /usr/share/doc/splashhud/docs). The same keys \
             may be set in the configuration file (key = value a line); the command line wins, and group and allow add up. \
+            --discovery homeassistant makes the kiosk a device in Home Assistant (home-assistant.md there). \
             --version prints the version, --generate-manual this man page.
             """,
         options: [
