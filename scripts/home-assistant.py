@@ -10,6 +10,10 @@
 #   token URL        a login through the public auth API (login flow, then the code for a token)
 #   states URL TOKEN the entities' states as JSON (GET /api/states)
 #   press URL TOKEN ENTITY  presses a button entity (POST /api/services/button/press)
+#   update-state CONFIG STATE  the update entity's state JSON as Home Assistant renders it from
+#       the bridge's STATE with the value_template of its CONFIG, checked against 2024.11's
+#       MQTT_JSON_UPDATE_SCHEMA (which 2024.3.3 does not have: copied here from that release's
+#       components/mqtt/update.py, with 2024.3.3's own config validators)
 #
 # Standard library only, besides bcrypt (a Home Assistant dependency) for the stored password.
 import base64
@@ -79,6 +83,26 @@ def press(url, access, entity):
     urllib.request.urlopen(request, timeout=10).close()
 
 
+def update_state(config, state):
+    import jinja2
+    import voluptuous as vol
+    from homeassistant.helpers import config_validation as cv
+
+    schema = vol.Schema({
+        vol.Optional("installed_version"): cv.string,
+        vol.Optional("latest_version"): cv.string,
+        vol.Optional("title"): cv.string,
+        vol.Optional("release_summary"): cv.string,
+        vol.Optional("release_url"): cv.url,
+        vol.Optional("entity_picture"): cv.url,
+        vol.Optional("in_progress"): cv.boolean,
+        vol.Optional("update_percentage"): vol.Any(vol.Range(min=0, max=100), None),
+    })
+    template = json.loads(config)["value_template"]
+    rendered = jinja2.Environment().from_string(template).render(value_json=json.loads(state))
+    print(json.dumps(schema(json.loads(rendered))))
+
+
 if __name__ == "__main__":
     command, args = sys.argv[1], sys.argv[2:]
-    {"prepare": prepare, "token": token, "states": states, "press": press}[command](*args)
+    {"prepare": prepare, "token": token, "states": states, "press": press, "update-state": update_state}[command](*args)

@@ -9,7 +9,8 @@
 # so that the frontend loads (without it Home Assistant starts in recovery mode, MQTT not loaded):
 # file_upload (janus), image_upload (Pillow), backup (securetar), hardware and recorder
 # (psutil-home-assistant, SQLAlchemy, fnv-hash-fast), the frontend itself, camera (PyTurboJPEG,
-# numpy), and josepy below 2 for cloud's acme. Measured here: about 130 s and 420 MB.
+# numpy), and josepy below 2 for cloud's acme. Measured here, from an empty venv with pip's
+# cache warm, on a busy 2-core machine: 293 s and 674 MB.
 # Does nothing when that venv already has this set (a stamp file records it).
 set -euo pipefail
 venv=${SPLASHHUD_HASS_VENV:-/opt/splashhud-test/hass}

@@ -86,6 +86,12 @@ struct HomeAssistantDiscoveryTests {
         }
 
         func press(_ entity: String) throws { try Self.helper(["press", url, token, entity]) }
+
+        /// The update entity's state JSON from `state` by `config`'s template, as 2024.11 takes it.
+        static func updateState(config: String, state: String) throws -> [String: Any] {
+            let text = try helper(["update-state", config, state])
+            return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text)")
+        }
     }
 
     static let entities = ["sensor.kiosk_1_status", "sensor.kiosk_1_progress", "sensor.kiosk_1_mode", "sensor.kiosk_1_outputs",
@@ -124,7 +130,15 @@ struct HomeAssistantDiscoveryTests {
         #expect(update?.state == "off" && update?.attributes["installed_version"] as? String == SplashHUDVersion.current, "\(String(describing: update))")
         #expect(update?.attributes["in_progress"] as? Bool == false)
 
-        // A progress from 0 to 100 %.
+        // A progress from 0 to 100 %; the update entity's state from each retained state as
+        // 2024.11 would take it (the template's keys and values against its schema).
+        let updateConfig = try broker.subscribe(["-t", "homeassistant/update/kiosk-1/update/config"], count: 1)
+        func updateState() throws -> [String: Any] {
+            let state = try broker.subscribe(["-t", "splashhud/kiosk-1/state"], count: 1)
+            return try HomeAssistant.updateState(config: updateConfig, state: state)
+        }
+        let idle = try updateState()
+        #expect(idle["in_progress"] as? Bool == false && idle["update_percentage"] is NSNull, "\(idle)")
         let control = try ControlClient(socket: d.socket, timeoutMilliseconds: 5000)
         for p in [0, 25, 50, 75, 100] {
             _ = try control.request("progress \(Double(p) / 100) \"Installing \(p)\"")
@@ -132,6 +146,8 @@ struct HomeAssistantDiscoveryTests {
                 s["sensor.kiosk_1_progress"]?.state == "\(p).0" && s["sensor.kiosk_1_status"]?.state == "Installing \(p)"
                     && s["binary_sensor.kiosk_1_visible"]?.state == "on"
             }
+            let running = try updateState()
+            #expect(running["in_progress"] as? Bool == true && running["update_percentage"] as? Int == p, "\(running)")
         }
         let mode = try #require(try MQTTBridgeTests.state(d)).mode
         #expect(ha.states()["sensor.kiosk_1_mode"]?.state == mode)
