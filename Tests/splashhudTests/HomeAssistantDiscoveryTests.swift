@@ -42,7 +42,11 @@ struct HomeAssistantDiscoveryTests {
             try process.run()
         }
 
-        deinit { end() }
+        /// Its directory goes too: the failures quote its log first.
+        deinit {
+            end()
+            try? FileManager.default.removeItem(atPath: dir)
+        }
 
         func end() {
             guard process.isRunning else { return }
