@@ -102,11 +102,8 @@ struct HomeAssistantDiscoveryTests {
                            "binary_sensor.kiosk_1_visible", "update.kiosk_1_update", "image.kiosk_1_screen",
                            "button.kiosk_1_dismiss", "button.kiosk_1_snapshot"]
 
-    @Test func entitiesAppearFollowTheHUDAndGoAwayWhenRemoved() throws {
-        guard Self.installed else {
-            print("HomeAssistantDiscoveryTests: skipped: no Home Assistant core at \(Self.venv) (scripts/home-assistant.sh installs it)")
-            return
-        }
+    @Test(.enabled(if: installed, "no Home Assistant core at \(venv) (scripts/home-assistant.sh installs it)"))
+    func entitiesAppearFollowTheHUDAndGoAwayWhenRemoved() throws {
         let broker = try MosquittoBroker(maxPacketSize: 262_144)
         let d = try MQTTBridgeTests.startDaemon("320x200")
         defer { d.end() }
