@@ -57,7 +57,7 @@ extension BridgeCore {
         guard phase == .connected, let discovery else { return }
         // The snapshot topic is the image's; a failure goes to the reply topic as any request's.
         let route = ReplyRoute(topic: configuration.topics.snapshot, correlationData: nil)
-        let budget = min(Int(packetLimit) - Self.snapshotOverhead(route), discovery.settings.imageMaxBytes)
+        let budget = min(Int(packetLimit) - Self.snapshotOverhead(route), Int(discovery.settings.imageMaxBytes))
         let line = ControlRequest.snapshot(output: nil).description
         submit(line, Pending(kind: .snapshot(route: route, errorRoute: ReplyRoute(topic: configuration.topics.reply, correlationData: nil), budget: budget),
                              timeout: Self.requestTimeout), holds: true, errorRoute: route, now: now)

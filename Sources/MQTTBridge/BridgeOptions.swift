@@ -132,7 +132,7 @@ enum BridgeOptions {
         d.prefix = o.value("discovery-prefix") ?? d.prefix
         guard Topics.isValidPrefix(d.prefix) else { throw UsageError("--discovery-prefix '\(d.prefix)' must be topic levels without +, # or empty levels") }
         if let seconds = try o.integer("image-interval", in: 0...86_400), seconds > 0 { d.imageInterval = .seconds(Double(seconds)) }
-        d.imageMaxBytes = try o.integer("image-max-bytes", in: 4096...268_435_455) ?? d.imageMaxBytes
+        d.imageMaxBytes = try o.integer("image-max-bytes", in: 4096...268_435_455).map(UInt32.init) ?? d.imageMaxBytes
         let kind = try o.choice("discovery", of: ["homeassistant", "none"])
         return kind == "homeassistant" || o.flag("remove-discovery") ? d : nil
     }

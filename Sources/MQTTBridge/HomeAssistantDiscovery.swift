@@ -16,7 +16,7 @@ struct DiscoveryConfiguration: Equatable, Sendable {
     /// A snapshot for the image entity this often while the HUD is visible; nil: only on request.
     var imageInterval: Interval?
     /// The largest PNG the image entity is sent (a larger one is halved until it fits).
-    var imageMaxBytes: Int = 65_536
+    var imageMaxBytes: UInt32 = 65_536
 }
 
 /// One entity's retained config.

@@ -4,6 +4,7 @@
 // topics and the keys Home Assistant reads, the update entity's state template, the image
 // entity's snapshots every --image-interval while visible, and --remove-discovery. The real
 // Home Assistant reads them in HomeAssistantDiscoveryTests.
+import CommandLineOptions
 import Foundation
 import HUDClient
 import HUDProtocol
@@ -62,6 +63,24 @@ struct HomeAssistantDiscoveryUnitTests {
                                                     packetID: 0, responseTopic: nil, correlationData: nil)))
         h.core.step()
         #expect(h.broker.published.count == after)
+    }
+
+    @Test func theOptionsAndTheConfigurationFile() throws {
+        func parse(_ extra: [String]) throws -> BridgeConfiguration? {
+            try BridgeOptions.parse(["--broker", "mqtt://127.0.0.1", "--device", "k1", "--config", "/dev/null"] + extra)
+        }
+        #expect(try parse([])?.discovery == nil)
+        let d = try #require(try parse(["--discovery", "homeassistant", "--image-interval", "30", "--image-max-bytes", "10000"])?.discovery)
+        #expect(d.prefix == "homeassistant" && d.imageInterval == .seconds(30) && d.imageMaxBytes == 10_000)
+        #expect(try parse(["--discovery", "homeassistant", "--image-interval", "0"])?.discovery?.imageInterval == nil)
+        #expect(throws: UsageError.self) { try parse(["--discovery", "homie"]) }
+        #expect(throws: UsageError.self) { try parse(["--discovery", "homeassistant", "--discovery-prefix", "ha/#"]) }
+        #expect(throws: UsageError.self) { try parse(["--discovery", "homeassistant", "--image-max-bytes", "100"]) }
+        let text = "broker = mqtt://127.0.0.1\ndiscovery = homeassistant\ndiscovery-prefix = ha\n"
+        let fromFile = try ConfigFile.options(text, spec: BridgeOptions.spec, path: "mqtt.conf")
+        #expect(fromFile.map(\.name) == ["broker", "discovery", "discovery-prefix"])
+        // A one-shot has no place in the file every start reads.
+        #expect(throws: UsageError.self) { try ConfigFile.options("remove-discovery\n", spec: BridgeOptions.spec, path: "mqtt.conf") }
     }
 
     @Test func withoutTheOptionNothingIsAnnounced() throws {
