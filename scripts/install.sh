@@ -60,7 +60,9 @@
 #           and its units masked, so neither two splashes nor two clients fight; then
 #           /usr/bin/plymouth becomes a link to the client, which answers as `plymouth`.
 # --uninstall remove what this script installs (for this --prefix), restore Plymouth's diverted
-#           files and unmask its units; /etc/default/splashhud and /etc/splashhud stay. Then reload
+#           files and unmask its units; /etc/default/splashhud and /etc/splashhud stay. First, when
+#           /etc/splashhud/mqtt.conf has `discovery = homeassistant`, the bridge removes its Home
+#           Assistant entities from the broker (splashhud-mqtt --remove-discovery). Then reload
 #           systemd and udev and rebuild the initramfs, as it says.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -111,6 +113,13 @@ mender_artifact=(ArtifactInstall_Enter ArtifactInstall_Error ArtifactReboot_Ente
 mender_scripts="$destdir/etc/mender/scripts"
 
 if ((uninstall)); then
+    # The bridge's Home Assistant entities are retained on the broker: removed while the bridge and
+    # its configuration are still here (empty retained configs; it gives up after 15 s).
+    if [[ -z $destdir && -x $prefix/bin/splashhud-mqtt && -f /etc/splashhud/mqtt.conf ]] \
+        && grep -Eq '^[[:space:]]*discovery[[:space:]=]+"?homeassistant' /etc/splashhud/mqtt.conf; then
+        "$prefix/bin/splashhud-mqtt" --remove-discovery \
+            || echo "install.sh: could not remove the Home Assistant entities (splashhud-mqtt --remove-discovery); remove them from Home Assistant by hand" >&2
+    fi
     if [[ -z $destdir ]] && command -v systemctl >/dev/null; then
         systemctl disable --quiet --no-reload splashhud-quit.service splashhud-ask-password.path splashhud-mqtt.service \
             splashhud-updates@swupdate.service "${shutdown_units[@]}" 2>/dev/null || true

@@ -72,6 +72,8 @@ if [[ " $* " == *" --tests "* ]]; then
     # The fleet bridge's tests (MQTTBridgeTests): a real broker, the operator's mosquitto_pub,
     # mosquitto_sub and mosquitto_rr, and openssl for the TLS listener's certificates.
     mosquitto mosquitto-clients openssl
+    # Home Assistant core for HomeAssistantDiscoveryTests goes in a venv (scripts/home-assistant.sh).
+    python3-venv
     # splashhud-updates' tests (SWUpdateEndToEndTests): Debian's SWUpdate 2022.12 (swupdate and its
     # swupdate-client) installing real signed updates that swugenerator makes.
     swupdate swugenerator
@@ -153,6 +155,11 @@ install_missing "${PACKAGES[@]}"
 
 # vkms.ko for the kernel the QEMU guests boot (vmtest.py's choice, which need not be the host's
 # running kernel): its headers, then the module, cached outside the repository by kernel version.
+# A real Home Assistant core for HomeAssistantDiscoveryTests, in a venv of its own (PyPI).
+if [[ " $* " == *" --tests "* ]]; then
+  "$(dirname "${BASH_SOURCE[0]}")/home-assistant.sh"
+fi
+
 if [[ " $* " == *" --tests "* ]]; then
   guest_kernel=$(python3 "$(dirname "${BASH_SOURCE[0]}")/qemu/vmtest.py" kernel)
   install_missing "linux-headers-$guest_kernel"

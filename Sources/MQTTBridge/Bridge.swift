@@ -37,12 +37,16 @@ final class Bridge {
     }
 
     static func settings(_ c: BridgeConfiguration, version: MQTTProtocol) -> MQTTClient.Settings {
-        MQTTClient.Settings(
-            clientID: "splashhud-\(c.topics.device)", host: c.broker.host, port: c.broker.port, keepalive: c.keepalive,
+        // --remove-discovery: a client id of its own (the kiosk's bridge may still be connected)
+        // and a session that ends with it.
+        var s = MQTTClient.Settings(
+            clientID: "splashhud-\(c.topics.device)\(c.removeDiscovery ? "-remove" : "")", host: c.broker.host, port: c.broker.port, keepalive: c.keepalive,
             protocolVersion: version, username: c.username, password: c.password, caFile: c.caFile, certFile: c.certFile,
             keyFile: c.keyFile, tls: c.broker.tls, sessionExpirySeconds: c.sessionExpirySeconds,
             maximumIncomingPacket: UInt32(ControlProtocol.maxLineBytes) + 1024,
             willTopic: c.topics.status, willPayload: BridgeCore.offline)
+        if c.removeDiscovery { s.cleanStart = true; s.sessionExpirySeconds = 0 }
+        return s
     }
 
     static func log(_ text: String) { CommandLineTool.printError("splashhud-mqtt: " + text) }
@@ -58,6 +62,10 @@ final class Bridge {
                 Self.log(refused)
                 _ = core.shutdown()
                 return BridgeCore.refusedStatus
+            }
+            if let status = core.removalOutcome(now: clock.now) {
+                _ = core.shutdown()
+                return status
             }
             mqtt.register()
             let deadline = core.nextDeadline

@@ -65,7 +65,7 @@ extension BridgeCore {
     // MARK: From the broker
 
     func handle(_ m: MQTTMessage, now: Instant) {
-        if echoed(m) { return }
+        if echoed(m) || birth(m, now: now) { return }
         guard let kind = configuration.topics.classify(m.topic) else { return }
         // A retained command would fire again at every reconnect of every kiosk: never obeyed.
         guard !m.retained else { return }
@@ -119,7 +119,7 @@ extension BridgeCore {
 
     // MARK: To the daemon
 
-    private func submit(_ line: String, _ pending: Pending, holds: Bool, errorRoute: ReplyRoute, now: Instant) {
+    func submit(_ line: String, _ pending: Pending, holds: Bool, errorRoute: ReplyRoute, now: Instant) {
         guard inFlight < Self.maxInFlight else {
             return busy(errorRoute, now: now, "\(Self.maxInFlight) \(pending.isSnapshot ? "requests" : "commands") are waiting already")
         }
@@ -192,7 +192,9 @@ extension BridgeCore {
         case .event(let link, let e):
             if link == watcher.link { publishEvent(e) }
         case .state(let link, let s):
-            if link == watcher.link { stateChanged(JSONText.state(s), now: now) }
+            guard link == watcher.link else { return }
+            stateChanged(JSONText.state(s), now: now)
+            imageFollows(visible: s.visible, now: now)
         case .lost(let link, let error):
             if link == watcher.link {
                 watcherLost(now: now)
@@ -290,6 +292,7 @@ extension BridgeCore {
             watcher.absentPublished = true
             stateChanged(JSONText.state(nil), now: now)
         }
+        imageFollows(visible: false, now: now)
         watcher.retryAt = now + watcher.backoff.next()
     }
 

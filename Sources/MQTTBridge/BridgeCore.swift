@@ -42,6 +42,9 @@ final class BridgeCore {
     /// `error busy` answers are bounded too, so a flood is not answered by a flood.
     var busyAnswers: RateLimit
     let gate: CommandGate
+    /// --discovery homeassistant (BridgeCore+Discovery.swift).
+    let discovery: HomeAssistantDiscovery?
+    var discoveryState = DiscoveryState()
 
     // The daemon's links and the commands on them (BridgeCore+Commands.swift).
     var ordered = OrderedLane()
@@ -64,6 +67,7 @@ final class BridgeCore {
          log: @escaping (String) -> Void) {
         self.configuration = configuration; self.clock = clock; self.mqtt = mqtt; self.daemon = daemon; self.log = log
         gate = CommandGate(allowed: configuration.allowed, topics: configuration.topics)
+        discovery = configuration.discovery.map { HomeAssistantDiscovery(topics: configuration.topics, settings: $0, version: SplashHUDVersion.current) }
         let now = clock.now
         rate = RateLimit(perSecond: configuration.commandsPerSecond, burst: configuration.commandsPerSecond * 2, now: now)
         busyAnswers = RateLimit(perSecond: 5, burst: 10, now: now)
@@ -74,6 +78,8 @@ final class BridgeCore {
     /// Starts following the daemon; the broker is tried at the first `step`.
     func start() {
         log("bridge for \(configuration.topics.prefix)/\(configuration.topics.device) to \(configuration.broker.url) (\(mqtt.protocolVersion))")
+        // --remove-discovery needs the broker only.
+        if configuration.removeDiscovery { discoveryState.removalDeadline = clock.now + Self.removalTimeout; return }
         follow(now: clock.now)
     }
 
@@ -98,6 +104,7 @@ final class BridgeCore {
         expireCommands(now: now)
         if let next = watcher.retryAt, now >= next { follow(now: now) }
         stateTimers(now: now)
+        imageTimers(now: now)
         if let deadline = echoDeadline, now >= deadline, phase == .connected {
             // Not fatal: an ACL may let a kiosk write its status without reading it back.
             echoDeadline = nil
@@ -121,6 +128,8 @@ final class BridgeCore {
         consider(commandDeadline)
         consider(watcher.retryAt)
         consider(stateDeadline)
+        consider(discoveryState.nextImage)
+        consider(discoveryState.removalDeadline)
         return until
     }
 
@@ -178,6 +187,9 @@ final class BridgeCore {
         case .subscribed(let mid, let granted):
             guard let topic = subscriptionsAsked.removeValue(forKey: mid), let code = granted.first(where: { $0 >= 0x80 }) else { return }
             refuse("the broker refused to let it read \(topic) (reason \(hex(code)))")
+        case .published(let mid, let code) where configuration.removeDiscovery:
+            if code >= 0x80 { log("the broker refused a removal (reason \(hex(code))): see its ACL") }
+            removalAcknowledged(mid)
         case .published(let mid, let code) where code >= 0x80:
             if mid == onlineAsked { return refuse("the broker refused its \(Self.online) on \(configuration.topics.status) (reason \(hex(code)))") }
             // One later refusal of many is logged, not each (a flood would flood the log too).
@@ -206,9 +218,15 @@ final class BridgeCore {
 
     /// After every CONNACK: subscriptions, the retained `online`, the last state.
     private func online(now: Instant) {
+        if configuration.removeDiscovery { return sendRemovals() }
         do {
             subscriptionsAsked.removeAll()
             for topic in configuration.topics.subscriptions { subscriptionsAsked[try mqtt.subscribe(topic, qos: 1)] = topic }
+            // Not among those checked: an ACL that hides Home Assistant's birth costs only the
+            // republish at its restart, not the bridge.
+            if let discovery { _ = try mqtt.subscribe(discovery.birthTopic, qos: 1) }
+            // The configs before `online` and the state, so the entities exist when they come.
+            publishDiscovery()
             onlineAsked = try mqtt.publish(configuration.topics.status, Array(Self.online.utf8), qos: 1, retain: true, properties: nil)
             if mqtt.protocolVersion == .v311 {
                 _ = try mqtt.subscribe(configuration.topics.status, qos: 1)
@@ -233,6 +251,11 @@ final class BridgeCore {
     func shutdown() -> Int32 {
         closeLinks()
         guard phase == .connected else { return 0 }
+        // --remove-discovery never said `online`, so it says nothing of the kiosk's status.
+        if configuration.removeDiscovery {
+            mqtt.disconnectAndFlush()
+            return 0
+        }
         do { _ = try mqtt.publish(configuration.topics.status, Array(Self.offline.utf8), qos: 1, retain: true, properties: nil) } catch {
             log("offline: \(error)")
         }

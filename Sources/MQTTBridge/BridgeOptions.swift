@@ -27,6 +27,10 @@ struct BridgeConfiguration: Equatable, Sendable {
     var commandsPerSecond: Int64
     /// The state is published again, with a new time and seq, after this long without a change.
     var heartbeat: Interval = .seconds(60)
+    /// Home Assistant discovery, when asked for (HomeAssistantDiscovery.swift).
+    var discovery: DiscoveryConfiguration?
+    /// --remove-discovery: publish the empty configs that remove this kiosk's entities, then end.
+    var removeDiscovery = false
 }
 
 enum BridgeOptions {
@@ -38,6 +42,7 @@ enum BridgeOptions {
             snapshots and the retained online/offline status go out under PREFIX/DEVICE (fleet.md, the operator's guide, and \
             fleet-reference.md, in /usr/share/doc/splashhud/docs). The same keys \
             may be set in the configuration file (key = value a line); the command line wins, and group and allow add up. \
+            --discovery homeassistant makes the kiosk a device in Home Assistant (home-assistant.md there). \
             --version prints the version, --generate-manual this man page.
             """,
         options: [
@@ -59,6 +64,11 @@ enum BridgeOptions {
             .option("state-interval", "seconds", help: "The least time between two publishes of a changed state (default: 0.5)."),
             .option("heartbeat", "seconds", help: "Publish the state again, with a new time and seq, after this long without a change, 1 to 86400 (default: 60)."),
             .option("rate", "commands", help: "Commands a second taken from the broker, beyond a burst of twice as many (default: 20)."),
+            .option("discovery", "kind", help: "Announce this kiosk to a home automation: homeassistant (its MQTT discovery, docs/home-assistant.md)."),
+            .option("discovery-prefix", "prefix", help: "Home Assistant's discovery prefix (default: homeassistant)."),
+            .option("image-interval", "seconds", help: "A snapshot for Home Assistant's image entity this often while the HUD is visible, 0 for only on request (default: 0)."),
+            .option("image-max-bytes", "bytes", help: "The largest PNG sent for the image entity; a larger one is halved until it fits (default: 65536)."),
+            .flag("remove-discovery", help: "Remove this kiosk's Home Assistant entities (empty retained configs), then exit."),
             .option("config", "path", help: "The configuration file (default: /etc/splashhud/mqtt.conf, if present)."),
         ])
 
@@ -112,7 +122,19 @@ enum BridgeOptions {
             maxPacketSize: UInt32(try o.integer("max-packet-size", in: 1024...268_435_455) ?? 262_144),
             stateInterval: .seconds(try o.number("state-interval", above: 0.01, atMost: 3600) ?? 0.5),
             commandsPerSecond: Int64(try o.integer("rate", in: 1...10_000) ?? 20),
-            heartbeat: .seconds(Double(try o.integer("heartbeat", in: 1...86_400) ?? 60)))
+            heartbeat: .seconds(Double(try o.integer("heartbeat", in: 1...86_400) ?? 60)),
+            discovery: try discovery(o), removeDiscovery: o.flag("remove-discovery"))
+    }
+
+    /// --discovery and the options that shape it; --remove-discovery needs only the prefix.
+    static func discovery(_ o: ParsedOptions) throws(UsageError) -> DiscoveryConfiguration? {
+        var d = DiscoveryConfiguration()
+        d.prefix = o.value("discovery-prefix") ?? d.prefix
+        guard Topics.isValidPrefix(d.prefix) else { throw UsageError("--discovery-prefix '\(d.prefix)' must be topic levels without +, # or empty levels") }
+        if let seconds = try o.integer("image-interval", in: 0...86_400), seconds > 0 { d.imageInterval = .seconds(Double(seconds)) }
+        d.imageMaxBytes = try o.integer("image-max-bytes", in: 4096...268_435_455).map(UInt32.init) ?? d.imageMaxBytes
+        let kind = try o.choice("discovery", of: ["homeassistant", "none"])
+        return kind == "homeassistant" || o.flag("remove-discovery") ? d : nil
     }
 
     /// The kernel's host name (/proc/sys/kernel/hostname), the default device id.

@@ -2,6 +2,7 @@
 // /etc/splashhud/mqtt.conf: the same keys as the long options, one `key = value` (or `key value`)
 // a line, `#` comments and blank lines skipped. Its settings come before the command line's, so
 // an option given on both wins from the command line; the repeatable ones (`group`, `allow`) add up.
+// `config` and the one-shot `remove-discovery` are command-line only.
 import CommandLineOptions
 
 enum ConfigFile {
@@ -18,7 +19,7 @@ enum ConfigFile {
             if value.hasPrefix("=") { value = value.dropFirst().drop { $0 == " " || $0 == "\t" } }
             while value.last == " " || value.last == "\t" || value.last == "\r" { value = value.dropLast() }
             if value.count >= 2, value.first == "\"", value.last == "\"" { value = value.dropFirst().dropLast() }
-            guard let option = spec.options.first(where: { $0.name == key }), key != "config" else {
+            guard let option = spec.options.first(where: { $0.name == key }), key != "config", key != "remove-discovery" else {
                 throw UsageError("\(path):\(n + 1): unknown key '\(key)'")
             }
             guard option.value == .none || !value.isEmpty else { throw UsageError("\(path):\(n + 1): '\(key)' needs a value") }

@@ -82,6 +82,8 @@ final class MQTTClient {
         /// The retained last will: topic and payload.
         var willTopic: String
         var willPayload: String
+        /// A session that ends with the connection (--remove-discovery's one-shot).
+        var cleanStart = false
     }
 
     let settings: Settings
@@ -102,7 +104,7 @@ final class MQTTClient {
         box = EventBox()
         // A persistent session (clean start off): QoS 1 commands published while we were away are
         // delivered on reconnect unless their message expiry (or the session's) has run out.
-        guard let h = mosquitto_new(settings.clientID, false, Unmanaged.passUnretained(box).toOpaque()) else {
+        guard let h = mosquitto_new(settings.clientID, settings.cleanStart, Unmanaged.passUnretained(box).toOpaque()) else {
             throw MQTTError(call: "mosquitto_new", code: Int32(MOSQ_ERR_NOMEM.rawValue))
         }
         handle = h

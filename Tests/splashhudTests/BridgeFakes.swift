@@ -111,4 +111,10 @@ final class FakeDaemon: DaemonTransport {
         owed[link]!.removeFirst()
         events.append(.reply(link: link, reply))
     }
+
+    /// The daemon answers the `snapshot` owed on `link` with `png`.
+    func answer(snapshot link: Int, png: [UInt8], output: String) {
+        owed[link]!.removeFirst()
+        events.append(.snapshot(link: link, png: png, output: output, size: ""))
+    }
 }
