@@ -153,13 +153,13 @@ if [[ " $* " == *" --tests "* ]]; then
 fi
 install_missing "${PACKAGES[@]}"
 
-# vkms.ko for the kernel the QEMU guests boot (vmtest.py's choice, which need not be the host's
-# running kernel): its headers, then the module, cached outside the repository by kernel version.
 # A real Home Assistant core for HomeAssistantDiscoveryTests, in a venv of its own (PyPI).
 if [[ " $* " == *" --tests "* ]]; then
   "$(dirname "${BASH_SOURCE[0]}")/home-assistant.sh"
 fi
 
+# vkms.ko for the kernel the QEMU guests boot (vmtest.py's choice, which need not be the host's
+# running kernel): its headers, then the module, cached outside the repository by kernel version.
 if [[ " $* " == *" --tests "* ]]; then
   guest_kernel=$(python3 "$(dirname "${BASH_SOURCE[0]}")/qemu/vmtest.py" kernel)
   install_missing "linux-headers-$guest_kernel"
