@@ -20,15 +20,35 @@ enum VMBootLock {
 
     /// Runs `body` while holding the boot lock; `exclusive` keeps every other boot out meanwhile.
     static func holding<T>(exclusive: Bool, in directory: String = NSTemporaryDirectory(), _ body: () throws -> T) throws -> T {
+        let held = try hold(exclusive: exclusive, in: directory)
+        defer { held.release() }
+        return try body()
+    }
+
+    /// The boot lock, held until `release()`. A test takes it shared, after its boot, for host-side
+    /// work that takes a core for seconds (reading and judging hundreds of screendumps): a timed
+    /// boot then waits for that work as it waits for a boot, instead of measuring it.
+    static func hold(exclusive: Bool, in directory: String = NSTemporaryDirectory()) throws -> Held {
         let turnstile = try open(directory + turnstileName)
         defer { close(turnstile) }
         let main = try open(directory + mainName)
-        defer { close(main) }
         try lock(turnstile, LOCK_EX)
-        do { try lock(main, exclusive ? LOCK_EX : LOCK_SH) } catch { flock(turnstile, LOCK_UN); throw error }
+        do { try lock(main, exclusive ? LOCK_EX : LOCK_SH) } catch { flock(turnstile, LOCK_UN); close(main); throw error }
         flock(turnstile, LOCK_UN)
-        defer { flock(main, LOCK_UN) }
-        return try body()
+        return Held(fd: main)
+    }
+
+    /// A held boot lock; `release()` lets it go (once).
+    final class Held {
+        private var fd: Int32
+        init(fd: Int32) { self.fd = fd }
+        func release() {
+            guard fd >= 0 else { return }
+            flock(fd, LOCK_UN)
+            close(fd)
+            fd = -1
+        }
+        deinit { release() }
     }
 
     private static func open(_ path: String) throws -> Int32 {

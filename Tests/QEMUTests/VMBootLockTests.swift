@@ -29,5 +29,10 @@ struct VMBootLockTests {
             #expect(!Self.canLock(dir, LOCK_SH), "no boot may run beside a timed one")
         }
         #expect(Self.canLock(dir, LOCK_EX), "the lock must be released")
+        let analysing = try VMBootLock.hold(exclusive: false, in: dir)
+        #expect(!Self.canLock(dir, LOCK_EX), "a timed boot must wait for a test's analysis of its boot")
+        analysing.release()
+        analysing.release()
+        #expect(Self.canLock(dir, LOCK_EX), "a released hold must free the lock")
     }
 }

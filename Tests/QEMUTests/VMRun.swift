@@ -13,13 +13,18 @@ struct VMRun {
     let info: [String]
     /// vmtest's own summary ("bochs: status 0, 7 shot(s), boot 7.1 s, total 12.0 s").
     let summary: String
+    /// The boot lock, still held after the boot when `analysis` asked for it (`VMBootLock.hold`).
+    let lock: VMBootLock.Held?
 
     /// `verbose` makes vmtest print the guest console (the program's stdout) even on success;
     /// `files` (`SRC[:DEST]`) and `modules` go into the initramfs; `timed` runs this boot with no
-    /// other VM beside it (`VMBootLock`), for tests whose guest measures time.
+    /// other VM beside it (`VMBootLock`), for tests whose guest measures time; `analysis` keeps
+    /// the boot's (shared) lock after it, in `lock`, until the test releases it: for host-side work
+    /// on the boot's dumps that takes a core for seconds, which no timed boot may run beside.
     init(
         display: String, program: String, shotsDir: String, cmdline: String = "", timeout: Int = 120, verbose: Bool = false,
-        files: [String] = [], modules: [String] = [], timed: Bool = false, input: Bool = false, args: [String]
+        files: [String] = [], modules: [String] = [], timed: Bool = false, input: Bool = false, analysis: Bool = false,
+        args: [String]
     ) throws {
         var argv = [VMSelftestTests.repo.appendingPathComponent("scripts/qemu/vmtest.py").path, "run",
                     "--display", display, "--program", program, "--shots-dir", shotsDir, "--timeout", "\(timeout)"]
@@ -28,7 +33,9 @@ struct VMRun {
         if input { argv.append("--input") }
         for file in files { argv += ["--file", file] }
         if !modules.isEmpty { argv += ["--modules", modules.joined(separator: ",")] }
-        (status, output) = try VMBootLock.holding(exclusive: timed) { try runProcess("python3", argv + ["--args"] + args) }
+        let held = try VMBootLock.hold(exclusive: timed)
+        (status, output) = try runProcess("python3", argv + ["--args"] + args)
+        if analysis { lock = held } else { held.release(); lock = nil }
         let lines = output.split(whereSeparator: \.isNewline).map(String.init)
         let marker = "guest said: INFO "
         info = lines.compactMap { line in line.range(of: marker).map { String(line[$0.upperBound...]) } }
