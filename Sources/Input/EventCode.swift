@@ -41,6 +41,15 @@ public struct KeyName: Equatable, Sendable {
     /// What the key types on a US layout without Shift (nil for keys that type nothing).
     public var text: String? { Self.table[code]?.1 }
 
+    /// What the key types with Ctrl held, as a terminal sends it: a letter's control character
+    /// (Ctrl+C 0x03, which systemd-fsckd's keystroke watch waits for); nil for other keys.
+    public var controlText: String? {
+        guard let t = text?.unicodeScalars.first, text?.unicodeScalars.count == 1, ("a"..."z").contains(t) else { return nil }
+        return String(UnicodeScalar(UInt8(t.value - 0x60)))
+    }
+
+    public static let leftControl: UInt16 = 29, rightControl: UInt16 = 97
+
     private static let table: [UInt16: (String, String?)] = {
         var t: [UInt16: (String, String?)] = [
             1: ("esc", "\u{1B}"), 14: ("backspace", "\u{7F}"), 15: ("tab", "\t"), 28: ("enter", "\n"),

@@ -63,6 +63,15 @@ public enum UnixSocket {
     /// Sends what it can of `bytes` on a connected socket without blocking: the count sent, nil
     /// when the socket is full (EAGAIN). A peer that went away throws (EPIPE, ECONNRESET), never
     /// SIGPIPE.
+    /// Bytes sent on `fd` that its peer has not read yet (SIOCOUTQ, which for a Unix socket counts
+    /// what waits in the peer's queue); nil when the kernel will not say.
+    public static func unreadBySender(_ fd: FileDescriptor) -> Int? {
+        var count: CInt = 0
+        // SIOCOUTQ is TIOCOUTQ: 0x5411 on x86, arm, arm64 and riscv (asm-generic).
+        do { try IOControl.call(fd, 0x5411, "SIOCOUTQ", subject: "a socket", &count) } catch { return nil }
+        return Int(count)
+    }
+
     public static func send(_ fd: FileDescriptor, _ bytes: UnsafeRawBufferPointer, subject: String) throws(SystemError) -> Int? {
         switch retrying({ system_send(fd.rawValue, bytes.baseAddress, bytes.count) }) {
         case .success(let n): return n

@@ -65,3 +65,33 @@ import Testing
         #expect(decode([0x50, 0x07, 0x50, 0x00]) == [.failure(.malformed(command: 0x50, second: 0x07))])
     }
 }
+
+/// systemd-fsckd's writes, as Debian's systemd 252 formats them ("fsckd:%d:%3.1f:%s").
+@Suite struct FsckdMessagesTests {
+    @Test func updates() {
+        #expect(FsckdUpdate(status: "fsckd:1:37.2:Checking in progress on 1 disk (37.2% complete)")
+                == FsckdUpdate(devices: 1, percent: 37.2, text: "Checking in progress on 1 disk (37.2% complete)"))
+        // The end, and a translated sentence with colons of its own.
+        #expect(FsckdUpdate(status: "fsckd:0:100.0:Checking in progress on 0 disks (100.0% complete)")?.devices == 0)
+        #expect(FsckdUpdate(status: "fsckd:2:5.0:Vérification : 2 disques") == FsckdUpdate(devices: 2, percent: 5, text: "Vérification : 2 disques"))
+        // Bounded, and what is no update: unit names, broken fields.
+        #expect(FsckdUpdate(status: "fsckd:1:180:x")?.percent == 100)
+        for bad in ["systemd-fsck-root.service", "fsckd:", "fsckd:1:37.2", "fsckd:-1:5:x", "fsckd:one:5:x", "fsckd:1:nan:x", "fsckd:1:inf:x"] {
+            #expect(FsckdUpdate(status: bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test func cancelHint() {
+        #expect(FsckdUpdate.cancelHint(inMessage: "fsckd-cancel-msg:Press Ctrl+C to cancel all filesystem checks in progress")
+                == "Press Ctrl+C to cancel all filesystem checks in progress")
+        #expect(FsckdUpdate.cancelHint(inMessage: "fsckd-cancel-msg: Appuyez sur Ctrl+C") == "Appuyez sur Ctrl+C")
+        #expect(FsckdUpdate.cancelHint(inMessage: "Hello there") == nil)
+        #expect(FsckdUpdate.cancelHint(inMessage: "") == nil)
+    }
+
+    /// fsckd's keystroke watch: `K\2\2\3\0`, the keys Ctrl+C's 0x03.
+    @Test func theKeystrokeWatch() {
+        var d = PlymouthDecoder()
+        #expect(d.feed([0x4B, 0x02, 0x02, 0x03, 0x00]) == [.success(.watchKeystroke(keys: "\u{03}"))])
+    }
+}

@@ -133,6 +133,10 @@ struct InputDecoderTests {
         #expect(KeyName(code: EventCode.keyEnter).name == "enter")
         #expect(KeyName(code: 30).name == "a" && KeyName(code: 30).text == "a")
         #expect(KeyName(code: 11).name == "0" && KeyName(code: 2).name == "1")
+        // With Ctrl held a letter types its control character, as a terminal sends it (Ctrl+C:
+        // systemd-fsckd's cancel); other keys type nothing then.
+        #expect(KeyName(code: 46).controlText == "\u{03}" && KeyName(code: 30).controlText == "\u{01}" && KeyName(code: 44).controlText == "\u{1A}")
+        #expect(KeyName(code: 2).controlText == nil && KeyName(code: EventCode.keyEnter).controlText == nil && KeyName(code: 59).controlText == nil)
         #expect(KeyName(code: 88).name == "f12" && KeyName(code: 88).text == nil)
         #expect(KeyName(code: 500).name == "key-500")
     }

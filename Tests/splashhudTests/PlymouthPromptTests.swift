@@ -108,6 +108,30 @@ extension PlymouthClientTests {
         #expect(log.contains("prompt for a passphrase: \"Please unlock disk root\""), "\(log)")
     }
 
+    /// plymouthd reads keys from the terminal: a keystroke watch is answered from it too (only
+    /// with one of its keys), a prompt coming meanwhile takes the keys typed for it, and once the
+    /// watch is answered the terminal is no longer read.
+    @Test func aKeystrokeWatchReadsTheTerminal() throws {
+        let dir = try temporaryDirectory("plymouth-watch")
+        let tty = try PseudoTerminal()
+        let daemon = try start(dir, extra: ["--prompt-tty", tty.path, "--log-level", "debug"])
+        defer { if daemon.isRunning { daemon.terminate() }; daemon.waitUntilExit() }
+        let watcher = try Asker(["watch-keystroke", "--keys=yY"])
+        try waitForLog(dir, "watchKeystroke(keys: \"yY\")")
+        tty.type("n")
+        #expect(watcher.finish(within: 0.5) == nil, "answered with a key it does not watch")
+        // A prompt now: its keys are its own, never the watch's ('Y' is in the passphrase).
+        let asker = try Asker(["ask-for-password", "--prompt", "Disk"])
+        try waitForPrompt(dir, "Disk")
+        tty.type("Yes\r")
+        #expect(try #require(asker.finish()).output == "Yes")
+        #expect(watcher.finish(within: 0.3) == nil, "a passphrase's key answered the watch")
+        try waitForPrompt(dir, nil)
+        tty.type("Y")
+        let answer = try #require(watcher.finish(), "the watch was not answered from the terminal")
+        #expect(answer.status == 0 && answer.output == "Y", "\(answer)")
+    }
+
     /// dracut's way: --command with --number-of-tries; the first try asks the cache (empty), every
     /// failed try asks again on the same connection; a later --command is served from the cache
     /// (the typed passphrases, in order) without a prompt, as a second disk would be.

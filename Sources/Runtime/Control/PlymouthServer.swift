@@ -6,8 +6,11 @@
 // does), except the prompts: ask-for-password and ask-question are answered when the user presses
 // Enter (or Ctrl-C) on the HUD's prompt (PromptDesk), the cached-password request at once from
 // the passphrases typed lately. A keystroke watch is answered with the key when one of its keys
-// is pressed (the runtime watches keys while one waits, never while a prompt is up);
-// ignore-keystroke ends it unanswered. A client that hangs up takes its prompts off the screen. A
+// is pressed (evdev's keys, and the prompts' terminal's as plymouthd reads them, while one waits;
+// never while a prompt is up);
+// ignore-keystroke ends it unanswered. systemd-fsckd's updates (FsckdUpdate) show the check's
+// progress on the ring with its hint on how to cancel (Ctrl+C answers its keystroke watch), and
+// the splash as it was once the checks end. A client that hangs up takes its prompts off the screen. A
 // connection's output is bounded and a malformed request closes it with a log line; nothing here
 // ever blocks a sender.
 // The socket has no file mode (abstract), so anyone can connect: slots and idle clients are
@@ -42,8 +45,14 @@ public final class PlymouthServer {
     /// Each client's request decoder (a request may arrive in pieces).
     private var decoders: [ObjectIdentifier: PlymouthDecoder] = [:]
     private var message: String?
+    /// systemd-fsckd's check while one runs (FsckdUpdate), and its hint on how to cancel it.
+    private var fsck: FsckdUpdate?
+    private var fsckHint: String?
     /// watch-keystroke requests waiting for their key, with the keys they take (empty: any).
-    private var keyWatches: [(connection: ControlConnection, keys: String, watch: KeyWatch)] = []
+    private var keyWatches: [(connection: ControlConnection, keys: String, watch: KeyWatch)] = [] {
+        // plymouthd reads keys from the terminal: while a watch waits, so does the prompts' one.
+        didSet { if oldValue.isEmpty != keyWatches.isEmpty { prompts.watchTerminal(!keyWatches.isEmpty) } }
+    }
     /// Clients between pause-progress and unpause-progress.
     private var pausing: Set<ObjectIdentifier> = []
     /// Clients that have sent a request. `plymouth --wait` sends none: it waits for the daemon to
@@ -74,6 +83,7 @@ public final class PlymouthServer {
         runtime.addEventListener { [unowned self] events in
             for e in events where e.kind == .key { keyPressed(e.detail("text")) }
         }
+        prompts.typed = { [unowned self] text in keyPressed(text) }
         logger.info("answering Plymouth's protocol at \(address): \(host.limits.summary)")
     }
 
@@ -83,6 +93,8 @@ public final class PlymouthServer {
     public func close() {
         guard !closed else { return }
         closed = true
+        keyWatches.removeAll()
+        prompts.typed = nil
         host.close()
         Files.close(listener)
     }
@@ -108,6 +120,10 @@ public final class PlymouthServer {
             runtime.enqueue(.hud(.show(status: message)), from: c.origin)
         case .hideSplash:
             runtime.enqueue(.hud(.dismiss(delay: .zero)), from: c.origin)
+        case .displayMessage(let text) where FsckdUpdate.cancelHint(inMessage: text) != nil || (text.isEmpty && fsckHint != nil):
+            // fsckd's hint (and its clearing): shown under the check's own text, not as a message.
+            fsckHint = FsckdUpdate.cancelHint(inMessage: text).flatMap { $0.isEmpty ? nil : $0 }
+            if let fsck { showCheck(fsck, from: c.origin) }
         case .displayMessage(let text):
             message = text
             runtime.enqueue(.hud(.status(text)), from: c.origin)
@@ -124,8 +140,14 @@ public final class PlymouthServer {
                 return reply(c, PlymouthWire.nakByte)
             }
         case .update(let status):
-            // systemd's unit names: for the boot estimate, not the HUD's text.
-            bootEstimate?.note(status)
+            if let update = FsckdUpdate(status: status) {
+                checked(update, from: c.origin)
+            } else if status.hasPrefix(FsckdUpdate.prefix) {
+                runtime.peerLog.log(.warning, "refused requests", from: c.origin, "plymouth: a file system check's update that is not fsckd:DEVICES:PERCENT:TEXT: \"\(status.prefix(80))\"")
+            } else {
+                // systemd's unit names: for the boot estimate, not the HUD's text.
+                bootEstimate?.note(status)
+            }
         case .pauseProgress, .unpauseProgress:
             bootEstimate?.paused = request == .pauseProgress
             if request == .pauseProgress { pausing.insert(ObjectIdentifier(c)) } else { pausing.remove(ObjectIdentifier(c)) }
@@ -168,6 +190,28 @@ public final class PlymouthServer {
         reply(c, PlymouthWire.ackByte)
     }
 
+    /// systemd-fsckd's progress: the ring at the least complete check's percentage with systemd's
+    /// sentence (and how to cancel) while devices are checked; the splash as it was once none is.
+    private func checked(_ update: FsckdUpdate, from origin: String) {
+        guard update.devices > 0 else {
+            guard fsck != nil else { return }
+            fsck = nil
+            runtime.peerLog.log(.info, "file system checks", from: origin, "plymouth: the file system checks ended")
+            runtime.enqueue(.hud(.show(status: message)), from: origin)
+            return
+        }
+        if fsck?.devices != update.devices {
+            runtime.peerLog.log(.info, "file system checks", from: origin, "plymouth: checking \(update.devices) file system(s) (systemd-fsckd)")
+        }
+        fsck = update
+        showCheck(update, from: origin)
+    }
+
+    private func showCheck(_ update: FsckdUpdate, from origin: String) {
+        let text = [update.text, fsckHint].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "\n")
+        runtime.enqueue(.hud(.progress(fraction: Fixed16_16(update.percent / 100), status: text)), from: origin)
+    }
+
     /// Shows one of Plymouth's modes (SplashMode), its text kept as the message `show-splash`
     /// shows again; false for a mode Plymouth does not have.
     @discardableResult
@@ -205,10 +249,29 @@ public final class PlymouthServer {
         guard let text, !text.isEmpty else { return }
         for (i, w) in keyWatches.enumerated().reversed() where w.keys.isEmpty || w.keys.containsText(text) {
             keyWatches.remove(at: i).watch.end()
-            guard !w.connection.closed else { continue }
-            w.connection.send(raw: PlymouthWire.answer(Array(text.utf8)))
-            send(w.connection)
+            answer(key: Array(text.utf8), to: w.connection, since: runtime.clock())
         }
+    }
+
+    /// How long a key's answer waits for its client to read the replies before it.
+    static let keyAnswerWait: Int64 = 500_000_000
+
+    /// A key's answer, sent once the client has read every reply before it (or after
+    /// `keyAnswerWait`): systemd-fsckd reads six bytes at a time and takes a read that starts with
+    /// an ACK for no answer, so its Ctrl+C, sent behind ACKs it had not read yet, was lost (seen
+    /// under load: `read(6, "\6\2\1\0\0\0", 6)`).
+    private func answer(key: [UInt8], to c: ControlConnection, since: Int64) {
+        guard !c.closed else { return }
+        let unread = c.pendingOutput + (UnixSocket.unreadBySender(c.descriptor) ?? 0)
+        if unread > 0, runtime.clock() - since < Self.keyAnswerWait {
+            _ = runtime.loop.schedule(at: runtime.clock() + 2_000_000) { [weak self, weak c] in
+                guard let self, let c else { return }
+                self.answer(key: key, to: c, since: since)
+            }
+            return
+        }
+        c.send(raw: PlymouthWire.answer(key))
+        send(c)
     }
 
     private func send(_ c: ControlConnection) { host.send(c) }

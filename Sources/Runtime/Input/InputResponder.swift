@@ -12,7 +12,8 @@
 // - `set tap-dismiss hud|outside|anywhere`: a tap (down and up on the same side of the HUD's
 //   edge, not on the button) dismisses the HUD.
 // - While a client watches keys (`subscribe keys`, Plymouth's watch-keystroke), each key press is
-//   a `key` event with its name and text.
+//   a `key` event with its name and text (with Ctrl held, a letter's control character, as a
+//   terminal sends it).
 import HUD
 import HUDProtocol
 import Input
@@ -69,6 +70,8 @@ final class InputResponder {
     private let scene: HUDScene
     weak var owner: (any InputOwner)?
     private var gesture = PointerGesture()
+    /// Control keys held now (left, right): a letter typed with one is its control character.
+    private var controlHeld: Set<UInt16> = []
     let keyWatches = KeyWatchRegistry()
 
     init(scene: HUDScene) { self.scene = scene }
@@ -123,10 +126,13 @@ final class InputResponder {
     private func key(_ code: UInt16, pressed: Bool, repeated: Bool) {
         // A prompt takes its keys from the terminal; here they would be a passphrase's keys.
         guard owner?.promptIsActive != true else { return }
+        if code == KeyName.leftControl || code == KeyName.rightControl {
+            if pressed { controlHeld.insert(code) } else { controlHeld.remove(code) }
+        }
         if pressed && !repeated && keyWatches.count > 0 {
             let name = KeyName(code: code)
-            var details = [HUDEvent.Detail("key", name.name)]
-            if let text = name.text { details.append(HUDEvent.Detail("text", text)) }
+            var details = [HUDEvent.Detail("key", controlHeld.isEmpty || name.controlText == nil ? name.name : "ctrl-" + name.name)]
+            if let text = controlHeld.isEmpty ? name.text : name.controlText { details.append(HUDEvent.Detail("text", text)) }
             post(.key, details: details)
         }
         guard !repeated else { return }

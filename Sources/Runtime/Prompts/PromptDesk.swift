@@ -2,7 +2,9 @@
 // Prompts on the HUD: Plymouth's ask-for-password and ask-question, and the control socket's
 // ask-password. Requests wait in order and one is shown at a time; its keys come from a terminal in
 // raw mode (the VT under the display, where the kernel's keymap gives the user's layout, or a
-// terminal the daemon was told to use), never from evdev, so no key watch sees them. What is typed
+// terminal the daemon was told to use), never from evdev, so no key watch sees them. While a key
+// watch waits and no prompt is up, the same terminal is read for the watch (`typed`), as plymouthd
+// reads every key there: Ctrl+C arrives as 0x03 (systemd-fsckd's cancel key). What is typed
 // lives in locked, zeroed pages (SecretBytes); the HUD shows only how many characters there are.
 // Core dumps are off while any passphrase is in memory. An asker that goes away takes its prompt
 // with it (Plymouth 22.02 leaves it on screen: its issue #126).
@@ -58,6 +60,9 @@ public final class PromptDesk {
     /// Opened early: kept between prompts (it could not be opened again without root).
     private var keepTerminal = false
     private var decoder = PromptKeyDecoder()
+    /// Characters typed while no prompt is up and Plymouth's key watch waits (`watchTerminal`).
+    var typed: ((String) -> Void)?
+    private var watching = false
     let cache: PassphraseCache
     private var dumpableBefore: Bool?
 
@@ -128,6 +133,18 @@ public final class PromptDesk {
         }
     }
 
+    /// Reads the terminal for key watches too (`on`), or no longer; without a terminal the watches
+    /// have evdev's keys only.
+    func watchTerminal(_ on: Bool) {
+        guard on != watching else { return }
+        watching = on
+        if on {
+            if let why = openTerminal() { logger.debug("key watches: \(why); evdev's keys only") }
+        } else if pending.isEmpty {
+            closeTerminal()
+        }
+    }
+
     private func openTerminal() -> String? {
         guard !reading else { return nil }
         guard let path = terminal?.path ?? terminalPath ?? surface?.consoleDevice else { return "no terminal to read keys from (no VT)" }
@@ -168,13 +185,20 @@ public final class PromptDesk {
             logger.error("prompt keys: \(error); the prompt stays, unanswered")
             return closeTerminal(release: true)
         }
+        guard !pending.isEmpty else {
+            // No prompt: keys for the watches (not secrets; a prompt that ended earlier in a read
+            // took its bytes with it, the rest dropped below).
+            let text = scratch.withBytes { String(decoding: $0, as: UTF8.self) }
+            if watching { for c in text { typed?(String(c)) } } else { closeTerminal() }
+            return
+        }
         scratch.withBytes { bytes in
             for b in bytes {
                 guard let key = decoder.next(b) else { continue }
                 take(key)
             }
         }
-        if pending.isEmpty { closeTerminal() }
+        if pending.isEmpty && !watching { closeTerminal() }
         showEntry()
     }
 
@@ -204,7 +228,7 @@ public final class PromptDesk {
         typing?.removeAll()
         typing = nil
         if pending.isEmpty {
-            closeTerminal()
+            if !watching { closeTerminal() }
             surface?.showPrompt(nil)
             updateDumpable()
         } else {
@@ -213,6 +237,7 @@ public final class PromptDesk {
     }
 
     private func showHead() {
+        decoder = PromptKeyDecoder()
         typing = SecretBytes(capacity: Self.capacity)
         if typing == nil {
             let head = pending.removeFirst()
