@@ -92,18 +92,19 @@ used=$(( free0 - $(mem_available) ))
 pss="$(for p in $(pgrep -P $$); do cat "/proc/$p/smaps_rollup" 2>/dev/null; done | awk '/^Pss:/ {s += $2} END {print int(s / 1024)}')"
 echo "ready after $(cut -d' ' -f2 "$work/ready") s more; all $(pgrep -c -P $$) processes: PSS $pss MiB ($(( pss * 1024 / n )) KiB a kiosk with its echo pair); MemAvailable fell by $used MiB"
 
-ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+# CPU time in microseconds, all threads, from the scheduler's own accounting: a kiosk at rest
+# spends less than the 10 ms of a clock tick in a minute.
+cpu_us() { cat /proc/"$1"/task/*/schedstat | awk '{s += $1} END {printf "%d", s / 1000}'; }
 # Resident, and of it what is the process's own (Private_*): the rest is the binary and libraries,
 # shared by every copy.
 mem() { awk '/^Rss:/ {r = $2} /^Private_(Clean|Dirty):/ {p += $2} END {print r, p}' "/proc/$1/smaps_rollup"; }
-hz="$(getconf CLK_TCK)"
 sleep 2
 at_rest=("$broker" "$daemon" "$bridge" "$echo_sub" "$echo_pub")
 declare -A r0
-for p in "${at_rest[@]}"; do r0[$p]="$(ticks "$p")"; done
+for p in "${at_rest[@]}"; do r0[$p]="$(cpu_us "$p")"; done
 sleep "$rest"
 {
-    for p in "${at_rest[@]}"; do echo "rest $p $(( $(ticks "$p") - ${r0[$p]} )) $(mem "$p")"; done
+    for p in "${at_rest[@]}"; do echo "rest $p $(( $(cpu_us "$p") - ${r0[$p]} )) $(mem "$p")"; done
 } >"$work/rest"
 
 # A fresh subscriber's wait for every retained message, states and echoes interleaved: from its
@@ -125,12 +126,12 @@ for _ in 1 2 3 4 5; do
     retained retained-floor 'bench/floor/back/+'
 done >"$work/samples"
 
-b0="$(ticks "$bridge")" m0="$(ticks "$broker")" t0="$(date +%s.%N)"
+b0="$(cpu_us "$bridge")" m0="$(cpu_us "$broker")" t0="$(date +%s.%N)"
 "$work/mqtt-fanout" 127.0.0.1 "$port" bench bench splashhud fleet "$n" "$rounds" 0 "$(echo "$state_interval * 1000 + 100" | bc)" >>"$work/samples"
-b1="$(ticks "$bridge")" m1="$(ticks "$broker")" t1="$(date +%s.%N)"
+b1="$(cpu_us "$bridge")" m1="$(cpu_us "$broker")" t1="$(date +%s.%N)"
 "$work/mqtt-fanout" 127.0.0.1 "$port" bench bench splashhud fleet "$n" 0 "$shots" 0 >>"$work/samples"
 
-python3 - "$work/samples" "$n" "$work/rest" "$rest" "$hz" <<'PY'
+python3 - "$work/samples" "$n" "$work/rest" "$rest" <<'PY'
 import sys
 rows = {}
 for line in open(sys.argv[1]):
@@ -155,18 +156,18 @@ shots = rows.get("snapshot", [])
 if shots:
     row("snapshot round trip (k1)", [r[0] / 1000 for r in shots])
     print(f"{'snapshot PNG':46s} {int(shots[0][1])} bytes")
-rest, hz = float(sys.argv[4]), float(sys.argv[5])
+rest = float(sys.argv[4])
 r = {}
 for i, line in enumerate(open(sys.argv[3])):
-    _, pid, ticks, rss, own = line.split()
-    r[("broker", "daemon", "bridge", "echo sub", "echo pub")[i]] = (int(ticks) / hz * 1000, int(rss), int(own))
+    _, pid, us, rss, own = line.split()
+    r[("broker", "daemon", "bridge", "echo sub", "echo pub")[i]] = (int(us) / 1000, int(rss), int(own))
 print(f"at rest, {rest:.0f} s with nothing sent: CPU ms (a second), RSS KiB, of it private KiB")
 for k, (cpu, rss, own) in r.items():
-    print(f"  {k:10s} {cpu:7.0f} ms ({cpu / rest:6.2f} ms/s)  RSS {rss:6d}  private {own:6d}")
+    print(f"  {k:10s} {cpu:8.2f} ms ({cpu / rest:6.3f} ms/s)  RSS {rss:6d}  private {own:6d}")
 kiosk = [r["daemon"][i] + r["bridge"][i] for i in range(3)]
 echo = [r["echo sub"][i] + r["echo pub"][i] for i in range(3)]
-print(f"  {'kiosk':10s} {kiosk[0]:7.0f} ms ({kiosk[0] / rest:6.2f} ms/s)  RSS {kiosk[1]:6d}  private {kiosk[2]:6d}")
-print(f"  {'kiosk / echo pair (RSS, private)':36s} {kiosk[1] / echo[1]:.1f}x, {kiosk[2] / echo[2]:.1f}x")
+print(f"  {'kiosk':10s} {kiosk[0]:8.2f} ms ({kiosk[0] / rest:6.3f} ms/s)  RSS {kiosk[1]:6d}  private {kiosk[2]:6d}")
+print(f"  {'kiosk / echo pair (CPU, RSS, private)':40s} {kiosk[0] / max(echo[0], 0.001):.1f}x, {kiosk[1] / echo[1]:.1f}x, {kiosk[2] / echo[2]:.1f}x")
 PY
-echo "during the rounds ($(echo "$t1 - $t0" | bc -l | cut -c1-6) s): one bridge CPU $(echo "($b1 - $b0) / $hz" | bc -l | cut -c1-5) s, broker CPU $(echo "($m1 - $m0) / $hz" | bc -l | cut -c1-5) s, broker RSS $(mem "$broker" | cut -d' ' -f1) KiB"
+echo "during the rounds ($(echo "$t1 - $t0" | bc -l | cut -c1-6) s): one bridge CPU $(( (b1 - b0) / 1000 )) ms, broker CPU $(( (m1 - m0) / 1000 )) ms, broker RSS $(mem "$broker" | cut -d' ' -f1) KiB"
 echo "load average $(cut -d' ' -f1-3 /proc/loadavg)"
