@@ -82,6 +82,7 @@ while (( n < want )); do
     for i in $(seq $((n + 1)) "$last"); do online "$i"; done
     n=$last
 done
+(( n > 0 )) || { echo "no kiosk started: $stop"; exit 1; }
 echo_sub="$(pgrep -o -P $$ -x mosquitto_sub)"
 echo "up: $n of $want kiosks (daemon + bridge) and $n echo pairs in $(echo "$(date +%s.%N) - $t_start" | bc -l | cut -c1-6) s${stop:+; stopped by $stop}"
 # Until every state is retained and every echo client answers (fan-out prints "ready SECONDS").
