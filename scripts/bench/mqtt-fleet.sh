@@ -6,8 +6,8 @@
 # (`mosquitto_sub | mosquitto_pub -r -l`, echoing what they get, retained) on the same broker.
 #   - at rest (REST seconds, nothing sent, the HUDs hidden): the broker's, one kiosk's (daemon and
 #     bridge) and one echo client's CPU and memory;
-#   - a fresh subscriber's wait for every retained state: `mosquitto_sub --retained-only` on
-#     PREFIX/+/state from its start to the N-th message, against the same for the N retained echoes;
+#   - a fresh subscriber's wait for every retained state: `mosquitto_sub` on PREFIX/+/state from
+#     its start to the N-th distinct retained one, against the same for the N retained echoes;
 #   - one group `progress` until the last kiosk has drawn it: until every bridge has published
 #     the state its daemon sent at the end of the turn that applied the command and drew its frame,
 #     over ROUNDS commands: p50, p99, max; beside it one QoS 1 publish until all N plain clients
@@ -19,9 +19,9 @@
 # Kiosks start BATCH (default 50) at a time, each batch's bridges online before the next, while
 # MemAvailable stays over MIN_FREE_MIB (default 2048): a fleet that does not fit stops there and
 # is measured at the count it reached, with the reason printed. Daemons draw at most MAX_FPS
-# (default 10) frames a second: 200 HUDs at the refresh rate would measure two cores' rendering,
-# not the fleet's messages. Descriptors: the broker holds one a client (3N + a few), raised to
-# the hard limit. Uses the release build (built if missing; BIN=DIR takes the binaries from DIR).
+# (default 10) frames a second: a thousand HUDs at the refresh rate would measure two cores'
+# rendering, not the fleet's messages. Descriptors: the broker holds one a client (3N + a few);
+# the limit is raised to the hard one and checked. Uses the release build (built if missing; BIN=DIR takes the binaries from DIR).
 # Needs mosquitto, mosquitto-clients, libmosquitto-dev, gcc.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
