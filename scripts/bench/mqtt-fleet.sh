@@ -112,8 +112,10 @@ sleep "$rest"
 # start to the N-th distinct topic with the retained flag (a live heartbeat may arrive among them).
 retained() {
     local t0 sub last=""
+    # The file exists before the subscriber's own redirection, which a loaded machine may delay.
+    : >"$work/fresh"
     t0="$(date +%s.%N)"
-    mosquitto_sub "${auth[@]}" -q 1 -t "$2" -F '%r %U %t' >"$work/fresh" 2>/dev/null & sub=$!
+    mosquitto_sub "${auth[@]}" -q 1 -t "$2" -F '%r %U %t' >>"$work/fresh" 2>/dev/null & sub=$!
     for _ in $(seq 2400); do
         last="$(awk -v n="$n" '$1 == 1 && !seen[$3]++ && ++c == n {print $2; exit}' "$work/fresh")"
         [[ -n $last ]] && break; sleep 0.05
