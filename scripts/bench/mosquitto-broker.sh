@@ -7,6 +7,9 @@ port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); p
 mosquitto_passwd -b -c "$work/passwd" bench bench
 cat > "$work/mosquitto.conf" <<CONF
 listener $port 127.0.0.1
+# A fleet's bridges, echo clients and subscribers, each one connection (-1: no limit but the
+# descriptors, which mqtt-fleet.sh raises).
+max_connections -1
 allow_anonymous false
 password_file $work/passwd
 persistence false

@@ -9,7 +9,8 @@
 #
 #   scripts/bench/mqtt-latency.sh [N (default 20)] [COUNT (default 500)]
 #
-# A fleet of 200 beside a floor of plain clients, and snapshots: scripts/bench/mqtt-fleet.sh.
+# A fleet of a thousand beside a floor of plain clients, at rest, retained states and snapshots:
+# scripts/bench/mqtt-fleet.sh.
 #
 # The bridges take --rate 10000: the default bound (20 a second) would answer most pings `busy`.
 # Uses the release build (swift build -c release --product splashhudd / splashhud-mqtt), built if
