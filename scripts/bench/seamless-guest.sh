@@ -6,6 +6,8 @@
 # throughout (RECORD) and reads the marks this script leaves in the recording's index.
 #   seamless-guest.sh splashhud|plymouth kiosk|-     (SPLASHHUDD, SPLASHHUD: the binaries)
 SUBJECT="$1"; K="$2"
+# Straight to the serial port: plymouthd --attach-to-session redirects /dev/console to its pty.
+exec > /dev/ttyS0 2>&1
 exec 3<>/dev/ttyS1
 ctl() { echo "$1" >&3; read -r answer <&3; echo "ctl $1 -> $answer"; }
 c() { "$SPLASHHUD" "$@" --socket /run/hud --timeout 5000; }
@@ -17,6 +19,7 @@ ctl "SHOT firmware"
 # udev as Debian's initramfs starts it (scripts/init-top/udev), before either splash: Plymouth
 # finds its devices through udev (and only those with the "seat" tag, from 71-seat.rules).
 mkdir -p /run/udev /etc/udev
+[ -e /bin/udevadm ] || ln -s /usr/bin/udevadm /bin/udevadm  # the busybox image's /bin is not usr/bin
 echo > /sys/kernel/uevent_helper
 SYSTEMD_LOG_LEVEL=notice /lib/systemd/systemd-udevd --daemon --resolve-names=never
 udevadm trigger --type=subsystems --action=add
@@ -32,8 +35,10 @@ if [ "$SUBJECT" = splashhud ]; then
   c progress 0.4 Starting the kiosk; echo "RESULT progress $?"
 else
   # Debian's scripts/init-premount/plymouth, word for word, with a debug log.
+  # (initramfs-tools' /init has mounted devpts: --attach-to-session needs a pty.)
+  mkdir -p /dev/pts; mount -t devpts -o noexec,nosuid,gid=5,mode=0620 devpts /dev/pts
   mkdir -m 0755 /run/plymouth
-  /usr/sbin/plymouthd --mode=boot --attach-to-session --pid-file=/run/plymouth/pid --debug --debug-file=/tmp/plymouth.log
+  /usr/sbin/plymouthd --mode=boot --attach-to-session --pid-file=/run/plymouth/pid --debug-file=/tmp/plymouth.log
   /usr/bin/plymouth --show-splash
   echo "RESULT show-splash $?"
   pid=$(cat /run/plymouth/pid)
