@@ -161,14 +161,17 @@ def analyse(shots, console):
         "holds_efi": console_field(console, "HOLDS on-efifb"), "holds_card": console_field(console, "HOLDS on-card"),
         "fb0": console_field(console, "FB0")}
     if cage != float("inf"):
-        c0 = cage - exec_ms
-        after = [(ms - c0, n) for ms, n in rel if ms >= c0]
-        fig["held"] = next((ms for ms, n in after if not (kinds[n]["logo"] and not kinds[n]["firmware"])), None)
-        fig["cage_black"] = [(a + 0, b) for a, b in runs(lambda k: k["black"], c0, float("inf"))]
-        fig["client"] = next((ms for ms, n in after if not kinds[n]["black"] and not kinds[n]["logo"]), None)
-        fig["handover_gap"] = [(a - c0, b) for a, b in fig["cage_black"]]
-        between = [n for ms, n in rel if handover - exec_ms <= ms < c0]
-        fig["between_ok"] = all(kinds[n]["logo"] and not kinds[n]["firmware"] for n in between)
+        # The hand-over, in ms from cage's start (negative: before it, after the splash let go).
+        c0, d0 = cage - exec_ms, handover - exec_ms
+        after = [(ms - c0, n) for ms, n in rel if ms >= d0]
+        splash = lambda k: k["logo"] and not k["firmware"]  # noqa: E731
+        fig["held"] = next((ms for ms, n in after if not splash(kinds[n])), None)
+        fig["handover_black"] = [(a - c0, b) for a, b in runs(lambda k: k["black"], d0, float("inf"))]
+        fig["client"] = next((ms for ms, n in after if ms >= 0 and not kinds[n]["black"] and not kinds[n]["logo"]), None)
+        fig["release"] = c0 - d0
+        fig["handover_pick"] = [(f"handover-{i}", a + c0) for i, (a, _) in enumerate(fig["handover_black"][:2])]
+        if fig["client"] is not None:
+            fig["handover_pick"].append(("client", fig["client"] + c0))
     keep_frames(shots, rel, kinds, fig)
     return fig
 
@@ -187,8 +190,9 @@ def keep_frames(shots, rel, kinds, fig):
     for i, (start, _) in enumerate(fig["nologo"][:3]):
         picks.append((f"nologo-{i}", start))
     picks.append(("after-driver", fig["insmod"] + 4000))
-    for label, ms in picks:
-        name = next((n for m, n in rel if m >= ms), None)
+    picks += fig.get("handover_pick", [])
+    for label, at in picks:
+        name = next((n for m, n in rel if m >= at), None)
         if name:
             want[name] = want.get(name, []) + [label]
     names = sorted({n for _, n in rel})
@@ -232,10 +236,11 @@ def table(display, figs):
     ]
     if any("held" in f for fs in figs.values() for f in fs):
         rows += [
-            ("deactivate → cage: the splash's frame kept", lambda f: "yes" if f.get("between_ok") else "no"),
-            ("cage start → the splash's frame gone (ms)", lambda f: ms(f.get("held"))),
-            ("black at the hand-over (ms after cage start + length)", lambda f: run_list(f.get("handover_gap", []))),
+            ("release (deactivate; Plymouth: and quit --retain-splash) → cage start (ms)", lambda f: ms(f.get("release"))),
+            ("the splash's frame gone at (ms from cage start)", lambda f: ms(f.get("held"))),
+            ("black from the release on (ms from cage start + length)", lambda f: run_list(f.get("handover_black", []))),
             ("cage start → the client's first frame (ms)", lambda f: ms(f.get("client"))),
+            ("longest black run from the release on (ms)", lambda f: ms(max([b for _, b in f.get("handover_black", [])], default=0))),
         ]
     runs = max(len(fs) for fs in figs.values())
     head = [f"{s} run {i + 1}" if runs > 1 else s for i in range(runs) for s in SUBJECTS]
