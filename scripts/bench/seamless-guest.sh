@@ -79,7 +79,7 @@ if [ "$K" = kiosk ]; then
   /usr/bin/setpriv --reuid=1000 --regid=1000 --clear-groups env XDG_RUNTIME_DIR=$XDG_RUNTIME_DIR \
     WLR_RENDERER=pixman LIBSEAT_BACKEND=seatd WLR_LIBINPUT_NO_DEVICES=1 /usr/bin/cage -- /usr/bin/weston-simple-shm \
     > /tmp/cage.log 2>&1 & cage=$!
-  sleep 4
+  sleep 10  # cage's first frame can take 5 s under TCG on a loaded host
   ctl "RECORD STOP"
   kill $cage; wait $cage
 else

@@ -57,8 +57,8 @@ def log(msg):
 
 # --- one boot -------------------------------------------------------------------------------------
 
-def boot(display, subject, files, out, timeout):
-    shots = os.path.join(out, f"{display}-{subject}")
+def boot(display, subject, run, files, out, timeout):
+    shots = os.path.join(out, f"{display}-{subject}-{run}")
     shutil.rmtree(shots, ignore_errors=True)
     os.makedirs(shots)
     log(f"{display} {subject}: booting")
@@ -169,7 +169,10 @@ def analyse(shots, console):
         fig["handover_black"] = [(a - c0, b) for a, b in runs(lambda k: k["black"], d0, float("inf"))]
         fig["client"] = next((ms for ms, n in after if ms >= 0 and not kinds[n]["black"] and not kinds[n]["logo"]), None)
         fig["release"] = c0 - d0
+        fig["handover_nologo"] = [(a - c0, b) for a, b in runs(lambda k: not k["logo"] and not k["black"], d0, c0)]
         fig["handover_pick"] = [(f"handover-{i}", a + c0) for i, (a, _) in enumerate(fig["handover_black"][:2])]
+        if fig["held"] is not None:
+            fig["handover_pick"].append(("splash-gone", fig["held"] + c0))
         if fig["client"] is not None:
             fig["handover_pick"].append(("client", fig["client"] + c0))
     keep_frames(shots, rel, kinds, fig)
@@ -238,14 +241,16 @@ def table(display, figs):
         rows += [
             ("release (deactivate; Plymouth: and quit --retain-splash) → cage start (ms)", lambda f: ms(f.get("release"))),
             ("the splash's frame gone at (ms from cage start)", lambda f: ms(f.get("held"))),
+            ("logo-less, non-black runs between the release and cage", lambda f: run_list(f.get("handover_nologo", []))),
             ("black from the release on (ms from cage start + length)", lambda f: run_list(f.get("handover_black", []))),
             ("cage start → the client's first frame (ms)", lambda f: ms(f.get("client"))),
             ("longest black run from the release on (ms)", lambda f: ms(max([b for _, b in f.get("handover_black", [])], default=0))),
         ]
     runs = max(len(fs) for fs in figs.values())
-    head = [f"{s} run {i + 1}" if runs > 1 else s for i in range(runs) for s in SUBJECTS]
+    names = {"splashhud": "SplashHUD", "plymouth": "Plymouth bgrt"}
+    head = [names[s] + (f" {i + 1}" if runs > 1 else "") for i in range(runs) for s in SUBJECTS]
     cols = [(s, i) for i in range(runs) for s in SUBJECTS]
-    lines = [f"### {display}", "", "| | " + " | ".join("SplashHUD" if h.startswith("splashhud") else "Plymouth bgrt" + h[8:] for h in head) + " |",
+    lines = [f"### {display}", "", "| | " + " | ".join(head) + " |",
              "|---|" + "---|" * len(cols)]
     for label, get in rows:
         cells = [get(figs[s][i]) if i < len(figs[s]) else "—" for s, i in cols]
@@ -282,9 +287,9 @@ def main():
               f"{platform.node()}, QEMU TCG, {args.runs} run(s); times in ms of the host's recording, from the splash's exec", ""]
     for display in args.displays.split(","):
         figs = {s: [] for s in SUBJECTS}
-        for _ in range(args.runs):
+        for i in range(args.runs):
             for s in subjects:
-                figs[s].append(boot(display, s, files, args.out, args.timeout))
+                figs[s].append(boot(display, s, i + 1, files, args.out, args.timeout))
         report += [table(display, figs), ""]
         print("\n".join(report[-2:]), flush=True)
     with open(os.path.join(args.out, "report.md"), "w") as f:
