@@ -45,7 +45,9 @@ KIOSK = {"efifb": False, "efifb-virtio": True}
 # udev as initramfs-tools carries it, and cage's kiosk (as SeamlessBootEndToEndTests).
 UDEV = ["/lib/systemd/systemd-udevd", "/bin/udevadm", "/etc/udev/udev.conf"]
 KIOSK_PROGRAMS = ["/usr/bin/cage", "/usr/bin/weston-simple-shm", "/usr/sbin/seatd", "/usr/bin/setpriv", "/usr/bin/Xwayland"]
-PROFILE = "[theme]\nlogo = firmware\n\n[handover]\nwatchdog = 3\n"
+# No [handover] watchdog: Plymouth has none, and under a loaded TCG host cage can take longer than
+# a short one to draw (the watchdog then rightly takes the screen back).
+PROFILE = "[theme]\nlogo = firmware\n"
 # Kernel words: Plymouth shows its graphical splash only with "splash", and the harness's serial
 # console would make it fall back to text. SplashHUD ignores both.
 CMDLINE = "splash plymouth.ignore-serial-consoles"
