@@ -151,8 +151,10 @@ def analyse(shots, console):
     before = [(ms, n) for ms, n in rel if 0 <= ms < handover - exec_ms]
     on_card = [n for ms, n in before if ms >= insmod + 2000]
     last = before[-1][1] if before else None
+    gaps = np.diff([ms for ms, _ in rel])
     fig = {
         "dumps": len(rel), "distinct": len(kinds), "ms": end,
+        "gap": (float(np.median(gaps)), float(gaps.max())) if len(gaps) else (0.0, 0.0),
         "first_change": first_change, "first_splash": first_splash,
         "logo_lost": sum(1 for _, n in before if not kinds[n]["logo"]), "before": len(before),
         "black": runs(lambda k: k["black"], 0, handover - exec_ms),
@@ -167,14 +169,19 @@ def analyse(shots, console):
         c0, d0 = cage - exec_ms, handover - exec_ms
         after = [(ms - c0, n) for ms, n in rel if ms >= d0]
         splash = lambda k: k["logo"] and not k["firmware"]  # noqa: E731
-        fig["held"] = next((ms for ms, n in after if not splash(kinds[n])), None)
+        # Plymouth erases its spinner on deactivate, leaving the logo alone (the firmware's frame):
+        # the picture is whole until the logo goes.
+        fig["held"] = next((ms for ms, n in after if not kinds[n]["logo"]), None)
+        fig["spinner_gone"] = next((ms for ms, n in after if not splash(kinds[n])), None)
         fig["handover_black"] = [(a - c0, b) for a, b in runs(lambda k: k["black"], d0, float("inf"))]
         fig["client"] = next((ms for ms, n in after if ms >= 0 and not kinds[n]["black"] and not kinds[n]["logo"]), None)
         fig["release"] = c0 - d0
         fig["handover_nologo"] = [(a - c0, b) for a, b in runs(lambda k: not k["logo"] and not k["black"], d0, c0)]
         fig["handover_pick"] = [(f"handover-{i}", a + c0) for i, (a, _) in enumerate(fig["handover_black"][:2])]
         if fig["held"] is not None:
-            fig["handover_pick"].append(("splash-gone", fig["held"] + c0))
+            fig["handover_pick"].append(("logo-gone", fig["held"] + c0))
+        if fig["spinner_gone"] is not None:
+            fig["handover_pick"].append(("splash-gone", fig["spinner_gone"] + c0))
         if fig["client"] is not None:
             fig["handover_pick"].append(("client", fig["client"] + c0))
     keep_frames(shots, rel, kinds, fig)
@@ -226,6 +233,7 @@ def table(display, figs):
     """figs: {subject: [fig per run]} -> markdown."""
     rows = [
         ("dumps recorded (distinct frames)", lambda f: f"{f['dumps']} ({f['distinct']})"),
+        ("interval between dumps, median / longest (ms): shorter runs can be missed", lambda f: f"{f['gap'][0]:.0f} / {f['gap'][1]:.0f}"),
         ("exec → first change on efifb (ms)", lambda f: ms(f["first_change"])),
         ("exec → first frame with the firmware's logo and a splash (ms)", lambda f: ms(f["first_splash"])),
         ("dumps before the hand-over with the logo not the firmware's", lambda f: f"{f['logo_lost']} of {f['before']}"),
@@ -242,7 +250,8 @@ def table(display, figs):
     if any("held" in f for fs in figs.values() for f in fs):
         rows += [
             ("release (deactivate; Plymouth: and quit --retain-splash) → cage start (ms)", lambda f: ms(f.get("release"))),
-            ("the splash's frame gone at (ms from cage start)", lambda f: ms(f.get("held"))),
+            ("only the firmware's frame left (the HUD or spinner gone) at (ms from cage start)", lambda f: ms(f.get("spinner_gone"))),
+            ("the logo gone at (ms from cage start)", lambda f: ms(f.get("held"))),
             ("logo-less, non-black runs between the release and cage", lambda f: run_list(f.get("handover_nologo", []))),
             ("black from the release on (ms from cage start + length)", lambda f: run_list(f.get("handover_black", []))),
             ("cage start → the client's first frame (ms)", lambda f: ms(f.get("client"))),
