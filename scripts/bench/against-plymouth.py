@@ -24,7 +24,6 @@ issue 11) and writes it to OUT/report.md, with the guests' consoles and screensh
 """
 import argparse
 import datetime
-import glob
 import os
 import platform
 import re
@@ -40,12 +39,8 @@ sys.dont_write_bytecode = True  # no __pycache__ in the tree
 sys.path.insert(0, os.path.join(REPO, "scripts", "qemu"))
 import vmtest  # noqa: E402
 
-ARCH_LIB = "/usr/lib/x86_64-linux-gnu"
-PLY_PLUGINS = [f"{ARCH_LIB}/plymouth/{p}" for p in
-               ("two-step.so", "label.so", "text.so", "details.so", "renderers/drm.so", "renderers/frame-buffer.so")]
-PLY_BINARIES = ["/usr/sbin/plymouthd", "/usr/bin/plymouth"]
-PLY_THEMES = ["/usr/share/plymouth/themes/spinner", "/usr/share/plymouth/themes/text",
-              "/usr/share/plymouth/themes/details"]
+from plymouth_guest import ARCH_LIB, PLY_BINARIES, PLY_PLUGINS, PLY_THEMES, guest_files, ldd_closure, tree_files  # noqa: E402
+
 DRIVERS = {"bochs": ("bochs", "drm"), "virtio": ("virtio", "drm"), "vesafb": ("vesafb32", "fbdev"),
            "vkms": ("vkms", "drm")}
 # per driver: more kernel words, and whether QEMU can take screendumps of it
@@ -89,49 +84,6 @@ def build(args):
                             "--product", product], cwd=REPO, check=True)
     bins = run(["swift", "build", "-c", "release", "--scratch-path", scratch, "--show-bin-path"], cwd=REPO).strip()
     return scanpoll, os.path.join(bins, "splashhudd"), os.path.join(bins, "splashhud")
-
-
-def ldd_closure(paths):
-    libs = []
-    for p in paths:
-        for lib in vmtest.shared_libraries(p):
-            if lib not in libs:
-                libs.append(lib)
-    return libs
-
-
-def tree_files(path):
-    if os.path.isfile(path):
-        return [path]
-    return sorted(os.path.join(d, f) for d, _, fs in os.walk(path) for f in fs)
-
-
-def guest_files(hudd, hud, workdir):
-    """Everything both programs need in the guest, at their host paths (the harness copies only
-    the guest program's own libraries)."""
-    conf = os.path.join(workdir, "plymouthd.conf")
-    with open(conf, "w") as f:
-        f.write("[Daemon]\nTheme=spinner\nShowDelay=0\nDeviceTimeout=8\n")
-    passwd = os.path.join(workdir, "passwd")
-    with open(passwd, "w") as f:
-        f.write("root:x:0:0:root:/root:/bin/sh\n")
-    nss = os.path.join(workdir, "nsswitch.conf")
-    with open(nss, "w") as f:
-        f.write("passwd: files\n")
-    files = [f"{conf}:/etc/plymouth/plymouthd.conf", f"{passwd}:/etc/passwd", f"{nss}:/etc/nsswitch.conf"]
-    host = PLY_BINARIES + PLY_PLUGINS + ["/usr/share/plymouth/plymouthd.defaults", "/usr/share/plymouth/debian-logo.png",
-                                         "/etc/fonts/fonts.conf", "/etc/fonts/conf.d/60-latin.conf"]
-    host += glob.glob(f"{ARCH_LIB}/libnss_files*") + glob.glob("/usr/share/fonts/opentype/cantarell/Cantarell-*.otf")
-    for t in PLY_THEMES:
-        host += tree_files(t)
-    host += ldd_closure(PLY_BINARIES + PLY_PLUGINS)
-    host += [hudd, hud] + ldd_closure([hudd, hud])
-    seen = set()
-    for h in host:
-        if os.path.exists(h) and h not in seen:
-            seen.add(h)
-            files.append(h)
-    return files
 
 
 def daemon_cap(hudd, workdir):
