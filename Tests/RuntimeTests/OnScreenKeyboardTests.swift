@@ -8,6 +8,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Board
 import Display
 import GoldenSupport
 import HUD
@@ -155,6 +156,26 @@ struct OnScreenKeyboardTests {
         #expect(keyboard == nil)
         tty.type("\r")
         #expect(try replies(unknown, count: 5) == [0x02, 0, 0, 0, 0])
+        rig.runtime.quit(retain: false)
+    }
+
+    @Test("the profile's [input] keys reach the prompts through the input hub, and what devices it opened")
+    func profileThroughTheHub() throws {
+        defer { server.close() }
+        let always = try BoardProfile.parse("[input]\ndevices = none\non-screen-keyboard = always\nkeymap = fr", file: "t.conf")
+        let hub = InputHub(runtime: rig.runtime, configuration: InputConfiguration(profile: always))
+        #expect(rig.runtime.prompts.keyboardMode == .always && rig.runtime.prompts.keyboardLayout.name == "fr")
+        #expect(rig.runtime.prompts.devices == nil, "no devices read: none known")
+        hub.close()
+        // Devices named that are not there: the hub knows there is neither keyboard nor pointer,
+        // so under `auto` a prompt is refused at once.
+        let missing = try BoardProfile.parse("[input]\ndevices = /nonexistent/event9", file: "t.conf")
+        let second = InputHub(runtime: rig.runtime, configuration: InputConfiguration(profile: missing))
+        defer { second.close() }
+        #expect(rig.runtime.prompts.keyboardMode == .auto)
+        #expect(rig.runtime.prompts.devices == InputPresence(keyboard: false, pointer: false))
+        #expect(try replies(try ask("Disk"), count: 1) == [0x05])
+        #expect(rig.log.contains("neither a keyboard nor a touchscreen"))
         rig.runtime.quit(retain: false)
     }
 
