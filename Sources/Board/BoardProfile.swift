@@ -171,6 +171,17 @@ public struct BoardProfile: Equatable, Sendable {
     public var inputCalibration: [Double]?
     /// Take the devices for the HUD alone (EVIOCGRAB), so nothing behind it sees the input.
     public var grabInput = false
+    /// When a passphrase prompt shows the on-screen keyboard.
+    public enum OnScreenKeyboard: String, Equatable, Sendable, CaseIterable {
+        /// When no keyboard is attached and a touchscreen is.
+        case auto
+        case never
+        /// On every prompt, even before a touchscreen has appeared (touch drivers load late).
+        case always
+    }
+    public var onScreenKeyboard: OnScreenKeyboard = .auto
+    /// The on-screen keyboard's layout (a KeyboardLayout name); nil: the console's keymap.
+    public var keymap: String?
 
     // [modes]
     /// The HUD's text in each of Plymouth's modes (`plymouth change-mode`), by mode name; an empty

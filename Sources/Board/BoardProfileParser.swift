@@ -30,7 +30,7 @@ struct BoardProfileParser {
         ("output", ["mode", "rotation", "scale", "pixel-format", "buffers"]),
         ("pacing", ["method", "refresh"]),
         ("theme", ["screen", "foreground", "background", "backdrop", "font", "logo", "logo-placement", "logo-offset"]),
-        ("input", ["devices", "output", "assign", "calibration", "grab"]),
+        ("input", ["devices", "output", "assign", "calibration", "grab", "on-screen-keyboard", "keymap"]),
         ("modes", ["boot-up", "shutdown", "reboot", "updates", "system-upgrade", "firmware-upgrade"]),
         ("updates", ["support-url", "device-id"]),
         ("handover", ["watchdog"]),

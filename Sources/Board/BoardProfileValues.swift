@@ -127,6 +127,12 @@ struct BoardProfileValues {
         case ("input", "grab"):
             guard value == "on" || value == "off" else { throw bad(expected(section)) }
             p.grabInput = value == "on"
+        case ("input", "on-screen-keyboard"):
+            guard let mode = BoardProfile.OnScreenKeyboard(rawValue: value) else { throw bad(expected(section)) }
+            p.onScreenKeyboard = mode
+        case ("input", "keymap"):
+            guard let layout = KeyboardLayout.named(value), layout.name == value else { throw bad(expected(section)) }
+            p.keymap = layout.name
         case ("modes", _):
             p.modeTitles[key] = value
         case ("updates", "support-url"):
@@ -178,6 +184,8 @@ struct BoardProfileValues {
         case ("input", "assign"): return "a list of DEVICE-NAME -> CONNECTOR like ft5x06 -> DSI-1"
         case ("input", "calibration"): return "six numbers a b c d e f (libinput's calibration matrix) like 0 1 0 -1 0 1"
         case ("input", "grab"): return "on or off"
+        case ("input", "on-screen-keyboard"): return "one of " + BoardProfile.OnScreenKeyboard.allCases.map(\.rawValue).joined(separator: ", ")
+        case ("input", "keymap"): return "the on-screen keyboard's layout, one of " + KeyboardLayout.names.joined(separator: ", ")
         case ("modes", _): return "the HUD's text in that mode (quoted when it has spaces at its ends; empty: none)"
         case ("updates", "support-url"):
             return "an http:// or https:// address without spaces, fragment or non-ASCII bytes, at most \(SupportAddress.maxURLBytes) bytes"

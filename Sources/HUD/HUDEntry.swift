@@ -13,9 +13,12 @@ public struct HUDEntry: Equatable, Sendable {
     public var characters: Int
     /// The text typed, for a question only (never set for a secure entry).
     public var echo: String
+    /// The on-screen keyboard under the field (touch-only kiosks); nil: none.
+    public var keyboard: KeyboardState?
 
-    public init(prompt: String, isSecure: Bool, characters: Int = 0, echo: String = "") {
+    public init(prompt: String, isSecure: Bool, characters: Int = 0, echo: String = "", keyboard: KeyboardState? = nil) {
         self.prompt = prompt; self.isSecure = isSecure; self.characters = characters
         self.echo = isSecure ? "" : echo
+        self.keyboard = keyboard
     }
 }

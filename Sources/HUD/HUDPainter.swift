@@ -93,6 +93,45 @@ public struct HUDPainter {
         for c in e.bullets { canvas.fill(.circle(center: c, radius: e.bulletRadius), ink) }
         if let o = e.overflow { canvas.fill(.circle(center: o, radius: e.bulletRadius.halved), ink) }
         canvas.fill(.rect(e.caret), ink)
+        if let k = e.keyboard { draw(k, colors: colors, into: canvas) }
+    }
+
+    /// The on-screen keyboard: keys as faint rounded rects in the text colour (function keys
+    /// fainter, shift and symbols stronger while on, the key under a finger strongest), icons for
+    /// shift, backspace and enter; the labels are the layout's texts, drawn after.
+    private func draw(_ k: HUDKeyboardLayout, colors: HUDColors, into canvas: Canvas) {
+        let a = colors.text.a
+        for key in k.keys {
+            let alpha: UInt8 = key.isPressed ? 110 : key.isActive ? 70 : key.isFunction ? 16 : 32
+            canvas.fill(.roundedRect(key.frame, radius: k.cornerRadius), .solid(colors.text.withAlpha(mul255(a, alpha))))
+            if let icon = key.icon { canvas.fill(Self.path(icon, in: key.frame), .solid(colors.text), rule: .evenOdd) }
+        }
+    }
+
+    /// An icon's outline, centred in `frame`, a third of its height tall.
+    static func path(_ icon: HUDKeyboardLayout.Icon, in frame: Rect) -> Path {
+        let s = Swift.max(frame.size.height.double / 3, 6), cx = frame.midX.double, cy = frame.midY.double
+        func p(_ x: Double, _ y: Double) -> Point { Point(cx + x * s, cy + y * s) }
+        var path = Path()
+        func polygon(_ points: [(Double, Double)]) {
+            path.move(to: p(points[0].0, points[0].1))
+            for q in points.dropFirst() { path.line(to: p(q.0, q.1)) }
+            path.close()
+        }
+        switch icon {
+        case .shift:
+            // An upward arrow: a triangle over a stem.
+            polygon([(0, -0.55), (0.55, 0.05), (0.22, 0.05), (0.22, 0.5), (-0.22, 0.5), (-0.22, 0.05), (-0.55, 0.05)])
+        case .backspace:
+            // A tag pointing left, with its middle cut out as a cross would be too fine to read.
+            polygon([(-0.75, 0), (-0.35, -0.45), (0.7, -0.45), (0.7, 0.45), (-0.35, 0.45)])
+            polygon([(-0.15, -0.12), (0.45, -0.12), (0.45, 0.12), (-0.15, 0.12)])
+        case .enter:
+            // A return arrow: left-pointing head on a bar that turns up at the right.
+            polygon([(-0.7, 0.15), (-0.25, -0.25), (-0.25, 0.03), (0.45, 0.03), (0.45, -0.5), (0.67, -0.5), (0.67, 0.27),
+                     (-0.25, 0.27), (-0.25, 0.55)])
+        }
+        return path
     }
 
     private func drawContent(_ p: HUDPresentation, layout: HUDLayout, into canvas: Canvas) {

@@ -142,6 +142,12 @@ public final class HUDSceneRenderer {
         return layout(for: p).hit(point)
     }
 
+    /// The on-screen keyboard's key at frame pixel (x, y) of `p`, nil when there is none there.
+    public func keyboardKey(x: Int32, y: Int32, _ p: HUDPresentation) -> KeyboardKey? {
+        let point = Point(x: (Fixed16_16(x) + .half) / scale, y: (Fixed16_16(y) + .half) / scale)
+        return layout(for: p).entry?.keyboard?.key(at: point)
+    }
+
     /// Whether the frame shows a presentation of controller generation `generation`: then
     /// `render(indicator:)` brings it to a later instant of that generation.
     public func shows(generation: UInt64) -> Bool { shown != nil && shownGeneration == generation }

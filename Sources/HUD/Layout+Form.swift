@@ -18,6 +18,8 @@ public struct HUDEntryLayout {
     /// The overflow mark's centre when more characters were typed than fit.
     public var overflow: Point?
     public var caret: Rect
+    /// The on-screen keyboard, when the entry has one.
+    public var keyboard: HUDKeyboardLayout?
 }
 
 extension HUDLayout {
@@ -42,8 +44,17 @@ extension HUDLayout {
         }
         let labelSize = label.map { ceilSize($0.size) } ?? Size(width: .zero, height: .zero)
         let fieldW = Swift.min(maxText, Swift.max(a.promptWidth, labelSize.width))
-        let contentW = Swift.max(fieldW, labelSize.width)
-        let contentH = labelSize.height + (label == nil ? .zero : formGap) + fieldHeight
+        var contentW = Swift.max(fieldW, labelSize.width)
+        var contentH = labelSize.height + (label == nil ? .zero : formGap) + fieldHeight
+        // The on-screen keyboard under the field, as large as the screen leaves room for.
+        var keyboard = entry.keyboard.map { state in
+            let room = Size(width: screen.width - margin * 4, height: screen.height - margin * 4 - contentH - formGap)
+            return computeKeyboard(state, available: room, chain: chain)
+        }
+        if let (k, _) = keyboard {
+            contentW = Swift.max(contentW, k.frame.size.width)
+            contentH += formGap + k.frame.size.height
+        }
         var w = Swift.max(contentW + margin * 2, a.minSize.width), h = Swift.max(contentH + margin * 2, a.minSize.height)
         if a.square { w = Swift.max(w, h); h = w }
         let x = placed(centre: screen.width.halved.clampedAdding(a.offset.x), size: w, screen: screen.width, margin: margin)
@@ -57,6 +68,15 @@ extension HUDLayout {
             top += labelSize.height + formGap
         }
         let field = Rect(x: bezel.midX - fieldW.halved, y: top, width: fieldW, height: fieldHeight)
+        if let (k, labels) = keyboard {
+            let d = Point(x: bezel.midX - k.frame.size.width.halved, y: field.maxY + formGap)
+            keyboard = (k.offset(by: d), labels)
+            for var t in labels {
+                t.frame.origin = t.frame.origin + d
+                t.origin = t.origin + d
+                texts.append(t)
+            }
+        }
         let innerLeft = field.minX + fieldInset
         let innerWidth = Swift.max(.zero, fieldW - fieldInset * 2 - caretSize.width - Fixed16_16(2))
         var caretX = innerLeft
@@ -83,7 +103,7 @@ extension HUDLayout {
         }
         let caret = Rect(x: caretX, y: field.midY - caretSize.height.halved, width: caretSize.width, height: caretSize.height)
         let entryLayout = HUDEntryLayout(field: field, cornerRadius: Fixed16_16(5), bullets: bullets, bulletRadius: bulletRadius,
-                                         overflow: overflow, caret: caret)
+                                         overflow: overflow, caret: caret, keyboard: keyboard?.0)
         return HUDLayout(isMB: true, screen: screen, bezel: bezel, cornerRadius: mbCornerRadius, content: .none,
                          contentFrame: Rect(origin: bezel.center, size: Size(width: .zero, height: .zero)),
                          indicatorRadius: mbRoundSize.width.halved, indicatorThickness: Fixed16_16(2),

@@ -141,8 +141,10 @@ public final class HUDRuntime: RequestTarget {
     }
 
     /// Whether prompts can take keys: a terminal was named, or there is a VT (taken, or waiting for
-    /// the display to appear).
-    public var canReadPromptKeys: Bool { prompts.terminalPath != nil || consoles.console != nil || consoles.pending != nil }
+    /// the display to appear), or the on-screen keyboard shows (`always`, or a touch-only kiosk).
+    public var canReadPromptKeys: Bool {
+        prompts.terminalPath != nil || consoles.console != nil || consoles.pending != nil || prompts.showsKeyboard
+    }
 
     /// Wakes a blocked loop from another thread or a signal handler.
     public var waker: any LoopWaker { loop.waker }
@@ -341,6 +343,9 @@ extension HUDRuntime: InputOwner {
     func post(_ event: HUDEvent) { turnEnd.post(event) }
     func sceneChanged() { frames.markDirty() }
     var promptIsActive: Bool { prompts.isActive }
+    func promptPointer(_ phase: InputMessage.Phase, output: String, x: Int32, y: Int32) -> Bool {
+        prompts.pointer(phase, output: output, x: x, y: y)
+    }
 }
 
 extension HUDRuntime: CommandOwner {
@@ -371,6 +376,10 @@ extension HUDRuntime: PromptSurface {
     }
 
     var consoleDevice: String? { consoles.console?.device }
+
+    func keyboardKey(output: String, x: Int32, y: Int32) -> KeyboardKey? {
+        scene.renderer(named: output)?.keyboardKey(x: x, y: y, controller.presentation())
+    }
 }
 
 extension HUDRuntime: ConsoleOwner {

@@ -14,7 +14,7 @@ struct PidFile {
 
     init?(path: String, runtime: HUDRuntime, logger: Logger) {
         guard runtime.canReadPromptKeys else {
-            logger.notice("no keyboard for Plymouth's prompts (no VT, no --prompt-tty): not writing \(path), so passphrases are asked on the console")
+            logger.notice("no keyboard for Plymouth's prompts (no VT, no --prompt-tty, no on-screen keyboard): not writing \(path), so passphrases are asked on the console")
             return nil
         }
         self.path = path

@@ -226,6 +226,20 @@ import Logging
             == "boards/t.conf:2: calibration: '1 0 0 0 1' is not six numbers a b c d e f (libinput's calibration matrix) like 0 1 0 -1 0 1")
     }
 
+    /// The on-screen keyboard: when it shows, and its layout; a bad value names what is taken.
+    @Test func onScreenKeyboardKeys() throws {
+        #expect(try parse("").onScreenKeyboard == .auto && (try parse("").keymap) == nil)
+        let p = try parse("[input]\non-screen-keyboard = always\nkeymap = de")
+        #expect(p.onScreenKeyboard == .always && p.keymap == "de")
+        #expect(try parse("[input]\non-screen-keyboard = never").onScreenKeyboard == .never)
+        #expect(try parse("[input]\nkeymap = ru").keymap == "ru")
+        #expect(error("[input]\non-screen-keyboard = yes")?.description
+            == "boards/t.conf:2: on-screen-keyboard: 'yes' is not one of auto, never, always")
+        #expect(error("[input]\nkeymap = de-latin1")?.description
+            == "boards/t.conf:2: keymap: 'de-latin1' is not the on-screen keyboard's layout, one of us, de, fr, ru")
+        #expect(error("[input]\nkeymap = uk")?.problem != nil)
+    }
+
     @Test func emptyFileGivesDefaults() throws {
         let p = try parse("\n# nothing\r\n")
         #expect(p == BoardProfile(file: "boards/t.conf"))

@@ -32,6 +32,9 @@ public struct InputConfiguration: Equatable, Sendable {
     public var assignments: [BoardProfile.InputAssignment] = []
     public var calibration: Calibration = .identity
     public var grab = false
+    /// When prompts show the on-screen keyboard, and its layout (nil: the console's keymap).
+    public var onScreenKeyboard: BoardProfile.OnScreenKeyboard = .auto
+    public var keymap: String?
     /// Where device nodes are (tests point it elsewhere).
     public var directory = "/dev/input"
 
@@ -42,6 +45,7 @@ public struct InputConfiguration: Equatable, Sendable {
         devices = profile.inputDevices; output = profile.inputOutput; assignments = profile.inputAssignments
         calibration = profile.inputCalibration.flatMap { Calibration(matrix: $0) } ?? .identity
         grab = profile.grabInput
+        onScreenKeyboard = profile.onScreenKeyboard; keymap = profile.keymap
     }
 }
 
@@ -65,6 +69,8 @@ public final class InputHub {
     /// a device that cannot be opened is logged and skipped, the HUD runs without it.
     public init(runtime: HUDRuntime, configuration: InputConfiguration) {
         self.runtime = runtime; self.display = runtime.display; self.configuration = configuration
+        runtime.prompts.keyboardMode = configuration.onScreenKeyboard
+        runtime.prompts.keyboardLayout = KeymapName.layout(profile: configuration.keymap)
         switch configuration.devices {
         case .none:
             return
@@ -75,6 +81,7 @@ public final class InputHub {
             for name in names.filter(Self.isEventNode).sorted(by: Self.byNumber) { open(configuration.directory + "/" + name, explicit: false) }
         }
         followHotplug()
+        publishPresence()
     }
 
     deinit { close() }
@@ -120,15 +127,25 @@ public final class InputHub {
         let output = self.output(for: device)
         if let output { decoder.relativeSpan = (Double(output.mode.width), Double(output.mode.height)) }
         devices[path] = (device, decoder)
+        publishPresence()
         peerLog.log(.info, "input devices", from: path, "input \(path): \(device.name), \(Self.describe(device.capabilities))\(output.map { " on \($0.name)" } ?? "")\(device.isGrabbed ? ", grabbed" : "")")
     }
 
     private func drop(_ path: String, reason: String?) {
         guard let (device, _) = devices.removeValue(forKey: path) else { return }
+        // Not while closing: the runtime may be going too (close runs from deinit).
+        if reason != nil { publishPresence() }
         runtime.unwatch(device.descriptor.rawValue)
         if device.isGrabbed { try? device.grab(false) }
         device.close()
         if let reason { peerLog.log(.info, "input devices", from: path, "input \(path) (\(device.name)): \(reason)") }
+    }
+
+    /// Whether a keyboard and a pointer are open, for the prompts (the on-screen keyboard).
+    private func publishPresence() {
+        let c = devices.values.map(\.device.capabilities)
+        let pointer = c.contains { if case .none = $0.pointer { return false } else { return true } }
+        runtime.prompts.devices = InputPresence(keyboard: c.contains { $0.isKeyboard }, pointer: pointer)
     }
 
     private static func describe(_ c: DeviceCapabilities) -> String {

@@ -28,6 +28,8 @@ protocol InputOwner: AnyObject {
     func sceneChanged()
     /// A prompt is up: its keys are the terminal's, never evdev's.
     var promptIsActive: Bool { get }
+    /// A touch for the prompt's on-screen keyboard: true when it took it (no one else sees it).
+    func promptPointer(_ phase: InputMessage.Phase, output: String, x: Int32, y: Int32) -> Bool
 }
 
 /// A touch or key in progress.
@@ -88,6 +90,8 @@ final class InputResponder {
     }
 
     private func pointer(_ phase: InputMessage.Phase, output: String, x: Int32, y: Int32) {
+        // Taps on a passphrase's keys: neither touch events (their positions spell it) nor taps.
+        if owner?.promptPointer(phase, output: output, x: x, y: y) == true { return }
         let visible = scene.controller.isVisible
         let hit = visible ? scene.hit(output: output, x: x, y: y) ?? .outside : .outside
         let position = [HUDEvent.Detail("x", "\(x)"), HUDEvent.Detail("y", "\(y)"), HUDEvent.Detail("output", output)]

@@ -8,6 +8,12 @@
 // lives in locked, zeroed pages (SecretBytes); the HUD shows only how many characters there are.
 // Core dumps are off while any passphrase is in memory. An asker that goes away takes its prompt
 // with it (Plymouth 22.02 leaves it on screen: its issue #126).
+//
+// On a touch-only kiosk the prompt shows an on-screen keyboard (`[input] on-screen-keyboard`):
+// taps on its keys (PromptDesk+Keyboard.swift) type into the same locked buffer as the terminal's
+// keys. With neither a keyboard nor a touchscreen (and not `always`), a prompt is refused at once,
+// so the caller asks on its console.
+import Board
 import HUD
 import LinuxSystem
 import Logging
@@ -18,6 +24,8 @@ protocol PromptSurface: AnyObject {
     func showPrompt(_ entry: HUDEntry?)
     /// The VT the runtime took, whose keys a prompt reads when no terminal was named.
     var consoleDevice: String? { get }
+    /// The on-screen keyboard's key under frame pixel (x, y) of `output`, as the HUD shows it now.
+    func keyboardKey(output: String, x: Int32, y: Int32) -> KeyboardKey?
 }
 
 public final class PromptDesk {
@@ -66,6 +74,17 @@ public final class PromptDesk {
     let cache: PassphraseCache
     private var dumpableBefore: Bool?
 
+    /// When prompts show the on-screen keyboard (the profile's `[input] on-screen-keyboard`).
+    public var keyboardMode: BoardProfile.OnScreenKeyboard = .auto
+    /// The on-screen keyboard's layout (the profile's or the console's keymap).
+    public var keyboardLayout: KeyboardLayout = .us
+    /// The input devices there are (InputHub keeps it up to date); nil while no one reads them.
+    public var devices: InputPresence? {
+        didSet { if devices != oldValue { showEntry() } }
+    }
+    /// The on-screen keyboard as shown, while it is.
+    var keyboard: KeyboardState?
+
     /// `peerLog` takes the lines the askers cause (a prompt asked, withdrawn): a peer asking in
     /// a loop cannot flood the log.
     init(loop: EventLoop, logger: Logger, peerLog: LogRateLimiter) {
@@ -81,8 +100,10 @@ public final class PromptDesk {
     /// Queues a prompt; `reply` runs once, on the loop's thread, when it is answered or cancelled
     /// (not when it is withdrawn).
     public func ask(_ kind: Kind, prompt: String, owner: Owner?, reply: @escaping (Outcome) -> Void) {
-        // Opened for the first prompt (and again after a read error closed it).
-        if let why = openTerminal() { return reply(.unavailable(why)) }
+        if let why = noInput { return reply(.unavailable(why)) }
+        // Opened for the first prompt (and again after a read error closed it); taps answer
+        // without it.
+        if let why = openTerminal(), !showsKeyboard { return reply(.unavailable(why)) }
         pending.append(Pending(kind: kind, prompt: prompt, owner: owner, reply: reply))
         let waiting = pending.count
         peerLog.log(.info, "prompts", from: "the prompts' askers",
@@ -202,7 +223,7 @@ public final class PromptDesk {
         showEntry()
     }
 
-    private func take(_ key: PromptKey) {
+    func take(_ key: PromptKey) {
         guard !pending.isEmpty, let typing else { return }
         switch key {
         case .text(let b):
@@ -228,6 +249,7 @@ public final class PromptDesk {
         typing?.removeAll()
         typing = nil
         if pending.isEmpty {
+            keyboard = nil
             if !watching { closeTerminal() }
             surface?.showPrompt(nil)
             updateDumpable()
@@ -238,6 +260,7 @@ public final class PromptDesk {
 
     private func showHead() {
         decoder = PromptKeyDecoder()
+        keyboard = nil
         typing = SecretBytes(capacity: Self.capacity)
         if typing == nil {
             let head = pending.removeFirst()
@@ -248,9 +271,10 @@ public final class PromptDesk {
         showEntry()
     }
 
-    private func showEntry() {
+    func showEntry() {
         guard let head = pending.first, let typing, let surface else { return }
-        var entry = HUDEntry(prompt: head.prompt, isSecure: head.kind == .password, characters: typing.characterCount)
+        keyboard = showsKeyboard ? keyboard ?? KeyboardState(layout: keyboardLayout) : nil
+        var entry = HUDEntry(prompt: head.prompt, isSecure: head.kind == .password, characters: typing.characterCount, keyboard: keyboard)
         if head.kind == .question { entry.echo = typing.withBytes { String(decoding: $0, as: UTF8.self) } }
         surface.showPrompt(entry)
     }
