@@ -76,10 +76,10 @@ struct SeamlessBootEndToEndTests {
           c reactivate; echo "RESULT reactivate $?"
           sleep 2
           ctl "SHOT reactivated settled"
-          # An app that dies before its first frame: the watchdog (3 s) takes the screen back.
+          # An app that dies before its first frame: the watchdog (6 s) takes the screen back.
           c deactivate; echo "RESULT deactivate-again $?"
           (app /bin/false > /tmp/cage2.log 2>&1); echo "RESULT app-died $?"
-          sleep 5
+          sleep 8
           ctl "SHOT watchdog settled"
         else
           ctl "RECORD STOP"
@@ -93,7 +93,9 @@ struct SeamlessBootEndToEndTests {
         logo = firmware
 
         [handover]
-        watchdog = 3
+        # Twice what cage takes to set its mode here under TCG (1 s after the release, then
+        # 1-2 s; 4.3 s measured at load 25): the watchdog must not take the screen from it.
+        watchdog = 6
 
         """
 
@@ -281,7 +283,7 @@ struct SeamlessBootEndToEndTests {
                 }
             }
             for step in ["deactivate", "reactivate", "deactivate-again"] { #expect(output.contains("RESULT \(step) 0"), "\(step)") }
-            #expect(output.contains("handover watchdog: no other program drew within 3.0 s of the release; taking the display back"), "\(output)")
+            #expect(output.contains("handover watchdog: no other program drew within 6.0 s of the release; taking the display back"), "\(output)")
         }
         if logoMoved != 0 || !notSplash.isEmpty || blackRuns.count > 1 || kioskFailed {
             // For a person to look at: every distinct frame, in .build/qemu-failures/.
