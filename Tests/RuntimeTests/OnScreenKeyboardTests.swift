@@ -115,6 +115,11 @@ struct OnScreenKeyboardTests {
         let (x, y) = try t.scanout(of: .character(row: 2, column: 0))
         try t.replay(x: x, y: y, down: true, up: false)
         #expect(t.keyboard?.pressed == .character(row: 2, column: 0))
+        // Meanwhile no picture leaves: a snapshot would show the key held.
+        let viewer = try t.rig.connect()
+        viewer.send("snapshot\n")
+        let refused = try t.rig.lines(viewer, count: 1)
+        #expect(refused.first?.hasPrefix("error refused a passphrase is being typed on the on-screen keyboard") == true, "\(refused)")
         let away = try t.scanout(of: .enter)
         try t.replay(x: away.0, y: away.1, down: false, up: true)
         #expect(t.keyboard?.pressed == nil && t.typed == 4)

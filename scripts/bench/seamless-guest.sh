@@ -28,6 +28,8 @@ udevadm settle || true
 echo "UDEV fb0 $(udevadm info -q property -n /dev/fb0 | grep -E '^(TAGS|CURRENT_TAGS|ID_PATH)=' | tr '\n' ' ')"
 
 ctl "RECORD boot"
+# The kernel's clock at the exec: the recording's times from it give the time from kernel start.
+echo "UPTIME-EXEC $(cut -d' ' -f1 /proc/uptime)"
 ctl "MARK exec"
 if [ "$SUBJECT" = splashhud ]; then
   "$SPLASHHUDD" --profile /kiosk.conf --socket /run/hud --log-level info > /tmp/daemon.log 2>&1 & pid=$!

@@ -157,6 +157,10 @@ def analyse(shots, console):
         "dumps": len(rel), "distinct": len(kinds), "ms": end,
         "gap": (statistics.median(gaps), max(gaps)) if gaps else (0.0, 0.0),
         "first_change": first_change, "first_splash": first_splash,
+        # The guest's clock at the exec (its kernel's start is 0) plus the recording's time to
+        # the first splash frame: TCG's guest clock follows the host's.
+        "kernel_splash": (float(console_field(console, "UPTIME-EXEC")) * 1000 + first_splash)
+        if console_field(console, "UPTIME-EXEC") and first_splash is not None else None,
         "logo_lost": sum(1 for _, n in before if not kinds[n]["logo"]), "before": len(before),
         "black": runs(lambda k: k["black"], 0, handover - exec_ms),
         "nologo": runs(lambda k: not k["logo"] and not k["black"], 0, handover - exec_ms),
@@ -237,6 +241,7 @@ def table(display, figs):
         ("interval between dumps, median / longest (ms): shorter runs can be missed", lambda f: f"{f['gap'][0]:.0f} / {f['gap'][1]:.0f}"),
         ("exec → first change on efifb (ms)", lambda f: ms(f["first_change"])),
         ("exec → first frame with the firmware's logo and a splash (ms)", lambda f: ms(f["first_splash"])),
+        ("kernel start → that frame (ms; udev's start and settle, the same for both, come first)", lambda f: ms(f.get("kernel_splash"))),
         ("dumps before the hand-over with the logo not the firmware's", lambda f: f"{f['logo_lost']} of {f['before']}"),
         ("black runs before the hand-over (ms after exec + length)", lambda f: run_list(f["black"])),
         ("logo-less, non-black runs before the hand-over", lambda f: run_list(f["nologo"])),

@@ -201,6 +201,9 @@ public final class ControlServer {
             let names = outputs.map(\.name).joined(separator: ", ")
             return c.fill(slot, .error(.noOutput, "no output \(name ?? "at all"); outputs: \(names.isEmpty ? "none" : names)"))
         }
+        guard !runtime.prompts.passphraseOnScreenKeyboard else {
+            return c.fill(slot, .error(.refused, "a passphrase is being typed on the on-screen keyboard (the key held shows); no snapshot until the prompt is answered"))
+        }
         guard c.snapshotBytes == 0 && c.snapshotsEncoding == 0 else {
             return c.fill(slot, .error(.busy, "the previous snapshot is still being sent"))
         }

@@ -94,6 +94,9 @@ public final class PromptDesk {
 
     /// A prompt is on the HUD: keys go to it, not to key watches or MB's button.
     public var isActive: Bool { !pending.isEmpty }
+    /// A passphrase is typed on the on-screen keyboard now: the screen shows the key a finger holds
+    /// and the shift state, so no picture of it may leave (snapshots are refused).
+    public var passphraseOnScreenKeyboard: Bool { keyboard != nil && pending.first?.kind == .password }
     /// Prompts waiting, the one shown included.
     public var count: Int { pending.count }
 
