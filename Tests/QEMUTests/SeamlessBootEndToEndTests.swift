@@ -243,7 +243,11 @@ struct SeamlessBootEndToEndTests {
                 continue
             }
             afterSplash += 1
-            let black = machine.modesetClears && kind == .black
+            // While bochs-drm writes QEMU's VBE registers one by one, the emulated VGA can show
+            // video memory in a passing mode (grey stripes, one dump under load) next to the
+            // clear: part of the same mode set, and timed with it.
+            let nextBlack = i + 1 < dumps.count && kinds[dumps[i + 1].file] == .black
+            let black = machine.modesetClears && (kind == .black || (kind == .other && (previousBlack || nextBlack)))
             defer { previousBlack = black }
             if isSplash { continue }
             if black {

@@ -50,7 +50,11 @@ final class MosquittoBroker: @unchecked Sendable {
         if start { try self.start() }
     }
 
-    deinit { stop() }
+    /// Its files (a CA's and a server's private keys among them) go with it.
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(atPath: dir)
+    }
 
     /// Starts the broker and waits until its plain port accepts a connection.
     func start() throws {
