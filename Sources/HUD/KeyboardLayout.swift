@@ -65,10 +65,11 @@ public struct KeyboardLayout: Equatable, Sendable {
     /// The names `named` knows, for messages.
     public static var names: [String] { all.map(\.name) }
 
-    public static let us = KeyboardLayout(
-        name: "us", title: "English (US)",
-        base: ["1234567890", "qwertyuiop", "asdfghjkl", "zxcvbnm"],
-        shift: ["!@#$%^&*()", "QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM"])
+    /// US QWERTY's rows, base and shift: the us layout's, and the Latin level of non-Latin keymaps.
+    private static let qwerty = (base: ["1234567890", "qwertyuiop", "asdfghjkl", "zxcvbnm"],
+                                 shift: ["!@#$%^&*()", "QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM"])
+
+    public static let us = KeyboardLayout(name: "us", title: "English (US)", base: qwerty.base, shift: qwerty.shift)
 
     public static let de = KeyboardLayout(
         name: "de", title: "Deutsch",
@@ -82,9 +83,7 @@ public struct KeyboardLayout: Equatable, Sendable {
 
     /// The Russian keymap's Latin level: QWERTY keys with ЙЦУКЕН beside them.
     public static let ru = KeyboardLayout(
-        name: "ru", title: "Русский · Latin",
-        base: ["1234567890", "qwertyuiop", "asdfghjkl", "zxcvbnm"],
-        shift: ["!@#$%^&*()", "QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM"],
+        name: "ru", title: "Русский · Latin", base: qwerty.base, shift: qwerty.shift,
         hints: ["", "йцукенгшщз", "фывапролд", "ячсмить"])
 }
 

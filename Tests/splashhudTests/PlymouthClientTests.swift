@@ -39,6 +39,20 @@ struct PlymouthClientTests {
         try SplashBinary.run(try SplashBinary.path(), ["state", "--socket", "\(dir)/control", "--timeout", "5000"]).1
     }
 
+    /// The daemon's state once `condition` holds of it (recorded as an issue after `seconds`).
+    @discardableResult
+    func waitForState(_ dir: String, _ what: String, within seconds: Double = 20, _ condition: (String) -> Bool) throws -> String {
+        let end = Date().addingTimeInterval(seconds)
+        var last = ""
+        while Date() < end {
+            last = try state(dir)
+            if condition(last) { return last }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        Issue.record("waiting for \(what): the state is \(last)")
+        return last
+    }
+
     @Test func theRealClientDrivesTheHUD() throws {
         let dir = try temporaryDirectory("plymouth")
         let daemon = try start(dir)

@@ -51,25 +51,6 @@ extension PlymouthClientTests {
         return try Asker("/usr/bin/unshare", ["-m", "sh", "-c", script])
     }
 
-    /// The daemon's state once `condition` holds of it (recorded as an issue after 20 s).
-    func waitForState(_ dir: String, _ what: String, _ condition: (String) -> Bool) throws -> String {
-        let end = Date().addingTimeInterval(20)
-        var last = ""
-        while Date() < end {
-            last = try state(dir)
-            if condition(last) { return last }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        Issue.record("waiting for \(what): the state is \(last)")
-        return last
-    }
-
-    /// The ring's progress in a state line ("mode ring progress 0.37 status ...").
-    static func progress(_ state: String) -> Double? {
-        let words = state.split(separator: " ")
-        return words.firstIndex(of: "progress").flatMap { $0 + 1 < words.count ? Double(words[$0 + 1]) : nil }
-    }
-
     @Test(.enabled(if: fsckRuns, "needs root, /dev/loop-control, systemd's fsck and fsckd, e2fsprogs and util-linux"))
     func systemdFsckdShowsTheCheckAndCtrlCCancelsIt() throws {
         let dir = try temporaryDirectory("plymouth-fsckd")
@@ -105,8 +86,8 @@ extension PlymouthClientTests {
         // this fast), with fsckd's hint below; the splash's spinner again once it ends.
         _ = try SplashBinary.run("/sbin/tune2fs", ["-C", "50", device])
         let whole = try checkAsSystemdDoes(device, stop: "\(dir)/stop-2")
-        _ = try waitForState(dir, "the second check on the ring") { $0.contains("mode ring") }
-        _ = try waitForState(dir, "the spinner back") { $0.contains("mode spinner") }
+        try waitForState(dir, "the second check on the ring") { $0.contains("mode ring") }
+        try waitForState(dir, "the spinner back") { $0.contains("mode spinner") }
         _ = FileManager.default.createFile(atPath: "\(dir)/stop-2", contents: nil)
         let done = try #require(whole.finish(within: 60), "the check did not end")
         #expect(done.output.contains("check forced") && done.output.contains("fsck-status 0") && !done.output.contains("ancel"), "\(done.output)")

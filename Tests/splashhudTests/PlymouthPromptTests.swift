@@ -52,14 +52,9 @@ final class Asker {
 extension PlymouthClientTests {
     /// Waits until the daemon's state shows `prompt` (or, with nil, no prompt).
     func waitForPrompt(_ dir: String, _ prompt: String?) throws {
-        let end = Date().addingTimeInterval(10)
-        var last = ""
-        while Date() < end {
-            last = try state(dir)
-            if let prompt { if last.contains("mode prompt status \(CommandParser.quote(prompt))") { return } } else if !last.contains("mode prompt") { return }
-            Thread.sleep(forTimeInterval: 0.05)
+        try waitForState(dir, prompt.map { "prompt \"\($0)\"" } ?? "no prompt", within: 10) { state in
+            prompt.map { state.contains("mode prompt status \(CommandParser.quote($0))") } ?? !state.contains("mode prompt")
         }
-        Issue.record("waiting for \(prompt.map { "prompt \"\($0)\"" } ?? "no prompt"): the state is \(last)")
     }
 
     /// Waits until the daemon's log has `line` (a queued prompt is in the log, not in the state).

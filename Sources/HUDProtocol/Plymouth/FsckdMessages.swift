@@ -36,10 +36,6 @@ public struct FsckdUpdate: Equatable, Sendable {
 
     /// The hint in a `fsckd-cancel-msg:` message, nil for any other message.
     public static func cancelHint(inMessage message: String) -> String? {
-        message.hasPrefix(cancelHintPrefix) ? String(message.dropFirst(cancelHintPrefix.count)).trimmingLeadingSpaces : nil
+        message.hasPrefix(cancelHintPrefix) ? String(message.dropFirst(cancelHintPrefix.count).drop { $0 == " " }) : nil
     }
-}
-
-extension String {
-    fileprivate var trimmingLeadingSpaces: String { String(drop { $0 == " " }) }
 }
