@@ -97,6 +97,16 @@ struct SWUpdateEndToEndTests {
         func end() { lock.withLock { stop = true } }
     }
 
+    /// Every item of `part` is in `whole`, in `whole`'s order, each once.
+    static func isInOrder(_ part: [String], within whole: [String]) -> Bool {
+        var rest = whole[...]
+        for item in part {
+            guard let i = rest.firstIndex(of: item) else { return false }
+            rest = rest[(i + 1)...]
+        }
+        return true
+    }
+
     static func eventually(seconds: Double = 20, _ condition: () -> Bool) -> Bool {
         let deadline = Date() + seconds
         while Date() < deadline {
@@ -149,9 +159,15 @@ struct SWUpdateEndToEndTests {
         #expect(zip(bar, bar.dropFirst()).allSatisfy { $0 <= $1 }, "the bar went back: \(bar)")
         #expect(states.last?.mode == "image", "\(states.last.map { "\($0)" } ?? "")")
         // Every text the HUD took, in order, as the daemon announces them (its log, at the end of each turn).
+        // A daemon that lags (a sanitizer's, on a loaded machine) can take an image's start and the
+        // next one's in one turn; the first is then never drawn, so never announced. The texts must
+        // come in order, from the start to the success, with at most one such image skipped.
         let shown = daemon.log.split(separator: "\n").compactMap { line in line.range(of: "HUD: ").map { String(line[$0.upperBound...]) } }
-        #expect(Array(shown.prefix(5)) == ["Installing update", "boot.img (1 of 3)", "rootfs.img (2 of 3)", "app.img (3 of 3)", "Update installed"],
-                "\(shown)")
+        let images = ["boot.img (1 of 3)", "rootfs.img (2 of 3)", "app.img (3 of 3)"]
+        let expected = ["Installing update"] + images + ["Update installed"]
+        let taken = Array(shown.prefix { $0 != "Update installed" }) + ["Update installed"]
+        #expect(taken.first == "Installing update" && shown.contains("Update installed") && Self.isInOrder(taken, within: expected)
+                && taken.filter(images.contains).count >= images.count - 1, "\(shown)")
         for image in ["boot", "rootfs", "app"] {
             #expect(FileManager.default.contentsEqual(atPath: "\(dir)/out/\(image).img", andPath: "\(dir)/art/\(image).img"))
         }
