@@ -10,8 +10,11 @@
 # input is kept in .build-fuzz/crashes/ — replay it with
 # `swift run splashhud-fuzz TARGET FILE`, fix it, and add it to Fuzz/corpus/TARGET/ as
 # crash-NAME so CorpusReplayTests keeps it fixed. FUZZ_CONFIG=release fuzzes an optimised build.
+# `scripts/fuzz.sh --build-only` builds and stops (test.sh builds it beside the docs guest).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+build_only=false
+if [ "${1:-}" = --build-only ]; then build_only=true; shift; fi
 seconds=${1:-60}
 [ $# -gt 0 ] && shift
 all=(commands control fifo plymouth profile evdev png bmp font uevent text)
@@ -24,6 +27,7 @@ swift build -c "$config" --product splashhud-fuzz --scratch-path "$scratch" \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING 2>&1 | grep -E "error|warning: unre|Compiling splashhud_fuzz|Build complete" || true
 binary="$scratch/$config/splashhud-fuzz"
 [ -x "$binary" ] || { echo "fuzz.sh: $binary was not built" >&2; exit 1; }
+$build_only && exit 0
 
 crashed=0
 printf '%-9s %12s %9s %9s %8s %8s %7s\n' target executions exec/s coverage features corpus crashes

@@ -47,7 +47,7 @@ swift build -c release --scratch-path .build-release --product splashhud
 swift test --skip-build --filter QEMUTests
 # The docs' blocks in a Debian 12 guest (DocsEndToEndTests, docs/testing.md): about 11 minutes of
 # one core under emulation, two of them rebuilding initramfs images. Nothing in it is timed, so it
-# runs beside the sanitizer builds (which only get slower) instead of after everything.
+# runs beside the sanitizer and fuzzer builds (which only get slower) instead of after everything.
 docs_log=.build/docs-vm.log
 SPLASHHUD_DOCS_VM=1 swift test --skip-build --filter DocsEndToEndTests >"$docs_log" 2>&1 &
 docs_pid=$!
@@ -58,6 +58,7 @@ docs_pid=$!
 # evenly with two compilers overran.
 nice -n 10 swift build --build-tests --sanitize=thread --scratch-path .build-tsan
 nice -n 10 swift build --build-tests --sanitize=address --scratch-path .build-asan
+nice -n 10 scripts/fuzz.sh --build-only
 docs_status=0
 wait "$docs_pid" || docs_status=$?
 cat "$docs_log"
