@@ -11,7 +11,11 @@
 # `./scripts/test.sh --filter RasterTests`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Each phase's start time, so a slow run says where its minutes went.
+phase() { echo "test.sh: $(date -u +%T) $*"; }
+phase "setup"
 source scripts/setup.sh --tests
+phase "the debug build"
 swift build --build-tests
 # The client and the daemon as `scripts/install.sh` builds them by default: optimised and fully
 # static (StaticClientTests, StaticDaemonTests), the pair the docs' Debian guest installs (a debug
@@ -20,6 +24,7 @@ swift build --build-tests
 # to /etc files when static) and about the Swift runtime's dlopen (which finds nothing to open and
 # goes on).
 static=(-c release -Xswiftc -static-executable --scratch-path .build-static-executable)
+phase "the static client and daemon"
 swift build "${static[@]}" --product splashhud
 PKG_CONFIG_PATH="$(scripts/static-pkg-config.sh .build-static-executable/pkgconfig)${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}" \
     swift build "${static[@]}" -Xlinker --no-export-dynamic --product splashhudd
@@ -33,22 +38,27 @@ fi
 # sanitizer or a loaded machine would upset: the daemon's peak RSS under a flood, and the loop's
 # 50 ms ping bound while flip events get lost (LoopLatencyTests; a looser one holds under them);
 # and the real Home Assistant, whose own start is not ours to sanitize (about 25 s).
+phase "the plain host checks"
 swift test --skip-build --filter 'DaemonFloodTests|LoopLatencyTests|HomeAssistantDiscoveryTests'
 # The Plymouth benchmark's report code (parsing, medians, tables, targets): no QEMU, no root.
 python3 scripts/bench/test_report.py
 # Docs and benchmarks, so they keep working (docs/testing.md): the Swift API's DocC catalogues with no
 # public symbol undocumented (36 s here), and the benchmark package, Benchmarks/ (150 s here).
+phase "the docs' checks and the benchmark package"
 scripts/check-docs.sh
 swift build --package-path Benchmarks --scratch-path .build-benchmarks-debug
 # The release daemon and client the initramfs and LUKS boots put in their images, built now: a build
 # during the QEMU phase would share the two cores with the timed guests (the frame pacer's).
+phase "the guests' release binaries"
 swift build -c release --scratch-path .build-release --product splashhudd
 swift build -c release --scratch-path .build-release --product splashhud
+phase "the QEMU suite"
 swift test --skip-build --filter QEMUTests
 # The docs' blocks in a Debian 12 guest (DocsEndToEndTests, docs/testing.md): about 11 minutes of
 # one core under emulation, two of them rebuilding initramfs images. Nothing in it is timed, so it
 # runs beside the sanitizer and fuzzer builds (which only get slower) instead of after everything.
 docs_log=.build/docs-vm.log
+phase "the docs guest (in the background) and the sanitizer and fuzzer builds"
 SPLASHHUD_DOCS_VM=1 swift test --skip-build --filter DocsEndToEndTests >"$docs_log" 2>&1 &
 docs_pid=$!
 # The QEMU suites are not run again here: their guests are separate programs, and the host side
@@ -59,14 +69,19 @@ docs_pid=$!
 nice -n 10 swift build --build-tests --sanitize=thread --scratch-path .build-tsan
 nice -n 10 swift build --build-tests --sanitize=address --scratch-path .build-asan
 nice -n 10 scripts/fuzz.sh --build-only
+phase "waiting for the docs guest"
 docs_status=0
 wait "$docs_pid" || docs_status=$?
 cat "$docs_log"
 [ "$docs_status" = 0 ] || { echo "test.sh: the docs' blocks failed in the Debian guest (DocsEndToEndTests)" >&2; exit 1; }
 # Home Assistant's test ran plainly above; the bridge's discovery runs under both sanitizers in
 # HomeAssistantDiscoveryUnitTests.
+phase "ThreadSanitizer"
 TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" \
     swift test --skip-build --sanitize=thread --scratch-path .build-tsan --skip QEMUTests --skip HomeAssistantDiscoveryTests
+phase "AddressSanitizer"
 LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp ${LSAN_OPTIONS:-}" \
     swift test --skip-build --sanitize=address --scratch-path .build-asan --skip QEMUTests --skip HomeAssistantDiscoveryTests
+phase "fuzzing"
 scripts/fuzz.sh 5
+phase "done"
