@@ -37,6 +37,9 @@ public final class SplashSession {
     public var onFinish: ((Ending) -> Void)?
     /// More of the same, run after `onFinish` in the order added (the control socket closes here).
     private var finishSteps: [(Ending) -> Void] = []
+    /// The CPU the process has used (nanoseconds), said in the ending's line: what a splash cost
+    /// its boot, as systemd says "Consumed" for a unit (the initramfs's daemon is no unit).
+    public var cpuClock: (() -> Int64)?
 
     private let clock: () -> Int64
     private let script: [TimedCommand]
@@ -136,7 +139,8 @@ public final class SplashSession {
         closeFIFOs()
         runtime.quit(retain: end.retain)
         let counters = runtime.counters
-        logger.info("ended: \(end.reason) (\(counters.framesPresented) frames presented, \(counters.missedFrames) refresh boundaries missed)")
+        let cpu = cpuClock.map { ", \(StartupTimeline.ms($0())) CPU" } ?? ""
+        logger.notice("ended: \(end.reason) after \(StartupTimeline.ms(clock() - start))\(cpu) (\(counters.framesPresented) frames presented, \(counters.missedFrames) refresh boundaries missed)")
     }
 
     /// Queues the script's commands due now and schedules the next one on the loop.

@@ -136,6 +136,7 @@ struct DaemonRun {
             runtime.quit(retain: false); control?.close()
             throw DaemonFailure("\(error)")
         }
+        session.cpuClock = ProcessCPUClock.nanoseconds
         var server: ControlServer?
         if let control {
             do { server = try ControlServer(socket: control, runtime: runtime) } catch {
