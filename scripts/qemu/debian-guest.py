@@ -231,10 +231,11 @@ def module_files(version):
     return files
 
 
-def image(work=None):
-    """The cached image and its Debian initrd (built once per key)."""
+def image(work=None, packages=PACKAGES):
+    """The cached image and its Debian initrd (built once per key). `packages`: what mmdebstrap
+    installs (scripts/bench/whole-boot.py adds Debian's default Plymouth theme)."""
     version = kernel_version()
-    key = hashlib.sha256("\n".join([version, " ".join(PACKAGES), " ".join(MODULES), UNIT]).encode()).hexdigest()[:16]
+    key = hashlib.sha256("\n".join([version, " ".join(packages), " ".join(MODULES), UNIT]).encode()).hexdigest()[:16]
     img = os.path.join(CACHE, f"debian12-{key}.img")
     initrd = img[:-4] + ".initrd"
     if os.path.exists(img) and os.path.exists(initrd):
@@ -271,7 +272,7 @@ def image(work=None):
     out = os.path.join(work, "out")
     os.makedirs(out)
     # Debian's own initrd for the first boot: Plymouth's hook and scripts in it, as installed.
-    _, took = run(["mmdebstrap", "--mode=root", "--variant=minbase", "--include=" + ",".join(PACKAGES),
+    _, took = run(["mmdebstrap", "--mode=root", "--variant=minbase", "--include=" + ",".join(packages),
                    f"--customize-hook=sync-in {stage} /",
                    f"--customize-hook=chroot \"$1\" /usr/bin/env PATH=/usr/sbin:/usr/bin:/sbin:/bin depmod {version}",
                    f"--customize-hook=chroot \"$1\" /usr/bin/env PATH=/usr/sbin:/usr/bin:/sbin:/bin update-initramfs -c -k {version}",
@@ -289,8 +290,9 @@ def image(work=None):
     return img, initrd, version
 
 
-def tree_disk(work):
-    """The second disk: the tracked tree with the test's binaries, the blocks and guest.sh."""
+def tree_disk(work, guest=GUEST, files=None):
+    """The second disk: the tracked tree with the test's binaries, the blocks and `guest` as
+    guest.sh (docs-guest.service runs it), and `files` ({name: text}) beside it."""
     top = os.path.join(work, "disk")
     shutil.rmtree(top, ignore_errors=True)
     tree = os.path.join(top, "tree")
@@ -318,10 +320,9 @@ def tree_disk(work):
         out, _ = run([sys.executable, os.path.join(REPO, "scripts/doc-blocks.py"), "extract", phase, os.path.join(top, "blocks", phase)])
         for line in out.splitlines():
             print(f"BLOCKS {phase} {line}")
-    with open(os.path.join(top, "guest.sh"), "w") as f:
-        f.write(GUEST)
-    with open(os.path.join(top, "poweroff-hook.sh"), "w") as f:
-        f.write(HOOK)
+    for name, text in {"guest.sh": guest, "poweroff-hook.sh": HOOK, **(files or {})}.items():
+        with open(os.path.join(top, name), "w") as f:
+            f.write(text)
     size = sum(os.path.getsize(os.path.join(d, n)) for d, _, ns in os.walk(top) for n in ns
                if not os.path.islink(os.path.join(d, n)))
     disk = os.path.join(work, "tree.img")

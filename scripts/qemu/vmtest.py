@@ -13,7 +13,10 @@ library ldd names, and the DejaVu / Droid fonts. The guest talks to the host ove
 port (/dev/ttyS1) in lines: "SHOT <name>" asks for a screendump into <shots-dir>/<name>.ppm (and
 .png) and waits for "OK"; "DEVICE_ADD"/"DEVICE_DEL"/"WAIT_DELETED" hot-plug devices over QMP;
 "TAP"/"PRESS"/"RELEASE"/"KEY" inject input (with --input: a virtio tablet and keyboard) through QMP's
-input-send-event; "EXIT <code>" ends the run, and so does QEMU's own end (exit status 0) after
+input-send-event; "UPTIME <seconds>" (the guest's /proc/uptime) is logged with the host's seconds
+since the start, which places the kernel's start on the host's clock; with --first-frame the
+screen is dumped every 100 ms from the start until its centre lights up (a splash), logged as
+"FIRST-FRAME <seconds since the start>"; "EXIT <code>" ends the run, and so does QEMU's own end (exit status 0) after
 "POWEROFF", which a guest sends before it powers off. /init sends "EXIT <status>" when the program
 returns. The exit status of `run` is the program's. See README.md beside this file.
 Python 3 standard library only.
@@ -511,6 +514,27 @@ def _screendump(qmp, ppm, deadline, device=None, head=None):
         time.sleep(0.01)
 
 
+def _centre_lit(qmp, ppm, deadline):
+    """Whether the screen's centre (its middle third each way, every 4th pixel) has 20 or more
+    pixels brighter than 40 of 255: a splash's picture, where a quiet boot's console has at
+    most a line of text at the top. QEMU's 640x480 placeholder while no output is active has
+    its message in the centre: it does not count."""
+    _screendump(qmp, ppm, deadline)
+    w, h, rgb = read_ppm(ppm)
+    if (w, h) == (640, 480):
+        return False
+    lit = 0
+    for y in range(h // 3, 2 * h // 3, 4):
+        row = y * w * 3
+        for x in range(w // 3, 2 * w // 3, 4):
+            i = row + x * 3
+            if max(rgb[i], rgb[i + 1], rgb[i + 2]) > 40:
+                lit += 1
+                if lit >= 20:
+                    return True
+    return False
+
+
 def _record_frame(qmp, rec, deadline):
     """One screendump of a RECORD: kept as <name>-NNNN.ppm when it differs from the one before."""
     tmp = os.path.join(rec["dir"], rec["name"] + ".tmp.ppm")
@@ -627,15 +651,17 @@ class RunResult:
         self.total_seconds = None
         self.error = None
         self.hotplug = []  # (add|del, device id, monotonic time) of the guest's hotplug requests
+        self.first_frame = None  # seconds from the start to the first lit centre (--first-frame)
 
 
 def run_vm(display, program, args=(), shots_dir=".", timeout=120.0, env=(), extra_files=(),
            cmdline="", memory=1024, png=True, verbose=False, extra_modules=(), input_devices=False,
-           initrd=None, drives=(), tb_size=None):
+           initrd=None, drives=(), tb_size=None, first_frame=False):
     """Boots the guest with `program` and serves its requests; returns a RunResult. With `initrd`
     (an image built elsewhere, e.g. by mkinitramfs) that image boots instead of the harness's own
     and `program` is unused; `drives` are raw disk images attached as virtio disks (vda, vdb...).
-    `tb_size`: TCG's translation cache in MiB (QEMU's default: 1 GiB)."""
+    `tb_size`: TCG's translation cache in MiB (QEMU's default: 1 GiB). `first_frame`: watch for
+    the first splash frame (see the header)."""
     if display not in DISPLAYS:
         raise VMError(f"unknown display '{display}' (have: {', '.join(sorted(DISPLAYS))})")
     qemu = shutil.which("qemu-system-x86_64")
@@ -693,10 +719,17 @@ def run_vm(display, program, args=(), shots_dir=".", timeout=120.0, env=(), extr
         buf = b""
         powering_off = False  # the guest said POWEROFF: QEMU ending by itself is its end
         recording = None  # RECORD <name>: screendumps as fast as QMP gives them, until RECORD STOP
+        watch_at = boot_start if first_frame else None  # the next --first-frame dump
         while result.status is None:
             if recording is not None:
                 _record_frame(qmp, recording, deadline)
             now = time.monotonic()
+            if watch_at is not None and now >= watch_at:
+                watch_at = now + 0.1
+                if _centre_lit(qmp, os.path.join(work, "watch.ppm"), deadline):
+                    result.first_frame = now - boot_start
+                    log(f"FIRST-FRAME {result.first_frame:.3f}")
+                    watch_at = None
             if now > deadline:
                 result.status = EXIT_TIMEOUT
                 result.error = f"timed out after {timeout:.0f} s"
@@ -709,7 +742,7 @@ def run_vm(display, program, args=(), shots_dir=".", timeout=120.0, env=(), extr
                 result.status = EXIT_VM_FAILED
                 result.error = f"QEMU exited ({proc.returncode}) before the guest reported EXIT"
                 break
-            ctl.settimeout(0.001 if recording is not None else min(0.2, max(0.01, deadline - now)))
+            ctl.settimeout(0.001 if recording is not None else min(0.05 if watch_at else 0.2, max(0.01, deadline - now)))
             try:
                 data = ctl.recv(4096)
             except socket.timeout:
@@ -733,6 +766,8 @@ def run_vm(display, program, args=(), shots_dir=".", timeout=120.0, env=(), extr
                 word, _, rest = line.partition(" ")
                 if word == "READY":  # /init is about to start the program
                     result.ready_seconds = time.monotonic() - boot_start
+                elif word == "UPTIME":
+                    log(f"UPTIME guest {rest.strip()} host {time.monotonic() - boot_start:.3f}")
                 elif word == "SHOT":
                     # SHOT <name> [stable|settled] [device=<qdev id>] [head=<n>]
                     words = rest.split()
@@ -1012,6 +1047,7 @@ def main():
     # code path: the real root froze for 110 to 170 s in clear_page_rep in 6 of 10 dracut LUKS
     # boots. A 64 MiB cache is flushed often enough to forget them: 3 of 3 boots without it.
     b.add_argument("--tb-size", type=int, default=64, help="TCG's translation cache in MiB (0: QEMU's default, 1 GiB)")
+    b.add_argument("--first-frame", action="store_true", help="log when the screen's centre first lights up (a splash)")
     b.add_argument("--verbose", action="store_true")
     s = sub.add_parser("selftest", help="fbfill on each display; screendumps checked against the pattern")
     s.add_argument("--displays", default="bochs,virtio,cirrus,vesafb32,vesafb24,vesafb16")
@@ -1044,7 +1080,7 @@ def main():
         if a.cmd == "boot":
             res = run_vm(a.display, None, shots_dir=a.shots_dir, timeout=a.timeout, cmdline=a.cmdline,
                          verbose=a.verbose, initrd=os.path.abspath(a.initrd), drives=a.drive, input_devices=a.input,
-                         tb_size=a.tb_size or None)
+                         tb_size=a.tb_size or None, first_frame=a.first_frame)
         else:
             res = run_vm(a.display, a.program, a.args, a.shots_dir, a.timeout, a.env, a.file, a.cmdline,
                          verbose=a.verbose, extra_modules=[m for m in a.modules.split(",") if m], input_devices=a.input)

@@ -1,0 +1,308 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""A boot measured whole: the same Debian 12 guest with no splash, with Debian's Plymouth and with SplashHUD.
+
+    sudo nice -n 10 scripts/bench/whole-boot.py [--runs 5] [--variants none,plymouth,splashhud,splashhud-progress]
+        [--out out/whole-boot] [--timeout 600]
+
+The guest is debian-guest.py's (mmdebstrap's bookworm minbase, systemd, initramfs-tools, Debian's
+plymouth) with Debian's default Plymouth theme added (desktop-base's emerald, as a Debian
+install has it), booted by vmtest.py on virtio-gpu with one vCPU under TCG, like a single-core
+board. Each variant is prepared once, in a boot of its own (debian-guest.py's tree disk, its
+guest.sh replaced):
+  - none: plymouth purged, the initramfs rebuilt;
+  - plymouth: as installed (its initramfs has the theme);
+  - splashhud: the README's install blocks, verbatim (scripts/install.sh --initramfs, the profile,
+    --replace-plymouth, update-initramfs -u), from the static binaries scripts/test.sh builds;
+  - splashhud-progress: the same with --boot-estimate, a progress HUD from the previous boot's
+    duration.
+Every variant then boots once to warm up (and so that --boot-estimate has a previous boot), and
+the timed boots go round the variants, each from a fresh copy of its warmed image, with the
+kernel's command line `quiet splash`. The fixed point is a unit ordered after
+multi-user.target; it reports over vmtest.py's channel:
+  - the kernel's uptime when it starts (time to the fixed point), and `systemd-analyze`'s totals
+    once the system is running;
+  - the splash's CPU: each SplashHUD daemon's ending line ("… N ms CPU"; the initramfs's and the
+    root's), and plymouthd's utime + stime read right before plymouth-quit.service quits it;
+  - the first splash frame: vmtest.py --first-frame dumps the screen every 100 ms until its centre
+    lights up, placed on the kernel's clock by the fixed point's UPTIME line.
+Prints a markdown table per figure (median and range per variant) and the added boot time of each
+splash against none, and writes them to OUT/report.md with every boot's console. Runs as root
+(mmdebstrap, mke2fs, debugfs). Python 3 standard library only.
+"""
+import argparse
+import datetime
+import importlib.util
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+QEMU_DIR = os.path.join(REPO, "scripts", "qemu")
+sys.dont_write_bytecode = True  # no __pycache__ in the tree
+_spec = importlib.util.spec_from_file_location("debian_guest", os.path.join(QEMU_DIR, "debian-guest.py"))
+debian_guest = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(debian_guest)
+
+VARIANTS = ("none", "plymouth", "splashhud", "splashhud-progress")
+# Debian's default Plymouth theme is desktop-base's (plymouthd.defaults: Theme=emerald), drawn
+# with plymouth-label's text.
+PACKAGES = debian_guest.PACKAGES + ["desktop-base", "plymouth-label"]
+CMDLINE = "root=/dev/vda rw quiet splash plymouth.ignore-serial-consoles mitigations=off"
+
+# The preparation, run once per variant by the image's docs-guest.service (the benchmark's).
+PREPARE = r"""#!/bin/sh
+# whole-boot.py's preparation of one variant (not part of SplashHUD).
+disk=/mnt/tree-disk
+stty -F /dev/ttyS1 raw -echo
+exec 3<>/dev/ttyS1
+say() { echo "INFO $*" >&3; echo "whole-boot: $*"; }
+finish() { sync; echo "EXIT $1" >&3; sleep 600; }
+variant=$(cat "$disk/variant")
+export DEBIAN_FRONTEND=noninteractive
+case "$variant" in
+none)
+    dpkg --purge plymouth-label plymouth || finish 1
+    update-initramfs -u || finish 1 ;;
+plymouth)
+    say "PREP theme $(plymouth-set-default-theme)" ;;
+splashhud|splashhud-progress)
+    cp -a "$disk/tree" /root/splashhud
+    for b in "$disk"/blocks/install/*.sh; do
+        (cd /root/splashhud && bash -e -o pipefail "$b") || { say "PREP failed $(head -n 1 "$b")"; finish 1; }
+    done
+    if [ "$variant" = splashhud-progress ]; then
+        echo 'SPLASHHUD_OPTIONS="$SPLASHHUD_OPTIONS --boot-estimate"' >> /etc/default/splashhud
+        update-initramfs -u || finish 1
+    fi ;;
+*) say "PREP unknown variant $variant"; finish 2 ;;
+esac
+install -m 0755 "$disk/bench-point" /usr/local/sbin/bench-point
+install -m 0644 "$disk/bench-point.service" /etc/systemd/system/bench-point.service
+mkdir -p /etc/systemd/system/plymouth-quit.service.d
+install -m 0644 "$disk/plymouth-quit.conf" /etc/systemd/system/plymouth-quit.service.d/whole-boot.conf
+systemctl disable docs-guest.service
+systemctl enable bench-point.service
+say "PREP done $variant initramfs $(ls -l /boot/initrd.img-* | awk '{print $5}')"
+finish 0
+"""
+
+# The fixed point: the kernel's uptime first, then what systemd and the splash say.
+POINT = r"""#!/bin/sh
+# whole-boot.py's fixed point (not part of SplashHUD), after multi-user.target.
+read -r up _ < /proc/uptime
+stty -F /dev/ttyS1 raw -echo
+exec 3<>/dev/ttyS1
+echo "UPTIME $up" >&3
+say() { echo "INFO BENCH $*" >&3; }
+say "point $up"
+systemctl is-system-running --wait >/dev/null 2>&1
+say "state $(systemctl is-system-running)"
+say "analyze $(systemd-analyze 2>&1 | head -n 1)"
+# A daemon fading out after its QUIT ends within a second.
+i=0
+while pidof splashhudd >/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+grep -h "ended: " /run/initramfs/splashhud.log 2>/dev/null | sed 's/^/splashhud-initramfs /' | while read -r l; do say "$l"; done
+journalctl -b -o cat -u splashhud.service | grep "ended: " | sed 's/^/splashhud-root /' | while read -r l; do say "$l"; done
+[ -s /run/whole-boot-plymouthd.stat ] && say "plymouthd-stat $(cat /run/whole-boot-plymouthd.stat)"
+say "clk-tck $(getconf CLK_TCK)"
+say "failed $(systemctl --failed --no-legend | wc -l)"
+sync
+echo "EXIT 0" >&3
+sleep 600
+"""
+
+UNIT = """[Unit]
+Description=whole-boot.py's fixed point
+After=multi-user.target
+
+[Service]
+Type=simple
+ExecStart=/usr/local/sbin/bench-point
+StandardOutput=journal+console
+
+[Install]
+WantedBy=multi-user.target
+"""
+
+# plymouthd's CPU, read before plymouth-quit.service ends it.
+PLYMOUTH_QUIT = """[Service]
+ExecStartPre=-/bin/sh -c 'cat /proc/$(pidof plymouthd)/stat > /run/whole-boot-plymouthd.stat'
+"""
+
+
+def log(msg):
+    print(f"whole-boot: {msg}", file=sys.stderr, flush=True)
+
+
+def vmtest_boot(initrd, drives, out_dir, name, timeout, first_frame):
+    """One boot: its status, its output (stderr with the guest's lines) and the seconds it took."""
+    shots = os.path.join(out_dir, "shots")
+    argv = [sys.executable, os.path.join(QEMU_DIR, "vmtest.py"), "boot", "--display", "virtio", "--initrd", initrd,
+            "--shots-dir", shots, "--timeout", str(timeout), "--cmdline", CMDLINE, "--verbose"]
+    for d in drives:
+        argv += ["--drive", d]
+    if first_frame:
+        argv.append("--first-frame")
+    t = time.monotonic()
+    p = subprocess.run(argv, capture_output=True, text=True)
+    took = time.monotonic() - t
+    with open(os.path.join(out_dir, f"{name}.log"), "w") as f:
+        f.write(p.stdout + p.stderr)
+    return p.returncode, p.stdout + p.stderr, took
+
+
+def prepare(variant, img, version, out):
+    """The variant's root image (prepared and warmed once) and its initrd."""
+    work = os.path.join(out, variant)
+    os.makedirs(work, exist_ok=True)
+    root, initrd = os.path.join(work, "root.img"), os.path.join(work, "initrd.img")
+    subprocess.run(["cp", "--sparse=always", img, root], check=True)
+    files = {"variant": variant + "\n", "bench-point": POINT, "bench-point.service": UNIT, "plymouth-quit.conf": PLYMOUTH_QUIT}
+    disk = debian_guest.tree_disk(work, guest=PREPARE, files=files)
+    status, output, took = vmtest_boot(img[:-4] + ".initrd", [root, disk], work, "prepare", 1800, False)
+    if status != 0:
+        raise SystemExit(f"whole-boot: preparing {variant} failed ({status}); see {work}/prepare.log")
+    log(f"{variant}: prepared in {took:.0f} s")
+    debian_guest.run(["debugfs", "-R", f"dump -p /boot/initrd.img-{version} {initrd}", root])
+    status, output, took = vmtest_boot(initrd, [root], work, "warm-up", 900, True)
+    if status != 0:
+        raise SystemExit(f"whole-boot: {variant}'s warm-up boot failed ({status}); see {work}/warm-up.log")
+    log(f"{variant}: warmed up in {took:.0f} s")
+    return root, initrd
+
+
+def seconds(text):
+    """systemd's time span ("1min 2.345s", "987ms") in seconds."""
+    total = 0.0
+    for value, unit in re.findall(r"([\d.]+)(min|ms|s)\b", text):
+        total += float(value) * {"min": 60, "s": 1, "ms": 0.001}[unit]
+    return total
+
+
+def parse(output):
+    """The figures of one timed boot (a dict; a figure the boot did not give is missing)."""
+    info = [m.group(1) for m in re.finditer(r"guest said: INFO BENCH (.*)", output)]
+    fig = {}
+    for line in info:
+        word, _, rest = line.partition(" ")
+        if word == "point":
+            fig["point"] = float(rest)
+        elif word == "analyze":
+            # "Startup finished in 1.2s (kernel) + 3.4s (initrd) + 5.6s (userspace) = 10.2s"
+            for value, part in re.findall(r"([\d.]+(?:min|ms|s)(?: [\d.]+(?:ms|s))?) \((\w+)\)", rest):
+                fig[f"analyze {part}"] = seconds(value)
+            total = re.search(r"= (.+)$", rest)
+            if total:
+                fig["analyze total"] = seconds(total.group(1))
+        elif word in ("splashhud-initramfs", "splashhud-root"):
+            cpu = re.search(r"([\d.]+) ms CPU", rest)
+            if cpu:
+                fig["splash CPU"] = fig.get("splash CPU", 0.0) + float(cpu.group(1)) / 1000
+        elif word == "plymouthd-stat":
+            # /proc/PID/stat: utime and stime are fields 14 and 15 (after "(comm)").
+            fields = rest.rsplit(")", 1)[-1].split()
+            fig["plymouthd ticks"] = int(fields[11]) + int(fields[12])
+        elif word == "clk-tck":
+            fig["clk-tck"] = int(rest)
+        elif word == "failed":
+            fig["failed units"] = int(rest)
+    if "plymouthd ticks" in fig:
+        fig["splash CPU"] = fig.pop("plymouthd ticks") / fig.get("clk-tck", 100)
+    up = re.search(r"UPTIME guest ([\d.]+) host ([\d.]+)", output)
+    ff = re.search(r"FIRST-FRAME ([\d.]+)", output)
+    if up and ff:
+        kernel_start = float(up.group(2)) - float(up.group(1))
+        fig["first frame"] = float(ff.group(1)) - kernel_start
+    return fig
+
+
+FIGURES = [("point", "time to the fixed point (s, kernel's uptime)"),
+           ("analyze total", "systemd-analyze: total (s)"),
+           ("analyze kernel", "systemd-analyze: kernel (s)"),
+           ("analyze initrd", "systemd-analyze: initrd (s)"),
+           ("analyze userspace", "systemd-analyze: userspace (s)"),
+           ("first frame", "first splash frame (s after the kernel's start)"),
+           ("splash CPU", "the splash's CPU during boot (s)")]
+
+
+def report(results, variants, args):
+    lines = [f"whole-boot.py, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC, "
+             f"commit {subprocess.run(['git', '-C', REPO, 'rev-parse', '--short', 'HEAD'], capture_output=True, text=True).stdout.strip()}, "
+             f"{platform.node()} ({os.cpu_count()} cores), load {' / '.join(f'{x:.2f}' for x in os.getloadavg())}; "
+             f"{args.runs} timed boots per variant, medians (range)", ""]
+    lines.append("| figure | " + " | ".join(variants) + " |")
+    lines.append("|---|" + "---|" * len(variants))
+
+    def cell(values):
+        if not values:
+            return "-"
+        return f"{statistics.median(values):.2f} ({min(values):.2f}–{max(values):.2f})"
+
+    for key, label in FIGURES:
+        lines.append(f"| {label} | " + " | ".join(cell([r[key] for r in results[v] if key in r]) for v in variants) + " |")
+    lines.append("| boots that failed a unit | " + " | ".join(str(sum(1 for r in results[v] if r.get("failed units"))) for v in variants) + " |")
+    if "none" in variants:
+        base = [r["point"] for r in results["none"] if "point" in r]
+        lines.append("")
+        added = {}
+        for v in variants:
+            ts = [r["point"] for r in results[v] if "point" in r]
+            if v != "none" and ts and base:
+                added[v] = statistics.median(ts) - statistics.median(base)
+                lines.append(f"- {v} adds {added[v]:.2f} s to the boot (median against none's)")
+        if "plymouth" in added and added["plymouth"] > 0:
+            for v in ("splashhud", "splashhud-progress"):
+                if v in added:
+                    lines.append(f"- {v}'s added time is {added[v] / added['plymouth']:.2f} of Plymouth's (goal: at most 0.25)")
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--variants", default=",".join(VARIANTS))
+    ap.add_argument("--out", default=os.path.join(REPO, "out", "whole-boot"))
+    ap.add_argument("--timeout", type=float, default=600)
+    args = ap.parse_args()
+    variants = [v for v in args.variants.split(",") if v]
+    unknown = set(variants) - set(VARIANTS)
+    if unknown:
+        raise SystemExit(f"whole-boot: unknown variants {', '.join(sorted(unknown))} (have: {', '.join(VARIANTS)})")
+    if os.geteuid() != 0:
+        raise SystemExit("whole-boot: run as root (mmdebstrap, mke2fs, debugfs)")
+    out = os.path.abspath(args.out)
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    img, _, version = debian_guest.image(os.path.join(out, "image"), packages=PACKAGES)
+    prepared = {v: prepare(v, img, version, out) for v in variants}
+    results = {v: [] for v in variants}
+    for run in range(args.runs):
+        # Each round starts with another variant, so none always boots right after another's.
+        for v in variants[run % len(variants):] + variants[:run % len(variants)]:
+            root, initrd = prepared[v]
+            disk = os.path.join(out, v, "boot.img")
+            subprocess.run(["cp", "--sparse=always", root, disk], check=True)
+            status, output, took = vmtest_boot(initrd, [disk], os.path.join(out, v), f"run-{run + 1}", args.timeout, True)
+            os.remove(disk)
+            fig = parse(output)
+            if status != 0 or "point" not in fig:
+                log(f"{v} run {run + 1}: the boot failed ({status}); see {out}/{v}/run-{run + 1}.log")
+                continue
+            results[v].append(fig)
+            log(f"{v} run {run + 1}: " + ", ".join(f"{k} {x:.2f}" for k, x in fig.items() if isinstance(x, float)) + f" ({took:.0f} s)")
+    text = report(results, variants, args)
+    with open(os.path.join(out, "report.md"), "w") as f:
+        f.write(text)
+    print(text)
+    return 0 if all(results[v] for v in variants) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
