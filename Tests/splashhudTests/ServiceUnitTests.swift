@@ -77,6 +77,11 @@ struct ServiceUnitTests {
                 #expect(e.value.contains("/usr/bin/splashhud progress"), "\(unit) \(e.key)")
                 continue
             }
+            if argv.first == "/bin/mkdir" || argv.first == "/bin/touch" {
+                // The quit's file that says the boot is over (90-splashhud.rules reads it).
+                #expect(unit == "splashhud-quit.service" && e.value.hasPrefix("-"), "\(unit): \(e.value)")
+                continue
+            }
             #expect(e.value.hasPrefix("-") || e.key == "ExecStart", "\(unit) \(e.key): a missing splash must not fail the unit")
             if argv.first == "/usr/bin/splashhudd", let end = Self.shutdownUnits.first(where: { $0.unit == unit }) {
                 #expect(e.key == "ExecStart" && argv.last == "$SPLASHHUD_OPTIONS", "\(unit): \(e.value)")
@@ -137,6 +142,15 @@ struct ServiceUnitTests {
         // Before every getty (agetty tells a splash it cannot reach within 1 s to quit).
         #expect(quit.contains { $0.key == "Before" && $0.value.split(separator: " ").contains("getty-pre.target") })
         #expect(quit.contains { $0.key == "Wants" && $0.value.split(separator: " ").contains("getty-pre.target") })
+        // The daemon is in the boot's first transaction, so the quit's After= orders them (udev
+        // alone reached the card after the quit on a slow boot); the quit leaves the file after
+        // which the udev rule starts no splash (UdevRulesTests), before it sends QUIT.
+        #expect(quit.contains { $0.key == "Wants" && $0.value.split(separator: " ").contains("splashhud.service") })
+        #expect(quit.contains { $0.key == "After" && $0.value.split(separator: " ").contains("splashhud.service") })
+        let pre = quit.filter { $0.key == "ExecStartPre" }.map(\.value)
+        #expect(pre == ["-/bin/mkdir -p /run/splashhud", "-/bin/touch /run/splashhud/boot-ended"], "\(pre)")
+        // Started that early, the daemon waits for its card rather than failing without one.
+        #expect(value("ExecStart")?.split(separator: " ").contains("--wait-for-display") == true)
     }
 
     /// The shutdown's splash is never stopped by the shutdown transaction (no default dependencies,

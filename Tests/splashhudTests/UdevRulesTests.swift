@@ -119,6 +119,11 @@ struct UdevRulesTests {
         #expect(wants(fb))
         #expect(fb.contains(UdevPair(key: "ATTR", attribute: "name", op: "!=", value: "*drmfb")))
         #expect(rules.first?.contains(UdevPair(key: "ACTION", attribute: nil, op: "!=", value: "add")) == true)
+        // Once the boot is over (splashhud-quit.service's file), no card starts it: the test comes
+        // before every rule that wants the unit and skips them all.
+        let ended = try #require(rules.firstIndex { $0.contains(UdevPair(key: "TEST", attribute: nil, op: "==", value: "/run/splashhud/boot-ended")) })
+        #expect(rules[ended].contains(UdevPair(key: "GOTO", attribute: nil, op: "=", value: "splashhud_end")))
+        #expect(rules.indices.filter { wants(rules[$0]) }.allSatisfy { $0 > ended })
     }
 
     /// Whether udevadm's own parser can be run here: it needs root (for the private mount

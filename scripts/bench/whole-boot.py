@@ -111,6 +111,11 @@ while pidof splashhudd >/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); 
 grep -h "ended: " /run/initramfs/splashhud.log 2>/dev/null | sed 's/^/splashhud-initramfs /' | while read -r l; do say "$l"; done
 journalctl -b -o cat -u splashhud.service | grep "ended: " | sed 's/^/splashhud-root /' | while read -r l; do say "$l"; done
 [ -s /run/whole-boot-plymouthd.stat ] && say "plymouthd-stat $(cat /run/whole-boot-plymouthd.stat)"
+# When the splashes' units and the boot's milestones started (µs of CLOCK_MONOTONIC; 0: never).
+for u in splashhud.service splashhud-quit.service plymouth-start.service plymouth-quit.service \
+         systemd-udev-trigger.service sysinit.target basic.target multi-user.target; do
+    say "unit $u $(systemctl show -P ExecMainStartTimestampMonotonic "$u") $(systemctl show -P ActiveEnterTimestampMonotonic "$u")"
+done
 say "clk-tck $(getconf CLK_TCK)"
 say "failed $(systemctl --failed --no-legend | wc -l)"
 sync
