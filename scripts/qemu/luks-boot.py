@@ -236,12 +236,12 @@ echo "cryptroot UUID=@UUID@ none luks" >> "$DESTDIR/cryptroot/crypttab"
 rm -f "$DESTDIR/usr/bin/plymouth" "$DESTDIR/bin/plymouth" "$DESTDIR/usr/sbin/plymouthd" "$DESTDIR/sbin/plymouthd"
 rm -f "$DESTDIR"/scripts/*/plymouth
 # The keyboard layout: setupcon saved the host's keymap under this name; its micro setupcon loads it.
-# The configuration beside it names that layout too (the prompt's tag reads it).
+# Its name goes in too, where our hook would copy the host's (the prompt's layout tag reads it).
 if [ -s "@CONF@/test.kmap" ]; then
     for k in "$DESTDIR"/etc/console-setup/*.kmap; do
         [ -e "$k" ] && cp "@CONF@/test.kmap" "$k" && echo "luks-test: keymap $k from ckbcomp -layout @LAYOUT@"
     done
-    [ -e "$DESTDIR/etc/default/keyboard" ] && sed -i 's/^XKBLAYOUT=.*/XKBLAYOUT="@LAYOUT@"/' "$DESTDIR/etc/default/keyboard"
+    mkdir -p "$DESTDIR/etc/default" && echo 'XKBLAYOUT="@LAYOUT@"' > "$DESTDIR/etc/default/keyboard"
 fi
 exit 0
 """
