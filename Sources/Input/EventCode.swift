@@ -9,8 +9,9 @@ public enum EventType {
 public enum EventCode {
     // EV_SYN
     public static let synReport: UInt16 = 0, synDropped: UInt16 = 3
-    // EV_LED: the kernel's keyboard handler sets a keyboard's LEDs from the VT's lock state, and
-    // every reader of the device sees them set.
+    // EV_LED: the VT's keyboard handler lights a keyboard's LEDs through LED triggers (the
+    // input-leds module; Debian's console-setup points Caps Lock's at kbd-ctrlllock, as its
+    // keymaps make Caps Lock CtrlL_Lock), and every reader of the device sees them set.
     public static let ledCapsLock: UInt16 = 0x01
     // EV_REL
     public static let relX: UInt16 = 0x00, relY: UInt16 = 0x01

@@ -89,7 +89,9 @@ public final class PromptDesk {
     /// The console's keymap as the system configured it ("de"), the prompt's tag while keys come
     /// from the VT; nil: not configured (no layout is guessed for it).
     public var consoleKeymap: String?
-    /// The VT's Caps Lock: read when a prompt opens the terminal, then from the keyboards' lights.
+    /// The VT's Caps Lock: read when a prompt opens the terminal (KDGKBLED's lock flags), then from
+    /// the keyboards' lights. A keymap that makes Caps Lock CtrlL_Lock (Debian's console-setup) keeps
+    /// it where no ioctl reports it: then only the lights tell, which need input-leds loaded.
     public var capsLock = false {
         didSet { if capsLock != oldValue { showEntry() } }
     }
