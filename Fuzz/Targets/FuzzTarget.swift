@@ -167,7 +167,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
                     precondition((0...1).contains(p.x) && (0...1).contains(p.y), "\(p) is off the surface")
                     let (x, y) = mapping.framePixel(p)
                     precondition(x >= 0 && x < w && y >= 0 && y < h, "(\(x),\(y)) is off the \(w)x\(h) frame")
-                case .pointerCancel, .key: break
+                case .pointerCancel, .key, .capsLock: break
                 }
             }
         }

@@ -13,7 +13,7 @@ public enum HUDHit: Equatable, Sendable { case button, hud, outside }
 
 /// One laid-out text: SV's status, MB's label, details or button title.
 public struct HUDTextBlock {
-    public enum Role: Sendable { case status, label, details, button, entry, key }
+    public enum Role: Sendable { case status, label, details, button, entry, key, hint }
     public var role: Role
     /// Lines, glyphs and metrics, in points (font size in points).
     public var text: TextLayout

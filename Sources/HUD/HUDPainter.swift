@@ -93,6 +93,12 @@ public struct HUDPainter {
         for c in e.bullets { canvas.fill(.circle(center: c, radius: e.bulletRadius), ink) }
         if let o = e.overflow { canvas.fill(.circle(center: o, radius: e.bulletRadius.halved), ink) }
         canvas.fill(.rect(e.caret), ink)
+        if let t = e.layoutTag {
+            // The layout's tag in a 1 pt box, as the field's border.
+            let box = Rect(x: t.minX + half, y: t.minY + half, width: t.size.width - .one, height: t.size.height - .one)
+            canvas.stroke(.roundedRect(box, radius: Fixed16_16(3)), StrokeStyle(width: .one), .solid(colors.text.withAlpha(mul255(colors.text.a, 110))))
+        }
+        if let c = e.capsLockIcon { canvas.fill(Self.path(.capsLock, in: c), ink, rule: .evenOdd) }
         if let k = e.keyboard { draw(k, colors: colors, into: canvas) }
     }
 
@@ -122,6 +128,10 @@ public struct HUDPainter {
         case .shift:
             // An upward arrow: a triangle over a stem.
             polygon([(0, -0.55), (0.55, 0.05), (0.22, 0.05), (0.22, 0.5), (-0.22, 0.5), (-0.22, 0.05), (-0.55, 0.05)])
+        case .capsLock:
+            // Shift's arrow over a bar, larger: Caps Lock's sign (U+21EA).
+            polygon([(0, -1.3), (1.1, -0.15), (0.45, -0.15), (0.45, 0.55), (-0.45, 0.55), (-0.45, -0.15), (-1.1, -0.15)])
+            polygon([(-0.45, 0.85), (0.45, 0.85), (0.45, 1.3), (-0.45, 1.3)])
         case .backspace:
             // A tag pointing left, with its middle cut out as a cross would be too fine to read.
             polygon([(-0.75, 0), (-0.35, -0.45), (0.7, -0.45), (0.7, 0.45), (-0.35, 0.45)])

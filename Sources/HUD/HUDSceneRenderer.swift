@@ -148,6 +148,18 @@ public final class HUDSceneRenderer {
         return layout(for: p).entry?.keyboard?.key(at: point)
     }
 
+    /// The on-screen keyboard's keys as `p` shows them, each with its frame in frame pixels (the
+    /// pixels its frame covers, rounded outwards); empty when no keyboard is shown.
+    public func keyboardKeys(_ p: HUDPresentation) -> [(key: KeyboardKey, frame: IntRect)] {
+        guard let k = layout(for: p).entry?.keyboard else { return [] }
+        return k.keys.map { key in
+            let f = key.frame
+            let x0 = (f.minX * scale).floor, y0 = (f.minY * scale).floor
+            let x1 = (f.maxX * scale).ceil, y1 = (f.maxY * scale).ceil
+            return (key.key, IntRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0))
+        }
+    }
+
     /// Whether the frame shows a presentation of controller generation `generation`: then
     /// `render(indicator:)` brings it to a later instant of that generation.
     public func shows(generation: UInt64) -> Bool { shown != nil && shownGeneration == generation }

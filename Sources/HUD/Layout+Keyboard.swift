@@ -11,7 +11,7 @@ import Raster
 
 /// The keyboard's keys, in points.
 public struct HUDKeyboardLayout {
-    public enum Icon: Sendable { case shift, backspace, enter }
+    public enum Icon: Sendable { case shift, backspace, enter, capsLock }
     public struct Key {
         public var key: KeyboardKey
         public var frame: Rect

@@ -3,12 +3,16 @@
 // names key events carry to subscribers.
 
 public enum EventType {
-    public static let syn: UInt16 = 0x00, key: UInt16 = 0x01, rel: UInt16 = 0x02, abs: UInt16 = 0x03
+    public static let syn: UInt16 = 0x00, key: UInt16 = 0x01, rel: UInt16 = 0x02, abs: UInt16 = 0x03, led: UInt16 = 0x11
 }
 
 public enum EventCode {
     // EV_SYN
     public static let synReport: UInt16 = 0, synDropped: UInt16 = 3
+    // EV_LED: the VT's keyboard handler lights a keyboard's LEDs through LED triggers (the
+    // input-leds module; Debian's console-setup points Caps Lock's at kbd-ctrlllock, as its
+    // keymaps make Caps Lock CtrlL_Lock), and every reader of the device sees them set.
+    public static let ledCapsLock: UInt16 = 0x01
     // EV_REL
     public static let relX: UInt16 = 0x00, relY: UInt16 = 0x01
     // EV_ABS

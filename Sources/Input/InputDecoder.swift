@@ -26,6 +26,8 @@ public enum InputAction: Equatable, Sendable {
     case pointerCancel
     /// A keyboard key: `repeated` is the kernel's autorepeat (value 2).
     case key(code: UInt16, pressed: Bool, repeated: Bool)
+    /// The keyboard's Caps Lock light went on or off (the VT's lock state, which the VT sets).
+    case capsLock(Bool)
 }
 
 /// An absolute axis's range (`struct input_absinfo`'s minimum and maximum).
@@ -104,6 +106,8 @@ public struct InputDecoder {
             if capabilities.isKeyboard, (0...2).contains(e.value) {
                 keys.append(.key(code: e.code, pressed: e.value != 0, repeated: e.value == 2))
             }
+        case (_, EventType.led) where e.code == EventCode.ledCapsLock:
+            if capabilities.isKeyboard { keys.append(.capsLock(e.value != 0)) }
         case (.multitouch, EventType.abs):
             multitouch(e)
         case (.absolute, EventType.abs):

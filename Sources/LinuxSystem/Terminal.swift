@@ -12,7 +12,15 @@ public final class Terminal {
     private var saved: [UInt8]?
     private var savedLEDFlags: UInt8?
     /// <linux/kd.h>: KDGKBLED and KDSKBLED (plain numbers), and LED_NUM among the flags.
-    static let getLEDFlags: UInt = 0x4B64, setLEDFlags: UInt = 0x4B65, numLock: UInt8 = 0x02
+    static let getLEDFlags: UInt = 0x4B64, setLEDFlags: UInt = 0x4B65, numLock: UInt8 = 0x02, capsLockFlag: UInt8 = 0x04
+
+    /// Whether the VT's Caps Lock is on (KDGKBLED's lock flags, not the lights); nil on a terminal
+    /// that is not a VT.
+    public var capsLock: Bool? {
+        var flags: UInt8 = 0
+        guard (try? IOControl.call(descriptor, Self.getLEDFlags, "KDGKBLED", subject: path, &flags)) != nil else { return nil }
+        return flags & Self.capsLockFlag != 0
+    }
 
     /// Opens `path` non-blocking, never as a controlling terminal.
     public init(path: String) throws(SystemError) {

@@ -346,6 +346,7 @@ extension HUDRuntime: InputOwner {
     func promptPointer(_ phase: InputMessage.Phase, output: String, x: Int32, y: Int32) -> Bool {
         prompts.pointer(phase, output: output, x: x, y: y)
     }
+    func promptCapsLock(_ on: Bool) { prompts.capsLock = on }
 }
 
 extension HUDRuntime: CommandOwner {
@@ -379,6 +380,33 @@ extension HUDRuntime: PromptSurface {
 
     func keyboardKey(output: String, x: Int32, y: Int32) -> KeyboardKey? {
         scene.renderer(named: output)?.keyboardKey(x: x, y: y, controller.presentation())
+    }
+
+    /// The `keyboard` reply for output `name` (nil: the first): `OUTPUT WxH`, then a word per key,
+    /// `NAME:X,Y,W,H:BASE,SHIFT,SYMBOLS`, its frame in frame pixels and the Unicode scalar each
+    /// level types (0: none). Nothing of what was typed: not the level shown, not a key held.
+    public func keyboardReply(output name: String?) -> (words: String?, noOutput: Bool, why: String) {
+        let outputs = scene.outputs
+        guard let o = name.map({ n in outputs.first { $0.name == n } }) ?? outputs.first,
+              let renderer = scene.renderer(named: o.name) else { return (nil, true, "no output \(name ?? "at all")") }
+        guard let state = controller.entry?.keyboard else { return (nil, false, "no on-screen keyboard is shown") }
+        var words = ["\(o.name)", "\(renderer.width)x\(renderer.height)"]
+        for (key, f) in renderer.keyboardKeys(controller.presentation()) {
+            let codes = [KeyboardLayout.Level.base, .shift, .symbols].map { level in
+                KeyboardState(layout: state.layout, level: level).text(of: key).flatMap { $0.unicodeScalars.first?.value } ?? 0
+            }
+            let name: String
+            switch key {
+            case .character: name = "char"
+            case .shift: name = "shift"
+            case .symbols: name = "symbols"
+            case .backspace: name = "backspace"
+            case .space: name = "space"
+            case .enter: name = "enter"
+            }
+            words.append("\(name):\(f.x),\(f.y),\(f.width),\(f.height):\(codes.map(String.init).joined(separator: ","))")
+        }
+        return (words.joined(separator: " "), false, "")
     }
 }
 

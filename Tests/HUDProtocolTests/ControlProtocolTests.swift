@@ -18,8 +18,17 @@ import Testing
         #expect(throws: CommandError(.tooManyArguments(command: "ping"), column: 6)) { try ControlRequest.parse("ping now") }
         // Suggestions know the control verbs too.
         #expect(throws: CommandError(.unknownVerb("stat", suggestion: "state"), column: 1)) { try ControlRequest.parse("stat") }
+        // ask-password's tries (the asker's count, shown under the field); keyboard's output.
+        #expect(try ControlRequest.parse("ask-password \"PIN\" tries 3") == .askPassword(prompt: "PIN", tries: 3))
+        #expect(try ControlRequest.parse("ask-password PIN") == .askPassword(prompt: "PIN", tries: nil))
+        #expect(throws: CommandError.self) { try ControlRequest.parse("ask-password PIN tries") }
+        #expect(throws: CommandError.self) { try ControlRequest.parse("ask-password PIN tries -1") }
+        #expect(throws: CommandError.self) { try ControlRequest.parse("ask-password PIN tries 2 more") }
+        #expect(try ControlRequest.parse("keyboard Virtual-1") == .keyboard(output: "Virtual-1"))
+        #expect(try ControlRequest.parse("keyboard")?.privilegedVerb == nil)
         for r: ControlRequest in [.ping, .version, .state, .wait, .subscribe(keys: false), .subscribe(keys: true), .subscribe(keys: false, state: true), .subscribe(keys: true, state: true), .snapshot(output: "a b"), .snapshot(output: nil),
-                                  .request(.quit(retain: true))] {
+                                  .request(.quit(retain: true)), .askPassword(prompt: "Disk \"x\"", tries: 0), .askPassword(prompt: "P"),
+                                  .keyboard(output: nil), .keyboard(output: "HDMI-A-1")] {
             #expect(try ControlRequest.parse(r.description) == r)
         }
     }

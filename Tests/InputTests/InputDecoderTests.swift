@@ -140,6 +140,14 @@ struct InputDecoderTests {
         #expect(KeyName(code: 88).name == "f12" && KeyName(code: 88).text == nil)
         #expect(KeyName(code: 500).name == "key-500")
     }
+
+    @Test("a keyboard's Caps Lock light (EV_LED, as the VT's keyboard handler sets it) is reported; a pointer's is not")
+    func capsLockLight() {
+        let led: UInt16 = 0x11
+        let on = [ev(led, EventCode.ledCapsLock, 1), syn, ev(led, 0 /* LED_NUML */, 1), syn, ev(led, EventCode.ledCapsLock, 0), syn]
+        #expect(replay(on, keyboard) == [.capsLock(true), .capsLock(false)])
+        #expect(replay(on, tablet).isEmpty)
+    }
 }
 
 @Suite("Surface to frame pixels")

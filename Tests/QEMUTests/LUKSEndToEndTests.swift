@@ -10,7 +10,10 @@
 // translation cache: see its --tb-size), each plus 10 s to build the image.
 //
 // The passphrase, "zauber@Y1", has keys that differ between the US and German layouts (z/y swapped,
-// @ on AltGr+q), so the German boot shows the image's keymap is the one the prompt reads through.
+// @ on AltGr+q). In the splash's boot the wrong attempt is the US key positions typed on the
+// virtio keyboard (the image's German keymap refuses them), and the right one is tapped on the
+// prompt's on-screen keyboard through the virtio tablet (a profile with `on-screen-keyboard =
+// always` and `keymap = de`): z and Y are where QWERTZ has them, @ on the symbols level.
 import Foundation
 import Testing
 
@@ -96,9 +99,9 @@ struct LUKSEndToEndTests {
         #expect(text > 300 && below < 200, "the prompt shot shows \(text) lit pixels of text, \(below) below it")
     }
 
-    @Test("With the splash: the prompt on the HUD through /bin/plymouth (the client's plymouth personality), a wrong passphrase first, a German keymap")
+    @Test("With the splash: the prompt on the HUD through /bin/plymouth (the client's plymouth personality), a wrong passphrase typed first on a German keymap, the right one tapped on the on-screen keyboard")
     func splashUnlock() throws {
-        let boot = try Boot("luks-splash", ["--splash", "--layout", "de", "--wrong-first"])
+        let boot = try Boot("luks-splash", ["--splash", "--layout", "de", "--wrong-first", "--tap"])
         defer { boot.removeWork() }
         try #require(boot.status == 0, "the boot failed (\(boot.status)):\n\(boot.output)")
         #expect(boot.output.contains("IMAGE bin/plymouth -> /usr/bin/splashhud"), "the hook must link /bin/plymouth to the client in an image without Plymouth")
@@ -106,8 +109,11 @@ struct LUKSEndToEndTests {
         for n in [1, 2] {
             #expect(boot.value("LUKS prompt \(n)")?.hasPrefix("method plymouth") == true, "askpass must ask through /bin/plymouth:\n\(boot.output)")
         }
-        #expect(boot.value("LUKS typed 1") == "layout us" && boot.value("LUKS typed 2") == "layout de", "\(boot.output)")
-        // The US key positions are refused and the prompt comes back; the German ones unlock.
+        #expect(boot.value("LUKS typed 1") == "layout us" && boot.value("LUKS typed 2") == "layout tap", "\(boot.output)")
+        // The daemon told the probe the keys it shows: four rows of the German layout and five more.
+        #expect(boot.value("LUKS keyboard")?.hasPrefix("\(11 + 11 + 11 + 7 + 5) keys: TAP ") == true, "\(boot.output)")
+        #expect(!boot.has("LUKS untappable"), "\(boot.output)")
+        // The US key positions are refused and the prompt comes back; the tapped passphrase unlocks.
         #expect(boot.has("LUKS rejected 1") && !boot.has("LUKS rejected 2") && !boot.has("LUKS prompt 3"), "\(boot.output)")
         boot.checkUnlocked("splash")
         #expect(boot.value("REALROOT handover")?.contains("splashhud-resume.hud") == true, "the splash must still be handed over:\n\(boot.output)")
@@ -116,9 +122,11 @@ struct LUKSEndToEndTests {
         let prompt = try boot.shot("luks-prompt-2"), typed = try boot.shot("luks-typed-2")
         #expect(prompt.litPixels(splitAtRow: 16 * 4).below > 1000, "no HUD on the prompt shot")
         // The image carries DejaVu Sans alone (the hook's one face): the label's bold is it emboldened.
+        // It shows the on-screen keyboard as the profile the image carries says.
+        let profile = try #require(boot.output.split(whereSeparator: \.isNewline).first { $0.hasPrefix("PROFILE ") }?.dropFirst(8))
         let expected = try PromptRender.memoryDisplay(width: prompt.width, height: prompt.height,
                                                       prompt: "Please unlock disk cryptroot", typed: "abc",
-                                                      onlyFonts: ["/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"])
+                                                      onlyFonts: ["/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"], profile: String(profile))
         #expect(PromptRender.differing(expected, typed) == 0, "the typed prompt differs from the memory display's render")
         #expect(PromptRender.differing(expected, prompt) > 0, "typing did not change the prompt")
         #expect(boot.value("LUKS key-to-mount").flatMap { Int($0) }.map { $0 > 0 } == true)

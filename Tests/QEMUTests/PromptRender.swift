@@ -11,7 +11,9 @@ enum PromptRender {
     /// `onlyFonts`: the font files a guest carries (an initramfs: DejaVu Sans alone). The daemon
     /// then runs in a mount namespace whose /usr/share/fonts holds those files and no other, so
     /// its default chains, bold included (a face without its bold file is emboldened), are the guest's.
-    static func memoryDisplay(width: Int32, height: Int32, prompt: String, typed: String, onlyFonts: [String]? = nil) throws -> Pixmap {
+    /// `profile`: the board profile the guest's daemon ran with (its on-screen keyboard and layout).
+    static func memoryDisplay(width: Int32, height: Int32, prompt: String, typed: String, onlyFonts: [String]? = nil,
+                              profile: String? = nil) throws -> Pixmap {
         let daemon = try GuestProgram.path(product: "splashhudd"), client = try GuestProgram.path(product: "splashhud")
         let dir = NSTemporaryDirectory() + "splashhud-prompt-render-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -19,7 +21,7 @@ enum PromptRender {
         let tty = try PseudoTerminal()
         let hud = Process()
         let arguments = ["--display", "memory:\(width)x\(height)", "--socket", "\(dir)/control", "--prompt-tty", tty.path,
-                         "--duration", "60", "--log-level", "error"]
+                         "--duration", "60", "--log-level", "error"] + (profile.map { ["--profile", $0] } ?? [])
         if let onlyFonts {
             let root = "/usr/share/fonts/"
             for font in onlyFonts {

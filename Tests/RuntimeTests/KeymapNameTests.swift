@@ -20,6 +20,14 @@ struct KeymapNameTests {
         #expect(KeymapName.layout(profile: nil, vconsole: "KEYMAP=uk", keyboard: "XKBLAYOUT=gb").name == "us")
     }
 
+    /// The prompt's tag for the VT's keys: the configured keymap's letters, nothing when none is.
+    @Test func consoleName() {
+        #expect(KeymapName.consoleName(vconsole: "KEYMAP=de-latin1-nodeadkeys\n", keyboard: "XKBLAYOUT=fr") == "de")
+        #expect(KeymapName.consoleName(vconsole: "FONT=x\n", keyboard: "XKBLAYOUT=\"gb,ru\"") == "gb")
+        #expect(KeymapName.consoleName(vconsole: nil, keyboard: "XKBMODEL=pc105\n") == nil)
+        #expect(KeymapName.consoleName(vconsole: "KEYMAP=\"-\"", keyboard: nil) == nil)
+    }
+
     @Test func assignments() {
         #expect(KeymapName.value(of: "KEYMAP", in: "  KEYMAP=de-latin1 # comment\n") == "de-latin1")
         #expect(KeymapName.value(of: "KEYMAP", in: "XKEYMAP=fr\n#KEYMAP=fr\nKEYMAP='us'\nKEYMAP=\"de\"") == "de")

@@ -4,7 +4,7 @@
 cryptsetup-initramfs and our hook, the passphrase typed on a virtio keyboard.
 
     luks-boot.py boot --bin-dir DIR --work DIR --shots-dir DIR [--splash] [--layout us|de]
-                      [--wrong-first] [--trace] [--timeout S]
+                      [--wrong-first] [--tap] [--trace] [--timeout S]
 
   1. The root file system of initramfs-boot.py (busybox, our binaries, its /sbin/init playing
      systemd's part), encrypted as LUKS2 (aes-xts-plain64, PBKDF2 with 1000 iterations: the
@@ -26,7 +26,13 @@ cryptsetup-initramfs and our hook, the passphrase typed on a virtio keyboard.
      the first three keys, another screendump (luks-typed-N), then the rest and Enter, through KEY requests on the
      control channel (QMP input-send-event, qcodes: the physical keys of --layout). With
      --wrong-first it first types the passphrase at the other layout's key positions, which
-     must fail. Then it reports the mapping and the mount of the root.
+     must fail. With --tap (and --splash) the passphrase is tapped on the prompt's on-screen
+     keyboard instead, through the virtio tablet (TAP requests: QMP input-send-event's absolute
+     axes): the image's profile (PROFILE, printed) says `on-screen-keyboard = always` and
+     `keymap = --layout`, and the probe asks the daemon for the keys it shows (`splashhud
+     keyboard`: each key's centre and what it types on each level), then taps shift or the
+     symbols switch first where a character needs them; the wrong attempt stays typed on the
+     keyboard. Then it reports the mapping and the mount of the root.
   4. vmtest.py boot --input (virtio-keyboard-pci), `root=/dev/mapper/cryptroot console=tty1`
      (askpass's console method reads /dev/console, which must be the VT the keyboard types on);
      without --splash also `splashhud.enable=0`: the baseline, Debian's console prompt. --trace
@@ -156,15 +162,45 @@ for attempt in @ATTEMPTS@; do
     # is still: nothing turns while it waits for keys).
     ctl "SHOT luks-prompt-$n @SHOTMODE@"
     layout=${attempt%%:*}
-    keys=$(echo "${attempt#*:}" | tr , ' ')
-    k=0
-    for key in $keys; do
+    if [ "$layout" = tap ]; then
+        # The keys the on-screen keyboard shows (TAP X Y W H NAME BASE SHIFT SYMBOLS), then the
+        # taps that type the text on them, Enter's last; SHOT after the third character.
+        j=0
+        until /usr/bin/splashhud keyboard > /run/luks-keys 2>&1 || [ $j -ge 50 ]; do sleep 0.1; j=$((j + 1)); done
+        echo "INFO LUKS keyboard $(wc -l < /run/luks-keys) keys: $(head -n 1 /run/luks-keys)" >&3
+        awk -v text="${attempt#*:}" '
+            BEGIN { for (i = 32; i < 127; i++) ord[sprintf("%c", i)] = i }
+            $1 == "TAP" { n++; at[n] = $2 " " $3 " " $4 " " $5; b[n] = $7; s[n] = $8; y[n] = $9; if ($6 != "char") fn[$6] = at[n] }
+            function find(level, c,   j) { for (j = 1; j <= n; j++) if ((level == 0 ? b[j] : level == 1 ? s[j] : y[j]) == c) return j; return 0 }
+            END {
+                for (i = 1; i <= length(text); i++) {
+                    c = ord[substr(text, i, 1)]
+                    if ((k = find(0, c))) print "TAP " at[k]
+                    else if ((k = find(1, c))) { print "TAP " fn["shift"]; print "TAP " at[k] }
+                    else if ((k = find(2, c))) { print "TAP " fn["symbols"]; print "TAP " at[k]; print "TAP " fn["symbols"] }
+                    else { print "NONE " c; exit 1 }
+                    if (i == 3) print "SHOT"
+                }
+                print "TAP " fn["enter"]
+            }' /run/luks-keys > /run/luks-taps || echo "INFO LUKS untappable $(tail -n 1 /run/luks-taps)" >&3
         [ -z "$first" ] && first=$(ms) && echo "INFO LUKS first-key $(up)" >&3
-        ctl "KEY $key"
-        k=$((k + 1))
-        if [ $k = 3 ]; then sleep 0.5; ctl "SHOT luks-typed-$n @SHOTMODE@"; fi
-    done
-    ctl "KEY ret"
+        while read -r tap; do
+            case "$tap" in
+                SHOT) sleep 0.5; ctl "SHOT luks-typed-$n @SHOTMODE@" ;;
+                TAP*) ctl "$tap" ;;
+            esac
+        done < /run/luks-taps
+    else
+        keys=$(echo "${attempt#*:}" | tr , ' ')
+        k=0
+        for key in $keys; do
+            [ -z "$first" ] && first=$(ms) && echo "INFO LUKS first-key $(up)" >&3
+            ctl "KEY $key"
+            k=$((k + 1))
+            if [ $k = 3 ]; then sleep 0.5; ctl "SHOT luks-typed-$n @SHOTMODE@"; fi
+        done
+        ctl "KEY ret"
+    fi
     echo "INFO LUKS typed $n layout $layout" >&3
     i=0
     while [ $i -lt 600 ] && [ -d /proc/$pid ]; do sleep 0.1; i=$((i + 1)); done
@@ -200,10 +236,12 @@ echo "cryptroot UUID=@UUID@ none luks" >> "$DESTDIR/cryptroot/crypttab"
 rm -f "$DESTDIR/usr/bin/plymouth" "$DESTDIR/bin/plymouth" "$DESTDIR/usr/sbin/plymouthd" "$DESTDIR/sbin/plymouthd"
 rm -f "$DESTDIR"/scripts/*/plymouth
 # The keyboard layout: setupcon saved the host's keymap under this name; its micro setupcon loads it.
+# Its name goes in too, where our hook would copy the host's (the prompt's layout tag reads it).
 if [ -s "@CONF@/test.kmap" ]; then
     for k in "$DESTDIR"/etc/console-setup/*.kmap; do
         [ -e "$k" ] && cp "@CONF@/test.kmap" "$k" && echo "luks-test: keymap $k from ckbcomp -layout @LAYOUT@"
     done
+    mkdir -p "$DESTDIR/etc/default" && echo 'XKBLAYOUT="@LAYOUT@"' > "$DESTDIR/etc/default/keyboard"
 fi
 exit 0
 """
@@ -302,13 +340,29 @@ def boot(a):
     attempts = []
     if a.wrong_first:
         attempts.append(attempt("us" if a.layout != "us" else "de"))
-    attempts.append(attempt(a.layout))
+    if a.tap:
+        # The on-screen keyboard on every prompt, in the image's layout: the right passphrase tapped.
+        profile = os.path.join(st, "usr/share/splashhud/boards/luks-tap.conf")
+        with open(profile, "w") as f:
+            f.write(f"# The LUKS test's tapped prompt (scripts/qemu/luks-boot.py --tap).\n[input]\non-screen-keyboard = always\nkeymap = {a.layout}\n")
+        conf = os.path.join(st, "etc/splashhud/initrd.conf")
+        with open(conf) as f:
+            text = f.read()
+        with open(conf, "w") as f:
+            f.write(text.replace('SPLASHHUD_PROFILE=""', 'SPLASHHUD_PROFILE="luks-tap"'))
+        print(f"PROFILE {profile}")
+        attempts.append(f"tap:{PASSPHRASE}")
+    else:
+        attempts.append(attempt(a.layout))
     probe = os.path.join(confdir, "scripts/init-premount/zz-luks-probe")
     with open(probe, "w") as f:
         f.write(PROBE_SCRIPT + typist(attempts, "askpass", "/root", "cryptroot", a.splash, a.trace))
     os.chmod(probe, 0o755)
     for i, at in enumerate(attempts, 1):
         layout, keys = at.split(":")
+        if layout == "tap":
+            print(f"ATTEMPT {i} tapped on the on-screen keyboard ({a.layout}): the passphrase")
+            continue
         print(f"ATTEMPT {i} layout {layout} keys {keys.replace(',', ' ')}"
               + (" (the passphrase)" if layout == a.layout else f" (the passphrase's {layout} key positions on a {a.layout} keymap)"))
     image = os.path.join(work, "initrd.img")
@@ -358,6 +412,7 @@ def main():
     b.add_argument("--splash", action="store_true", help="the splash on: the prompt comes through /bin/plymouth")
     b.add_argument("--layout", choices=sorted(LAYOUTS), default="us", help="the image's keymap and the keys typed")
     b.add_argument("--wrong-first", action="store_true", help="first type at the other layout's key positions")
+    b.add_argument("--tap", action="store_true", help="tap the passphrase on the on-screen keyboard (with --splash)")
     b.add_argument("--trace", action="store_true", help="INFO LUKS trace lines: the processes and their CPU ticks every 2 s until the first prompt")
     b.add_argument("--timeout", type=float, default=300.0)
     a = ap.parse_args()

@@ -8,7 +8,7 @@ import HUDProtocol
 import LinuxSystem
 
 extension ClientVerb {
-    static let queryVerbNames = ["version", "state", "wait", "subscribe", "snapshot", "send", "ask-password"]
+    static let queryVerbNames = ["version", "state", "wait", "subscribe", "snapshot", "send", "ask-password", "keyboard"]
 
     /// The verb of `queryVerbNames` called `name`, nil for another name (each is built on first use).
     static func queryVerb(named name: String) -> ClientVerb? {
@@ -20,6 +20,7 @@ extension ClientVerb {
         case "snapshot": return snapshot
         case "send": return send
         case "ask-password": return askPassword
+        case "keyboard": return keyboard
         default: return nil
         }
     }
@@ -31,17 +32,49 @@ extension ClientVerb {
                        Enter; `splashhud ask-password "PIN" | cryptsetup open --key-file=- …` hands it on without a terminal. Exit 65 \
                        when the user presses Ctrl-C or Ctrl-D, or when the HUD has no keyboard; 77 when not root or the daemon's user.
                        """,
+                   options: [.option("tries", "n", help: "The tries left, as the caller counts them, shown under the entry.")],
                    operands: "<prompt>", operandHelp: [OperandHelp("prompt", "The text over the entry.")], count: 1...1),
         run: { p, connection throws(ClientFailure) in
+            let tries = (try? p.number("tries", above: -1, atMost: 1_000_000)).map { Int($0) }
             let client = try connection.connect()
             let data: String?
             do throws(ControlClientError) {
                 try client.request("ping")
-                data = try client.request(ControlRequest.askPassword(prompt: p.operands[0]).description, timeoutMilliseconds: Int32.max / 2)
+                data = try client.request(ControlRequest.askPassword(prompt: p.operands[0], tries: tries).description, timeoutMilliseconds: Int32.max / 2)
             } catch { throw ClientFailure(error) }
             guard let text = ControlProtocol.answerText(data ?? "") else { throw ClientFailure(.protocolError("unreadable answer")) }
             do { try Files.writeAll(.standardOutput, Array(text.utf8), subject: "standard output") } catch {
                 throw ClientFailure("splashhud ask-password: \(error)", status: 74)
+            }
+        },
+        check: { p throws(UsageError) in
+            if let n = try p.number("tries", above: -1, atMost: 1_000_000), n != n.rounded() { throw UsageError("--tries: a whole number, got \(n)") }
+        })
+
+    static let keyboard = ClientVerb(
+        spec: spec("keyboard", "Print the on-screen keyboard's keys as the HUD shows them now, for a test that taps them.",
+                   discussion: """
+                       One line per key: `TAP X Y WIDTH HEIGHT NAME BASE SHIFT SYMBOLS`, the key's centre in the output's frame \
+                       pixels and the frame's size (a QEMU probe's tap request), then char, shift, symbols, backspace, space or \
+                       enter and the Unicode scalar the key types on each level (0: none), in decimal. Exit 65 when no \
+                       on-screen keyboard is shown.
+                       """,
+                   options: [.option("output", "name", help: "The output's name (default: the first).")]),
+        run: { p, connection throws(ClientFailure) in
+            let client = try connection.connect()
+            let data: String?
+            do throws(ControlClientError) {
+                data = try client.request(ControlRequest.keyboard(output: p.value("output")).description)
+            } catch { throw ClientFailure(error) }
+            let words = (data ?? "").split(separator: " ")
+            guard words.count >= 2 else { throw ClientFailure(.protocolError("unreadable keyboard reply")) }
+            let size = words[1].split(separator: "x")
+            guard size.count == 2 else { throw ClientFailure(.protocolError("unreadable keyboard reply")) }
+            for word in words.dropFirst(2) {
+                let parts = word.split(separator: ":")
+                let f = parts.count == 3 ? parts[1].split(separator: ",").compactMap { Int32($0) } : []
+                guard f.count == 4 else { throw ClientFailure(.protocolError("unreadable key \(word)")) }
+                print("TAP \(f[0] + f[2] / 2) \(f[1] + f[3] / 2) \(size[0]) \(size[1]) \(parts[0]) \(parts[2].split(separator: ",").joined(separator: " "))")
             }
         })
 

@@ -44,7 +44,7 @@ public enum ControlProtocol {
         return words[0].text
     }
 
-    public static let controlVerbs = ["ping", "version", "state", "wait", "subscribe", "snapshot", "ask-password"]
+    public static let controlVerbs = ["ping", "version", "state", "wait", "subscribe", "snapshot", "ask-password", "keyboard"]
 }
 
 /// One request on the control socket.
@@ -58,8 +58,12 @@ public enum ControlRequest: Equatable, Sendable {
     case subscribe(keys: Bool, state: Bool = false)
     /// The PNG of what `output` (nil: the first) shows now.
     case snapshot(output: String?)
-    /// A passphrase (a PIN, a password) typed on the HUD's prompt, shown as bullets.
-    case askPassword(prompt: String)
+    /// A passphrase (a PIN, a password) typed on the HUD's prompt, shown as bullets; `tries`: the
+    /// tries left, as the asker counts them, shown under the field.
+    case askPassword(prompt: String, tries: Int? = nil)
+    /// The on-screen keyboard's keys on `output` (nil: the first) as the HUD shows them now, in
+    /// frame pixels, with what each types on each level: for a test that taps them.
+    case keyboard(output: String?)
 
     /// The request on `line`, nil for a blank or comment line; a malformed line throws.
     public static func parse(_ line: String) throws(CommandError) -> ControlRequest? {
@@ -90,8 +94,20 @@ public enum ControlRequest: Equatable, Sendable {
             return .snapshot(output: rest.first?.text)
         case "ask-password":
             guard let prompt = rest.first else { throw CommandError(.missingArgument(command: verb.text, expected: "a prompt, e.g. ask-password \"PIN\""), column: verb.column) }
+            var more = rest.dropFirst()
+            var tries: Int?
+            if let word = more.first, word.text == "tries" {
+                guard more.count >= 2, let n = Int(more.dropFirst().first!.text), (0...1_000_000).contains(n) else {
+                    throw CommandError(.missingArgument(command: verb.text, expected: "a number of tries from 0 to 1000000 after tries"), column: word.column)
+                }
+                tries = n
+                more = more.dropFirst(2)
+            }
+            try CommandParser.end(more, for: verb.text)
+            return .askPassword(prompt: prompt.text, tries: tries)
+        case "keyboard":
             try CommandParser.end(rest.dropFirst(), for: verb.text)
-            return .askPassword(prompt: prompt.text)
+            return .keyboard(output: rest.first?.text)
         default:
             return .request(try CommandParser.request(words[...], otherVerbs: ControlProtocol.controlVerbs))
         }
@@ -109,7 +125,8 @@ extension ControlRequest: CustomStringConvertible {
         case .wait: return "wait"
         case .subscribe(let keys, let state): return "subscribe" + (keys ? " keys" : "") + (state ? " state" : "")
         case .snapshot(let output): return output.map { "snapshot \(CommandParser.quote($0))" } ?? "snapshot"
-        case .askPassword(let prompt): return "ask-password \(CommandParser.quote(prompt))"
+        case .askPassword(let prompt, let tries): return "ask-password \(CommandParser.quote(prompt))" + (tries.map { " tries \($0)" } ?? "")
+        case .keyboard(let output): return output.map { "keyboard \(CommandParser.quote($0))" } ?? "keyboard"
         }
     }
 }

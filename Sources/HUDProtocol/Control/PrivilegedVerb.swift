@@ -38,7 +38,7 @@ extension ControlRequest {
         case .request(let r): return r.privilegedVerb
         case .subscribe(let keys, _): return keys ? .subscribeKeys : nil
         case .askPassword: return .askPassword
-        case .ping, .version, .state, .wait, .snapshot: return nil
+        case .ping, .version, .state, .wait, .snapshot, .keyboard: return nil
         }
     }
 }

@@ -132,8 +132,12 @@ public final class ControlServer {
             send(c)
         case .state, .wait, .snapshot:
             deferred.append((c, slot, request))
-        case .askPassword(let prompt):
-            prompts.ask(.password, prompt: prompt, owner: ObjectIdentifier(c)) { [weak self, weak c] outcome in
+        case .keyboard(let output):
+            let r = runtime.keyboardReply(output: output)
+            c.fill(slot, r.words.map { .ok($0) } ?? .error(r.noOutput ? .noOutput : .refused, r.why))
+            send(c)
+        case .askPassword(let prompt, let tries):
+            prompts.ask(.password, prompt: prompt, owner: ObjectIdentifier(c), tries: tries) { [weak self, weak c] outcome in
                 guard let self, let c else { return }
                 switch outcome {
                 case .answered(let text):
@@ -201,8 +205,8 @@ public final class ControlServer {
             let names = outputs.map(\.name).joined(separator: ", ")
             return c.fill(slot, .error(.noOutput, "no output \(name ?? "at all"); outputs: \(names.isEmpty ? "none" : names)"))
         }
-        guard !runtime.prompts.passphraseOnScreenKeyboard else {
-            return c.fill(slot, .error(.refused, "a passphrase is being typed on the on-screen keyboard (the key held shows); no snapshot until the prompt is answered"))
+        guard !runtime.prompts.passphraseKeysShow else {
+            return c.fill(slot, .error(.refused, "the on-screen keyboard shows a key held or a level other than its first while a passphrase is typed; no snapshot until it does not"))
         }
         guard c.snapshotBytes == 0 && c.snapshotsEncoding == 0 else {
             return c.fill(slot, .error(.busy, "the previous snapshot is still being sent"))

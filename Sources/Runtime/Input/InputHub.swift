@@ -23,6 +23,8 @@ public enum InputMessage: Equatable, Sendable {
     public enum Phase: String, Sendable { case down, move, up, cancel }
     case pointer(Phase, output: String, x: Int32, y: Int32)
     case key(code: UInt16, pressed: Bool, repeated: Bool)
+    /// A keyboard's Caps Lock light.
+    case capsLock(Bool)
 }
 
 /// The `[input]` keys of a profile, with their defaults.
@@ -71,6 +73,7 @@ public final class InputHub {
         self.runtime = runtime; self.display = runtime.display; self.configuration = configuration
         runtime.prompts.keyboardMode = configuration.onScreenKeyboard
         runtime.prompts.keyboardLayout = KeymapName.layout(profile: configuration.keymap)
+        runtime.prompts.consoleKeymap = KeymapName.consoleName()
         switch configuration.devices {
         case .none:
             return
@@ -205,6 +208,7 @@ public final class InputHub {
         case .pointerUp(let p): return pointer(.up, p)
         case .pointerCancel: return output.map { .pointer(.cancel, output: $0.name, x: 0, y: 0) }
         case .key(let code, let pressed, let repeated): return .key(code: code, pressed: pressed, repeated: repeated)
+        case .capsLock(let on): return .capsLock(on)
         }
     }
 

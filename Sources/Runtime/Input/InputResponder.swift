@@ -30,6 +30,8 @@ protocol InputOwner: AnyObject {
     var promptIsActive: Bool { get }
     /// A touch for the prompt's on-screen keyboard: true when it took it (no one else sees it).
     func promptPointer(_ phase: InputMessage.Phase, output: String, x: Int32, y: Int32) -> Bool
+    /// A keyboard's Caps Lock light went on or off: the prompt says so.
+    func promptCapsLock(_ on: Bool)
 }
 
 /// A touch or key in progress.
@@ -86,6 +88,8 @@ final class InputResponder {
             pointer(phase, output: output, x: x, y: y)
         case .key(let code, let pressed, let repeated):
             key(code, pressed: pressed, repeated: repeated)
+        case .capsLock(let on):
+            owner?.promptCapsLock(on)
         }
     }
 

@@ -21,11 +21,26 @@ enum KeymapName {
         return .us
     }
 
+    /// The console's keymap as configured (vconsole.conf's KEYMAP, else /etc/default/keyboard's
+    /// first XKBLAYOUT), shortened to its letters ("de-latin1-nodeadkeys": "de"); nil when neither
+    /// file names one.
+    static func consoleName(vconsole: String?, keyboard: String?) -> String? {
+        let name = vconsole.flatMap { value(of: "KEYMAP", in: $0) }
+            ?? keyboard.flatMap { value(of: "XKBLAYOUT", in: $0) }.flatMap { $0.split(separator: ",").first.map(String.init) }
+        let stem = name.map { String($0.lowercased().prefix { $0.isLetter && $0.isASCII }) }
+        return stem?.isEmpty == false ? stem : nil
+    }
+
+    static func consoleName(vconsolePath: String = vconsole, keyboardPath: String = keyboard) -> String? {
+        consoleName(vconsole: read(vconsolePath), keyboard: read(keyboardPath))
+    }
+
+    private static func read(_ path: String) -> String? {
+        (try? Files.readFile(path, limit: 16384)).map { String(decoding: $0, as: UTF8.self) }
+    }
+
     /// The layout on this system, reading the two files.
     static func layout(profile: String?, vconsolePath: String = vconsole, keyboardPath: String = keyboard) -> KeyboardLayout {
-        func read(_ path: String) -> String? {
-            (try? Files.readFile(path, limit: 16384)).map { String(decoding: $0, as: UTF8.self) }
-        }
         return layout(profile: profile, vconsole: read(vconsolePath), keyboard: read(keyboardPath))
     }
 

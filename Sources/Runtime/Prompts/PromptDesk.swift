@@ -46,6 +46,8 @@ public final class PromptDesk {
         var kind: Kind
         var prompt: String
         var owner: Owner?
+        /// Tries left, as the asker said it.
+        var tries: Int?
         var reply: (Outcome) -> Void
     }
 
@@ -84,6 +86,15 @@ public final class PromptDesk {
     }
     /// The on-screen keyboard as shown, while it is.
     var keyboard: KeyboardState?
+    /// The console's keymap as the system configured it ("de"), the prompt's tag while keys come
+    /// from the VT; nil: not configured (no layout is guessed for it).
+    public var consoleKeymap: String?
+    /// The VT's Caps Lock: read when a prompt opens the terminal (KDGKBLED's lock flags), then from
+    /// the keyboards' lights. A keymap that makes Caps Lock CtrlL_Lock (Debian's console-setup) keeps
+    /// it where no ioctl reports it: then only the lights tell, which need input-leds loaded.
+    public var capsLock = false {
+        didSet { if capsLock != oldValue { showEntry() } }
+    }
 
     /// `peerLog` takes the lines the askers cause (a prompt asked, withdrawn): a peer asking in
     /// a loop cannot flood the log.
@@ -94,20 +105,24 @@ public final class PromptDesk {
 
     /// A prompt is on the HUD: keys go to it, not to key watches or MB's button.
     public var isActive: Bool { !pending.isEmpty }
-    /// A passphrase is typed on the on-screen keyboard now: the screen shows the key a finger holds
-    /// and the shift state, so no picture of it may leave (snapshots are refused).
-    public var passphraseOnScreenKeyboard: Bool { keyboard != nil && pending.first?.kind == .password }
+    /// A passphrase is typed on the on-screen keyboard and it shows a key a finger holds, or the
+    /// shift or symbols level (which says what comes next): no picture of it may leave (snapshots
+    /// are refused). At its first level with no key held it shows no more than the bullets do.
+    public var passphraseKeysShow: Bool {
+        guard let keyboard, pending.first?.kind == .password else { return false }
+        return keyboard.pressed != nil || keyboard.level != .base
+    }
     /// Prompts waiting, the one shown included.
     public var count: Int { pending.count }
 
     /// Queues a prompt; `reply` runs once, on the loop's thread, when it is answered or cancelled
     /// (not when it is withdrawn).
-    public func ask(_ kind: Kind, prompt: String, owner: Owner?, reply: @escaping (Outcome) -> Void) {
+    public func ask(_ kind: Kind, prompt: String, owner: Owner?, tries: Int? = nil, reply: @escaping (Outcome) -> Void) {
         if let why = noInput { return reply(.unavailable(why)) }
         // Opened for the first prompt (and again after a read error closed it); taps answer
         // without it.
         if let why = openTerminal(), !showsKeyboard { return reply(.unavailable(why)) }
-        pending.append(Pending(kind: kind, prompt: prompt, owner: owner, reply: reply))
+        pending.append(Pending(kind: kind, prompt: prompt, owner: owner, tries: tries, reply: reply))
         let waiting = pending.count
         peerLog.log(.info, "prompts", from: "the prompts' askers",
                     "prompt \(kind == .password ? "for a passphrase" : "for an answer"): \"\(prompt)\" (\(waiting) waiting)")
@@ -178,6 +193,7 @@ public final class PromptDesk {
             try t.enterRawMode()
             try loop.watch(t.descriptor.rawValue, interest: .read) { [unowned self] _ in readKeys() }
             reading = true
+            if let on = t.capsLock { capsLock = on }
             decoder = PromptKeyDecoder()
             return nil
         } catch {
@@ -277,7 +293,10 @@ public final class PromptDesk {
     func showEntry() {
         guard let head = pending.first, let typing, let surface else { return }
         keyboard = showsKeyboard ? keyboard ?? KeyboardState(layout: keyboardLayout) : nil
-        var entry = HUDEntry(prompt: head.prompt, isSecure: head.kind == .password, characters: typing.characterCount, keyboard: keyboard)
+        // The tag: the on-screen keyboard's layout, else the VT's keymap (a named terminal's is not known).
+        let layoutName = keyboard.map { $0.layout.name } ?? (terminalPath == nil ? consoleKeymap : nil)
+        var entry = HUDEntry(prompt: head.prompt, isSecure: head.kind == .password, characters: typing.characterCount, keyboard: keyboard,
+                             layoutName: layoutName, capsLock: capsLock, triesLeft: head.tries)
         if head.kind == .question { entry.echo = typing.withBytes { String(decoding: $0, as: UTF8.self) } }
         surface.showPrompt(entry)
     }
