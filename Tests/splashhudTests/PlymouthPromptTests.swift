@@ -44,6 +44,11 @@ final class Asker {
     }
 
     deinit {
+        // SIGTERM first: systemd-ask-password removes its ask file then. One killed outright left
+        // the file for the next run's agent, which asked it before that run's own.
+        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+        let end = Date().addingTimeInterval(2)
+        while process.isRunning && Date() < end { Thread.sleep(forTimeInterval: 0.02) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }
@@ -200,6 +205,18 @@ extension PlymouthClientTests {
     static let agent = "/usr/bin/systemd-tty-ask-password-agent", requester = "/usr/bin/systemd-ask-password"
 
     /// The requester's ask file is there (an agent run with --query earlier finds nothing).
+    /// Removes ask files whose asker is gone (one killed by SIGKILL leaves its file, which the
+    /// agent would still try); live ones, another program's, are left alone.
+    func removeStaleAskFiles() {
+        let dir = "/run/systemd/ask-password"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] where name.hasPrefix("ask.") {
+            guard let text = try? String(contentsOfFile: "\(dir)/\(name)", encoding: .utf8),
+                  let line = text.split(separator: "\n").first(where: { $0.hasPrefix("PID=") }),
+                  let pid = Int32(line.dropFirst(4)), kill(pid, 0) != 0 && errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(atPath: "\(dir)/\(name)")
+        }
+    }
+
     func waitForAskFile() throws {
         let end = Date().addingTimeInterval(10)
         while Date() < end {
@@ -212,6 +229,7 @@ extension PlymouthClientTests {
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: agent) && FileManager.default.isExecutableFile(atPath: requester)
                    && getuid() == 0, "needs systemd's agent and requester, and root (they use /run/systemd/ask-password)"))
     func systemdsAgentAsksThroughTheSplash() throws {
+        removeStaleAskFiles()
         let dir = try temporaryDirectory("plymouth-prompt")
         let tty = try PseudoTerminal()
         let daemon = try start(dir, extra: ["--prompt-tty", tty.path, "--plymouth-pid-file", "\(dir)/run/plymouth/pid"])
