@@ -277,7 +277,11 @@ struct InitramfsEndToEndTests {
         let variants = [
             "plain": common + ["usr/lib/dracut/hooks/pre-trigger/20-splashhud-pretrigger.sh", "usr/lib/dracut/hooks/pre-pivot/90-splashhud-newroot.sh"],
             "systemd": common + ["usr/lib/systemd/system/splashhud.service", "usr/lib/systemd/system/splashhud.service.d/initrd.conf",
-                                 "etc/udev/rules.d/90-splashhud.rules"],
+                                 "etc/udev/rules.d/90-splashhud.rules", "usr/lib/systemd/system/sysinit.target.wants/splashhud.service",
+                                 // systemd's Plymouth agent (no plymouth module in the image), wanted at sysinit.
+                                 "usr/lib/systemd/system/splashhud-ask-password.path", "usr/lib/systemd/system/splashhud-ask-password.service",
+                                 "usr/lib/systemd/system/splashhud-ask-password.path.d/initrd.conf",
+                                 "usr/lib/systemd/system/sysinit.target.wants/splashhud-ask-password.path"],
         ]
         for (variant, paths) in variants {
             for path in paths { #expect(lines.contains("DRACUT-\(variant) \(path)"), "\(variant): \(path) missing:\n\(output)") }
@@ -287,6 +291,7 @@ struct InitramfsEndToEndTests {
             #expect(lines.contains("DRACUT-\(variant)-link usr/bin/plymouth -> splashhudd"), "\(variant): no plymouth link to the client:\n\(output)")
         }
         #expect(!lines.contains("DRACUT-systemd usr/lib/dracut/hooks/pre-trigger/20-splashhud-pretrigger.sh"), "systemd starts it from the unit")
+        #expect(!lines.contains { $0.hasPrefix("DRACUT-plain ") && $0.contains("ask-password") }, "no systemd, no agent units")
         #expect(!lines.contains { $0.contains("-log ") }, "dracut complained:\n\(output)")
     }
 
