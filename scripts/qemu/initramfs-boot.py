@@ -57,6 +57,7 @@ keys). Prints IMAGE lines, SDLUKS INFO lines, then `boot`'s. Python 3 standard l
 import argparse
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -454,10 +455,24 @@ StandardOutput=journal+console
 
 
 def swtpm(state, *how):
-    """A swtpm for `state` (TPM 2.0), in the background; `how`: its --server/--ctrl words."""
+    """A swtpm for `state` (TPM 2.0), in the background; `how`: its --server/--ctrl words. Its
+    signals unblocked: a test runner may start us with SIGTERM blocked, and swtpm would inherit
+    that and never end."""
     return subprocess.Popen(["swtpm", "socket", "--tpm2", "--tpmstate", f"dir={state}", "--flags", "not-need-init,startup-clear",
                              "--log", f"file={state}.log"] + list(how), stdin=subprocess.DEVNULL,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            preexec_fn=lambda: signal.pthread_sigmask(signal.SIG_SETMASK, []))
+
+
+def stop(proc):
+    """Ends a swtpm: SIGTERM (it saves its state), SIGKILL if it has not gone after 5 s."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    proc.wait()
 
 
 def wait_for(path, proc, seconds=10.0):
@@ -502,8 +517,7 @@ def tpm_volume(work, state):
         out, _ = run(["systemd-cryptenroll", f"--tpm2-device={tcti}", "--tpm2-with-pin=yes", "--tpm2-pcrs=", volume],
                      env=dict(os.environ, NEWPIN=PIN, PASSWORD=secret), stdin=subprocess.DEVNULL)
     finally:
-        tpm.terminate()
-        tpm.wait()
+        stop(tpm)
         os.unlink(key)
     log(f"TPM2+PIN volume {volume}: formatted and enrolled in {time.monotonic() - t:.1f} s")
     dump, _ = run(["cryptsetup", "luksDump", volume])
@@ -585,9 +599,7 @@ def sd_boot(a):
         log(f"boot {time.monotonic() - t:.1f} s, all {time.monotonic() - start:.1f} s")
         return status
     finally:
-        if tpm.poll() is None:
-            tpm.terminate()
-        tpm.wait()
+        stop(tpm)
 
 
 def main():
