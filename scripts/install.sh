@@ -340,7 +340,7 @@ if ((initramfs)); then
     dm="$destdir/usr/lib/dracut/modules.d/90splashhud"
     install -d "$dm"
     install -m 0755 initramfs/dracut/90splashhud/*.sh "$dm/"
-    install -m 0644 initramfs/dracut/90splashhud/splashhud-initrd.conf "$dm/"
+    install -m 0644 initramfs/dracut/90splashhud/splashhud-initrd.conf initramfs/dracut/90splashhud/splashhud-ask-password-initrd.conf "$dm/"
 fi
 
 if ((mender)); then

@@ -67,6 +67,12 @@ if [[ " $* " == *" --tests "* ]]; then
     # and FRAMEBUFFER=y for every image mkinitramfs builds (its conf-hooks.d/cryptsetup).
     # dracut-boot's crypt module takes cryptsetup and dmsetup (cryptsetup's dependency) from here.
     cryptsetup cryptsetup-initramfs console-setup kbd
+    # The systemd initramfs's boot (initramfs-boot.py sd-boot): a second LUKS2 volume enrolled on
+    # the host with systemd-cryptenroll --tpm2-with-pin against Debian's software TPM (swtpm,
+    # swtpm_setup), reached through tpm2-tss's swtpm TCTI; the guest's TPM (QEMU's tpm-tis) is the
+    # same swtpm state. dracut's tpm2-tss module needs tpm2-tools' `tpm2` and puts tpm2-tss's
+    # libraries (systemd-cryptsetup dlopens them) into the image.
+    swtpm swtpm-tools tpm2-tools libtss2-tcti-swtpm0 libtss2-tctildr0 libtss2-tcti-device0 libtss2-esys-3.0.2-0 libtss2-rc0 libtss2-mu0
     # InitramfsScriptsTests lint every initramfs/ script.
     shellcheck
     # The fleet bridge's tests (MQTTBridgeTests): a real broker, the operator's mosquitto_pub,

@@ -16,7 +16,9 @@
 // virtio keyboard and the prompt's screendump is held against the memory display's render; the
 // unlock is the only time it adds to the boot, rather than a boot of its own. And two images built
 // with `dracut --no-hostonly -m "…splashhud"`, with and without systemd, whose contents lsinitrd
-// lists (the systemd one is not booted).
+// lists. And a dracut image with systemd (initramfs-boot.py sd-boot): systemd-cryptsetup asks
+// through systemd's Plymouth agent and our socket for the LUKS2 root's passphrase (a wrong one
+// first) and for the PIN of a second volume whose key a software TPM (swtpm) seals.
 import Assets
 import Foundation
 import Raster
@@ -110,6 +112,83 @@ struct InitramfsEndToEndTests {
         try checkDracutUnlock(lines: lines, output: output, dir: dir)
     }
 
+    @Test("dracut's image with systemd: systemd-cryptsetup's passphrase (a wrong one first, systemd asks again) and a TPM2+PIN volume's PIN asked through Plymouth's socket on the HUD, the splash handed over at switch-root")
+    func dracutSystemdBoot() throws {
+        try VMSelftestTests.requireQEMUTools()
+        try Self.requireTools(["dracut", "lsinitrd", "mke2fs", "zstd", "cryptsetup", "swtpm", "systemd-cryptenroll", "tpm2_dictionarylockout"])
+        let bin = try Self.binDir()
+        let dir = try Self.workDirectory("dracut-systemd-vm")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (status, output) = try VMBootLock.holding(exclusive: true) {
+            try runProcess("python3", [Self.helper, "sd-boot", "--bin-dir", bin, "--work", "\(dir)/work", "--shots-dir", "\(dir)/shots"])
+        }
+        let lines = output.split(whereSeparator: \.isNewline).map(String.init)
+        print(lines.filter { !$0.hasPrefix("[") && !$0.contains("INFO SDLUKS journal") }.joined(separator: "\n"))
+        try #require(status == 0, "the boot failed (\(status)):\n\(output)")
+        // The module's systemd side: the daemon and systemd's Plymouth agent wanted from sysinit.target.
+        for path in ["usr/lib/systemd/system/splashhud.service.d/initrd.conf", "usr/lib/systemd/system/splashhud-ask-password.path",
+                     "usr/lib/systemd/system/splashhud-ask-password.service", "usr/lib/systemd/system/splashhud-ask-password.path.d/initrd.conf",
+                     "usr/lib/systemd/system/sysinit.target.wants/splashhud.service -> ../splashhud.service",
+                     "usr/lib/systemd/system/sysinit.target.wants/splashhud-ask-password.path -> ../splashhud-ask-password.path",
+                     "usr/bin/systemd-tty-ask-password-agent", "usr/lib/systemd/systemd-cryptsetup", "usr/bin/plymouth -> splashhudd"] {
+            #expect(lines.contains("IMAGE \(path)"), "\(path) is not in the systemd image:\n\(output)")
+        }
+        #expect(lines.contains("PINDUMP tpm2-pin: true"), "the second volume is not enrolled with a PIN:\n\(output)")
+        try checkBoot(lines: lines, output: output, dir: dir, bin: bin, name: "dracut-systemd",
+                      root: "/dev/mapper/luks-5a1a5b0d-1dd5-4c2e-9a3c-6c75c0ffee01 ext4")
+        try checkSystemdUnlock(lines: lines, output: output, dir: dir)
+    }
+
+    /// systemd-cryptsetup asked through systemd's Plymouth agent and our socket: the PIN of the
+    /// TPM2 volume in systemd's words, the root's passphrase twice (the wrong one refused), each
+    /// prompt's screendump after three keys the memory display's render of the same prompt.
+    func checkSystemdUnlock(lines: [String], output: String, dir: String) throws {
+        func infos(_ prefix: String) -> [String] {
+            lines.filter { $0.contains("guest said: INFO \(prefix) ") }.map { String($0[$0.range(of: "INFO \(prefix) ")!.upperBound...]) }
+        }
+        // "N KIND at UPTIME STATE": the typist answers what the HUD shows, by its text.
+        let prompts = infos("SDLUKS prompt").map { $0.split(separator: " ", maxSplits: 4).map(String.init) }
+        #expect(prompts.map { $0.count > 1 ? $0[1] : "" }.sorted() == ["passphrase", "pin", "wrong"],
+                "one PIN prompt and two passphrase prompts, the second after the wrong one:\n\(output)")
+        let wrongAt = prompts.firstIndex { $0.count > 1 && $0[1] == "wrong" }, rightAt = prompts.firstIndex { $0.count > 1 && $0[1] == "passphrase" }
+        #expect(wrongAt != nil && rightAt != nil && wrongAt! < rightAt!, "\(prompts)")
+        let disk = "Please enter passphrase for disk luks-5a1a5b0d-1dd5-4c2e-9a3c-6c75c0ffee01:"
+        let texts = ["pin": "Please enter LUKS2 token PIN:", "wrong": disk, "passphrase": disk]
+        for p in prompts where p.count == 5 {
+            #expect(p[4].hasPrefix("visible yes mode prompt status \"\(texts[p[1]] ?? "?")\""), "prompt \(p[0]) (\(p[1])): \(p[4])")
+        }
+        // systemd refused the wrong passphrase and asked again; both volumes opened.
+        #expect(output.contains("Failed to activate with specified passphrase. (Passphrase incorrect?)"), "\(output)")
+        #expect(infos("SDLUKS unlocked").count == 1, "\(output)")
+        // Through our socket: the daemon wrote /run/plymouth/pid, systemd's Plymouth agent ran, its console agent did not.
+        let pid = try #require(infos("SDLUKS pidfile").first, "\(output)").split(separator: " ")
+        #expect(pid.count == 3 && pid[0] == pid[2] && pid[0] != "none", "/run/plymouth/pid must name the initramfs's daemon: \(pid)")
+        let units = Dictionary(infos("SDLUKS unit").compactMap { line -> (String, String)? in
+            let w = line.split(separator: " ", maxSplits: 1).map(String.init)
+            return w.count == 2 ? (w[0], w[1]) : nil
+        }, uniquingKeysWith: { a, _ in a })
+        #expect(units["splashhud-ask-password.service"] == "active yes", "\(units)")
+        #expect(units["systemd-ask-password-console.service"]?.hasPrefix("inactive") == true, "the console agent must stay off: \(units)")
+        for volume in ["01", "02"] {
+            #expect(units["systemd-cryptsetup@luks\\x2d5a1a5b0d\\x2d1dd5\\x2d4c2e\\x2d9a3c\\x2d6c75c0ffee\(volume).service"] == "active yes", "\(units)")
+        }
+        // The prompts on the screen: bit for bit the memory display's, with systemd's text.
+        let keep = VMSelftestTests.repo.appendingPathComponent(".build/qemu-shots").path
+        try? FileManager.default.createDirectory(atPath: keep, withIntermediateDirectories: true)
+        for (kind, text) in [("pin", texts["pin"]!), ("wrong", disk)] {
+            let prompt = try ScreenDump(contentsOf: "\(dir)/shots/sd-\(kind)-prompt.ppm")
+            let typed = try ScreenDump(contentsOf: "\(dir)/shots/sd-\(kind)-typed.ppm")
+            let expected = try PromptRender.memoryDisplay(width: typed.width, height: typed.height, prompt: text, typed: "abc",
+                                                          onlyFonts: ["/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"])
+            let off = PromptRender.differing(expected, typed)
+            if off != 0 { save(typed.pixmap, "dracut-systemd-\(kind)-typed") }
+            #expect(off == 0, "dracut-systemd \(kind): the typed prompt differs from the memory display's render in \(off) pixels")
+            #expect(PromptRender.differing(expected, prompt) > 0, "dracut-systemd \(kind): typing did not change the prompt")
+            // For docs/passphrases.md: systemd's prompts as the splash shows them.
+            try? PNGEncoder.write(typed.pixmap, to: "\(keep)/initramfs-systemd-\(kind == "pin" ? "tpm2-pin" : "passphrase")-prompt.png")
+        }
+    }
+
     /// The crypt module's cryptroot-ask asked through `plymouth` (the module's link to the client):
     /// the prompt on the HUD, the passphrase typed on the virtio keyboard (US keymap) opened the root.
     func checkDracutUnlock(lines: [String], output: String, dir: String) throws {
@@ -198,7 +277,11 @@ struct InitramfsEndToEndTests {
         let variants = [
             "plain": common + ["usr/lib/dracut/hooks/pre-trigger/20-splashhud-pretrigger.sh", "usr/lib/dracut/hooks/pre-pivot/90-splashhud-newroot.sh"],
             "systemd": common + ["usr/lib/systemd/system/splashhud.service", "usr/lib/systemd/system/splashhud.service.d/initrd.conf",
-                                 "etc/udev/rules.d/90-splashhud.rules"],
+                                 "etc/udev/rules.d/90-splashhud.rules", "usr/lib/systemd/system/sysinit.target.wants/splashhud.service",
+                                 // systemd's Plymouth agent (no plymouth module in the image), wanted at sysinit.
+                                 "usr/lib/systemd/system/splashhud-ask-password.path", "usr/lib/systemd/system/splashhud-ask-password.service",
+                                 "usr/lib/systemd/system/splashhud-ask-password.path.d/initrd.conf",
+                                 "usr/lib/systemd/system/sysinit.target.wants/splashhud-ask-password.path"],
         ]
         for (variant, paths) in variants {
             for path in paths { #expect(lines.contains("DRACUT-\(variant) \(path)"), "\(variant): \(path) missing:\n\(output)") }
@@ -208,6 +291,7 @@ struct InitramfsEndToEndTests {
             #expect(lines.contains("DRACUT-\(variant)-link usr/bin/plymouth -> splashhudd"), "\(variant): no plymouth link to the client:\n\(output)")
         }
         #expect(!lines.contains("DRACUT-systemd usr/lib/dracut/hooks/pre-trigger/20-splashhud-pretrigger.sh"), "systemd starts it from the unit")
+        #expect(!lines.contains { $0.hasPrefix("DRACUT-plain ") && $0.contains("ask-password") }, "no systemd, no agent units")
         #expect(!lines.contains { $0.contains("-log ") }, "dracut complained:\n\(output)")
     }
 

@@ -5,6 +5,7 @@
     initramfs-boot.py boot --bin-dir DIR --work DIR --shots-dir DIR [--timeout S]
     initramfs-boot.py dracut --bin-dir DIR --work DIR
     initramfs-boot.py dracut-boot --bin-dir DIR --work DIR --shots-dir DIR [--timeout S]
+    initramfs-boot.py sd-boot --bin-dir DIR --work DIR --shots-dir DIR [--timeout S]
 
 `boot`:
   1. scripts/install.sh --destdir WORK/stage --bin-dir DIR --initramfs: the binaries, the units,
@@ -37,11 +38,26 @@ cryptroot-ask runs `plymouth ask-for-password --command="cryptsetup luksOpen -T1
 link to the client; no plymouth module); luks-boot.py's typist, a pre-trigger hook after ours,
 types the passphrase on a virtio keyboard once (luks-boot's splash boot tries a wrong one first).
 Prints IMAGE lines (the plymouth link, cryptsetup, cryptroot-ask), luks-boot's LUKS lines, then
-`boot`'s. Python 3 standard library only.
+`boot`'s.
+
+`sd-boot`: a dracut image WITH systemd (systemd, systemd-initrd, dracut-systemd, crypt, tpm2-tss,
+splashhud: the splash starts from sysinit.target with /run/plymouth/pid, systemd's Plymouth agent
+runs through splashhud-ask-password.path, the hand-over is splashhud.service's ExecStop before
+switch-root), booted on the same LUKS2 root (`rd.luks.uuid=`) plus a second small LUKS2 volume
+enrolled on the host with `systemd-cryptenroll --tpm2-device=swtpm:path=… --tpm2-with-pin=yes
+--tpm2-pcrs=` against a fresh swtpm state (`rd.luks.uuid=` and `rd.luks.options=UUID=tpm2-device=auto`);
+the guest gets that state as its TPM (swtpm socket, QEMU -tpmdev emulator, tpm-tis). No PCRs: the
+host's enrollment and the guest's boot share no measured boot (SeaBIOS with -kernel measures
+nothing the host could predict), so the PIN alone guards the key, which is what the test is about.
+A typist service in the image answers each prompt the splash shows (`splashhud state`): the PIN
+at systemd's PIN prompt, at the passphrase prompt first a wrong passphrase (systemd-cryptsetup
+asks again) then the right one; screendumps sd-<kind>-prompt and sd-<kind>-typed (after three
+keys). Prints IMAGE lines, SDLUKS INFO lines, then `boot`'s. Python 3 standard library only.
 """
 import argparse
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -226,6 +242,9 @@ def root_filesystem(st, work):
     font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
     os.makedirs(os.path.join(root, os.path.dirname(font).lstrip("/")), exist_ok=True)
     shutil.copy2(font, os.path.join(root, font.lstrip("/")))
+    # systemd's switch-root (a systemd initramfs) takes only a root with an os-release.
+    with open(os.path.join(root, "usr/lib/os-release"), "w") as f:
+        f.write('NAME="SplashHUD test root"\nID=splashhud-test\n')
     init = os.path.join(root, "sbin/init")
     with open(init, "w") as f:
         f.write(REAL_INIT)
@@ -372,6 +391,217 @@ def dracut_boot(a):
                    keyboard=True)
 
 
+# sd-boot's second volume: small, LUKS2, its key sealed in the TPM with a PIN.
+PIN_UUID = "5a1a5b0d-1dd5-4c2e-9a3c-6c75c0ffee02"
+PIN = "2468"
+
+# sd-boot's typist: a service in the systemd initramfs (not part of SplashHUD). It answers each
+# prompt the splash shows, by what it asks: systemd's PIN prompt gets PIN, the passphrase prompt
+# first a wrong passphrase (the German key positions on the US keymap), then the right one.
+SD_TYPIST = CHANNEL + r"""up() { cut -d' ' -f1 /proc/uptime; }
+n=0
+wrong=0
+seen=""
+t0=$(up)
+while [ ! -e /dev/mapper/@ROOTMAP@ ] || [ ! -e /dev/mapper/@PINMAP@ ]; do
+    st=$(/usr/bin/splashhud state --timeout 500 2>&1)
+    case "$st" in *"mode prompt"*) ;; *) sleep 0.1; continue ;; esac
+    n=$((n + 1))
+    case "$st" in
+        *PIN*) kind=pin; keys="@PINKEYS@" ;;
+        *) if [ $wrong = 0 ]; then kind=wrong; wrong=1; keys="@WRONGKEYS@"; else kind=passphrase; keys="@KEYS@"; fi ;;
+    esac
+    echo "INFO SDLUKS prompt $n $kind at $(up) $st" >&3
+    shot=""
+    case " $seen " in *" $kind "*) ;; *) shot=1; seen="$seen $kind" ;; esac
+    [ -n "$shot" ] && ctl "SHOT sd-$kind-prompt settled"
+    k=0
+    for key in $(echo "$keys" | tr , ' '); do
+        ctl "KEY $key"
+        k=$((k + 1))
+        if [ $k = 3 ] && [ -n "$shot" ]; then sleep 0.5; ctl "SHOT sd-$kind-typed settled"; fi
+    done
+    ctl "KEY ret"
+    echo "INFO SDLUKS typed $n $kind at $(up)" >&3
+    # The prompt goes when the answer is sent; the next (a retry, the other volume) comes later.
+    i=0
+    while [ $i -lt 50 ]; do
+        case "$(/usr/bin/splashhud state --timeout 500 2>&1)" in *"mode prompt"*) ;; *) break ;; esac
+        sleep 0.1
+        i=$((i + 1))
+    done
+done
+echo "INFO SDLUKS unlocked $(up) since $t0 prompts $n" >&3
+echo "INFO SDLUKS pidfile $(cat /run/plymouth/pid 2>/dev/null || echo none) daemon $(cat /run/initramfs/splashhud.pid 2>/dev/null)" >&3
+for u in splashhud.service splashhud-ask-password.path splashhud-ask-password.service systemd-ask-password-console.path \
+         systemd-ask-password-console.service "systemd-cryptsetup@luks\\x2d@ROOTUUIDESC@.service" "systemd-cryptsetup@luks\\x2d@PINUUIDESC@.service"; do
+    echo "INFO SDLUKS unit $u $(systemctl show -P ActiveState "$u" 2>&1) $(systemctl show -P ConditionResult "$u" 2>&1)" >&3
+done
+journalctl -b --no-pager -o cat 2>/dev/null | grep -E -i "passphrase|PIN|tpm2|cryptsetup|splashhud|agent" | tail -n 40 | while IFS= read -r line; do
+    echo "INFO SDLUKS journal $line" >&3
+done
+exec 3>&-
+"""
+
+SD_TYPIST_UNIT = """# The test's typist (not part of SplashHUD): types at the splash's prompts.
+[Unit]
+DefaultDependencies=no
+After=systemd-journald.socket
+
+[Service]
+ExecStart=/bin/sh /usr/lib/splashhud-test/typist.sh
+StandardOutput=journal+console
+"""
+
+
+def swtpm(state, *how):
+    """A swtpm for `state` (TPM 2.0), in the background; `how`: its --server/--ctrl words. Its
+    signals unblocked: a test runner may start us with SIGTERM blocked, and swtpm would inherit
+    that and never end."""
+    return subprocess.Popen(["swtpm", "socket", "--tpm2", "--tpmstate", f"dir={state}", "--flags", "not-need-init,startup-clear",
+                             "--log", f"file={state}.log"] + list(how), stdin=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            preexec_fn=lambda: signal.pthread_sigmask(signal.SIG_SETMASK, []))
+
+
+def stop(proc):
+    """Ends a swtpm: SIGTERM (it saves its state), SIGKILL if it has not gone after 5 s."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    proc.wait()
+
+
+def wait_for(path, proc, seconds=10.0):
+    end = time.monotonic() + seconds
+    while not os.path.exists(path):
+        if proc.poll() is not None or time.monotonic() > end:
+            raise SystemExit(f"initramfs-boot: swtpm did not make {path} (status {proc.poll()})")
+        time.sleep(0.02)
+
+
+def tpm_volume(work, state):
+    """A 20 MB LUKS2 volume whose key is sealed in a fresh swtpm's TPM behind PIN (no PCRs)."""
+    shutil.rmtree(state, ignore_errors=True)
+    os.makedirs(state)
+    volume = os.path.join(work, "pin-volume.img")
+    with open(volume, "wb") as f:
+        f.truncate(20 << 20)
+    key = os.path.join(work, "pin-volume.key")
+    with open(key, "w") as f:
+        f.write(os.urandom(16).hex())  # the recovery passphrase: never typed, never kept
+    run(["cryptsetup", "luksFormat", "--batch-mode", "--type", "luks2", "--pbkdf", "pbkdf2", "--pbkdf-force-iterations", "1000",
+         "--uuid", PIN_UUID, "--key-file", key, volume])
+    sock = os.path.join(state, "..", "swtpm-host.sock")
+    sock = os.path.abspath(sock)
+    for p in (sock, sock + ".ctrl"):
+        if os.path.exists(p):
+            os.unlink(p)
+    t = time.monotonic()
+    tpm = swtpm(state, "--server", f"type=unixio,path={sock}", "--ctrl", f"type=unixio,path={sock}.ctrl")
+    try:
+        wait_for(sock, tpm)
+        wait_for(sock + ".ctrl", tpm)
+        tcti = f"swtpm:path={sock}"
+        # systemd 252 hands a PIN prompt the cached passphrases first (AcceptCached): each wrong
+        # one is a failed authorization, and the TPM's dictionary-attack lockout would lock the
+        # key away after a few. This TPM is a test's: no lockout.
+        run(["tpm2_dictionarylockout", "-T", tcti, "--setup-parameters", "--max-tries=4294967295",
+             "--recovery-time=0", "--lockout-recovery-time=0"])
+        with open(key) as f:
+            secret = f.read()
+        # systemd-cryptenroll 252 reads the new PIN from $NEWPIN, the volume's passphrase from $PASSWORD.
+        out, _ = run(["systemd-cryptenroll", f"--tpm2-device={tcti}", "--tpm2-with-pin=yes", "--tpm2-pcrs=", volume],
+                     env=dict(os.environ, NEWPIN=PIN, PASSWORD=secret), stdin=subprocess.DEVNULL)
+    finally:
+        stop(tpm)
+        os.unlink(key)
+    log(f"TPM2+PIN volume {volume}: formatted and enrolled in {time.monotonic() - t:.1f} s")
+    dump, _ = run(["cryptsetup", "luksDump", volume])
+    for line in dump.splitlines():
+        if line.strip().startswith(("systemd-tpm2", "tpm2-pin:", "tpm2-pcrs:", "tpm2-hash-pcrs:", "UUID:")):
+            print(f"PINDUMP {' '.join(line.split())}")
+    return volume
+
+
+def sd_boot(a):
+    """A dracut image with systemd: the root unlocked by passphrase, a second volume by TPM2+PIN."""
+    import importlib.util  # luks-boot.py loads this file: loaded here, not at the top
+    spec = importlib.util.spec_from_file_location("luks_boot", os.path.join(HERE, "luks-boot.py"))
+    luks = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(luks)
+    for tool in ("swtpm", "systemd-cryptenroll", "tpm2_dictionarylockout"):
+        if not shutil.which(tool):
+            raise SystemExit(f"initramfs-boot: {tool} missing: run scripts/setup.sh --tests (swtpm, tpm2-tools, libtss2-*)")
+    start = time.monotonic()
+    work = os.path.abspath(a.work)
+    os.makedirs(work, exist_ok=True)
+    version = kernel_version()
+    st, env = stage(a.bin_dir, work)
+    env = dict(env, dracutbasedir=dracut_base(st, work))
+    root_map, pin_map = f"luks-{luks.UUID}", f"luks-{PIN_UUID}"
+    inc = os.path.join(work, "include")
+    shutil.rmtree(inc, ignore_errors=True)
+    os.makedirs(os.path.join(inc, "etc/systemd/system/sysinit.target.wants"))
+    os.makedirs(os.path.join(inc, "usr/lib/splashhud-test"))
+    typist = SD_TYPIST
+    for k, v in (("@ROOTMAP@", root_map), ("@PINMAP@", pin_map), ("@PINKEYS@", ",".join(PIN)),
+                 ("@WRONGKEYS@", luks.attempt("de").split(":")[1]), ("@KEYS@", luks.attempt("us").split(":")[1]),
+                 ("@ROOTUUIDESC@", luks.UUID.replace("-", "\\\\x2d")), ("@PINUUIDESC@", PIN_UUID.replace("-", "\\\\x2d"))):
+        typist = typist.replace(k, v)
+    with open(os.path.join(inc, "usr/lib/splashhud-test/typist.sh"), "w") as f:
+        f.write(typist)
+    with open(os.path.join(inc, "etc/systemd/system/splashhud-test-typist.service"), "w") as f:
+        f.write(SD_TYPIST_UNIT)
+    os.symlink("../splashhud-test-typist.service", os.path.join(inc, "etc/systemd/system/sysinit.target.wants/splashhud-test-typist.service"))
+    probe = os.path.join(work, "splashhud-probe.sh")
+    with open(probe, "w") as f:
+        f.write(DRACUT_PROBE)
+    image = os.path.join(work, "sd-boot.img")
+    _, took = run(["dracut", "--force", "--no-hostonly", "--compress", "zstd -1 -T0", "--no-early-microcode", "--quiet",
+                   "-m", "bash systemd systemd-initrd dracut-systemd udev-rules rootfs-block kernel-modules crypt tpm2-tss splashhud",
+                   "--add-drivers", "virtio_pci virtio_blk ext4 virtio-gpu virtio_input evdev",
+                   "--install", "stty cut tr grep tail",
+                   "--include", inc, "/",
+                   "--include", probe, "/usr/lib/dracut/hooks/pre-mount/99-splashhud-probe.sh",
+                   "--kver", version, image], env=env)
+    log(f"dracut (systemd) {image}: {os.path.getsize(image) >> 20} MB, {took:.1f} s")
+    listing = subprocess.run(["lsinitrd", image], capture_output=True, text=True, errors="replace").stdout
+    for line in listing.splitlines():
+        words = line.split(" -> ")[0].split()
+        path = words[-1] if words else ""
+        if line.startswith(("-", "l")) and path and ("splashhud" in path or "ask-password" in path or "systemd-cryptsetup" in path
+                                                    or "libtss2-esys" in path or "token-systemd-tpm2" in path or path.endswith("bin/plymouth")):
+            print(f"IMAGE {path}" + (f" -> {line.split(' -> ')[1].strip()}" if " -> " in line else ""))
+    root = luks.luks_image(st, work)
+    state = os.path.join(work, "tpm")
+    volume = tpm_volume(work, state)
+    ctrl = os.path.join(work, "swtpm-guest.ctrl")
+    if os.path.exists(ctrl):
+        os.unlink(ctrl)
+    tpm = swtpm(state, "--ctrl", f"type=unixio,path={ctrl}", "--terminate")
+    try:
+        wait_for(ctrl, tpm)
+        log(f"ready to boot after {time.monotonic() - start:.1f} s")
+        cmd = [sys.executable, os.path.join(HERE, "vmtest.py"), "boot", "--display", "virtio", "--initrd", image,
+               "--drive", root, "--drive", volume, "--shots-dir", a.shots_dir, "--timeout", str(a.timeout), "--verbose", "--input",
+               "--qemu-arg=-chardev", f"--qemu-arg=socket,id=chrtpm,path={ctrl}",
+               "--qemu-arg=-tpmdev", "--qemu-arg=emulator,id=tpm0,chardev=chrtpm", "--qemu-arg=-device", "--qemu-arg=tpm-tis,tpmdev=tpm0",
+               "--cmdline", " ".join([f"root=/dev/mapper/{root_map}", "rw", "plymouth.enable=0", f"rd.luks.uuid={luks.UUID}",
+                                      f"rd.luks.uuid={PIN_UUID}", f"rd.luks.options={PIN_UUID}=tpm2-device=auto",
+                                      "systemd.show_status=0", "rd.udev.log_level=3"])]
+        sys.stdout.flush()
+        t = time.monotonic()
+        status = subprocess.call(cmd)
+        log(f"boot {time.monotonic() - t:.1f} s, all {time.monotonic() - start:.1f} s")
+        return status
+    finally:
+        stop(tpm)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -388,8 +618,13 @@ def main():
     db.add_argument("--work", required=True)
     db.add_argument("--shots-dir", required=True)
     db.add_argument("--timeout", type=float, default=300.0)  # the unlock, as luks-boot's
+    sb = sub.add_parser("sd-boot")
+    sb.add_argument("--bin-dir", required=True)
+    sb.add_argument("--work", required=True)
+    sb.add_argument("--shots-dir", required=True)
+    sb.add_argument("--timeout", type=float, default=300.0)
     a = ap.parse_args()
-    return {"boot": boot, "dracut": dracut, "dracut-boot": dracut_boot}[a.cmd](a)
+    return {"boot": boot, "dracut": dracut, "dracut-boot": dracut_boot, "sd-boot": sd_boot}[a.cmd](a)
 
 
 if __name__ == "__main__":

@@ -656,12 +656,13 @@ class RunResult:
 
 def run_vm(display, program, args=(), shots_dir=".", timeout=120.0, env=(), extra_files=(),
            cmdline="", memory=1024, png=True, verbose=False, extra_modules=(), input_devices=False,
-           initrd=None, drives=(), tb_size=None, first_frame=False):
+           initrd=None, drives=(), tb_size=None, first_frame=False, extra_qemu=()):
     """Boots the guest with `program` and serves its requests; returns a RunResult. With `initrd`
     (an image built elsewhere, e.g. by mkinitramfs) that image boots instead of the harness's own
     and `program` is unused; `drives` are raw disk images attached as virtio disks (vda, vdb...).
     `tb_size`: TCG's translation cache in MiB (QEMU's default: 1 GiB). `first_frame`: watch for
-    the first splash frame (see the header)."""
+    the first splash frame (see the header). `extra_qemu`: more QEMU arguments (a TPM:
+    -chardev, -tpmdev, -device tpm-tis)."""
     if display not in DISPLAYS:
         raise VMError(f"unknown display '{display}' (have: {', '.join(sorted(DISPLAYS))})")
     qemu = shutil.which("qemu-system-x86_64")
@@ -706,6 +707,7 @@ def run_vm(display, program, args=(), shots_dir=".", timeout=120.0, env=(), extr
             argv += ["-device", "virtio-tablet-pci,id=tablet0", "-device", "virtio-keyboard-pci,id=kbd0"]
         for drive in drives:
             argv += ["-drive", f"file={os.path.abspath(drive)},if=virtio,format=raw"]
+        argv += list(extra_qemu)
         if verbose:
             log(" ".join(shlex.quote(a) for a in argv))
         boot_start = time.monotonic()
@@ -1048,6 +1050,7 @@ def main():
     # boots. A 64 MiB cache is flushed often enough to forget them: 3 of 3 boots without it.
     b.add_argument("--tb-size", type=int, default=64, help="TCG's translation cache in MiB (0: QEMU's default, 1 GiB)")
     b.add_argument("--first-frame", action="store_true", help="log when the screen's centre first lights up (a splash)")
+    b.add_argument("--qemu-arg", action="append", default=[], help="one more QEMU argument (repeat: -tpmdev, its value...)")
     b.add_argument("--verbose", action="store_true")
     s = sub.add_parser("selftest", help="fbfill on each display; screendumps checked against the pattern")
     s.add_argument("--displays", default="bochs,virtio,cirrus,vesafb32,vesafb24,vesafb16")
@@ -1080,7 +1083,7 @@ def main():
         if a.cmd == "boot":
             res = run_vm(a.display, None, shots_dir=a.shots_dir, timeout=a.timeout, cmdline=a.cmdline,
                          verbose=a.verbose, initrd=os.path.abspath(a.initrd), drives=a.drive, input_devices=a.input,
-                         tb_size=a.tb_size or None, first_frame=a.first_frame)
+                         tb_size=a.tb_size or None, first_frame=a.first_frame, extra_qemu=a.qemu_arg)
         else:
             res = run_vm(a.display, a.program, a.args, a.shots_dir, a.timeout, a.env, a.file, a.cmdline,
                          verbose=a.verbose, extra_modules=[m for m in a.modules.split(",") if m], input_devices=a.input)

@@ -7,8 +7,10 @@
 # /etc/splashhud/initrd.conf and the helper /usr/lib/splashhud/splashhud-initrd.
 #
 # With systemd in the initramfs: the udev rule and splashhud.service as the real root has them,
-# and a drop-in (splashhud-initrd.conf) that starts the daemon through the helper and hands it over
-# when the initrd's units stop before switch-root. Without systemd: a pre-trigger hook starts it
+# and a drop-in (splashhud-initrd.conf) that starts the daemon early through the helper, with
+# /run/plymouth/pid, and hands it over when the initrd's units stop before switch-root; without
+# the plymouth module, splashhud-ask-password.path/.service (systemd's Plymouth agent, as Plymouth's
+# own units start it) so systemd-cryptsetup's requests reach the splash. Without systemd: a pre-trigger hook starts it
 # and a pre-pivot hook hands it over, as 50plymouth does for plymouthd.
 #
 # The binaries are found in $SPLASHHUD_PREFIX/bin (the environment, else the configuration), else
@@ -127,6 +129,27 @@ install() {
         inst_simple "$unit" "$systemdsystemunitdir/splashhud.service"
         inst_simple "$moddir/splashhud-initrd.conf" "$systemdsystemunitdir/splashhud.service.d/initrd.conf"
         inst_rules "$rules"
+        # Started early (the drop-in says why), not only when udev sees a card.
+        mkdir -p "$initdir$systemdsystemunitdir/sysinit.target.wants"
+        ln_r "$systemdsystemunitdir/splashhud.service" "$systemdsystemunitdir/sysinit.target.wants/splashhud.service"
+        # systemd-cryptsetup asks through systemd's Plymouth agent: Plymouth ships its units
+        # (dracut's plymouth module puts them in), so without Plymouth ours start the same agent
+        # (`systemd-tty-ask-password-agent --watch --plymouth`) while /run/plymouth/pid exists.
+        if ! dracut_module_included "plymouth"; then
+            local agent
+            for agent in splashhud-ask-password.path splashhud-ask-password.service; do
+                f=$(splashhud_first "${unit%/*}/$agent" "/etc/systemd/system/$agent" "$systemdsystemunitdir/$agent") || {
+                    derror "splashhud: $agent is not installed (udev/ in SplashHUD's sources)"
+                    return 1
+                }
+                inst_simple "$f" "$systemdsystemunitdir/$agent"
+            done
+            # A host with Plymouth installed gives the image its (unused) agent units through
+            # 00systemd: ours then stand in for them here despite the path's conditions.
+            inst_simple "$moddir/splashhud-ask-password-initrd.conf" "$systemdsystemunitdir/splashhud-ask-password.path.d/initrd.conf"
+            inst_multiple systemd-tty-ask-password-agent
+            ln_r "$systemdsystemunitdir/splashhud-ask-password.path" "$systemdsystemunitdir/sysinit.target.wants/splashhud-ask-password.path"
+        fi
     else
         inst_multiple udevadm
         inst_hook pre-trigger 20 "$moddir/splashhud-pretrigger.sh"
