@@ -173,8 +173,6 @@ struct InitramfsEndToEndTests {
             #expect(units["systemd-cryptsetup@luks\\x2d5a1a5b0d\\x2d1dd5\\x2d4c2e\\x2d9a3c\\x2d6c75c0ffee\(volume).service"] == "active yes", "\(units)")
         }
         // The prompts on the screen: bit for bit the memory display's, with systemd's text.
-        let keep = VMSelftestTests.repo.appendingPathComponent(".build/qemu-shots").path
-        try? FileManager.default.createDirectory(atPath: keep, withIntermediateDirectories: true)
         for (kind, text) in [("pin", texts["pin"]!), ("wrong", disk)] {
             let prompt = try ScreenDump(contentsOf: "\(dir)/shots/sd-\(kind)-prompt.ppm")
             let typed = try ScreenDump(contentsOf: "\(dir)/shots/sd-\(kind)-typed.ppm")
@@ -185,7 +183,7 @@ struct InitramfsEndToEndTests {
             #expect(off == 0, "dracut-systemd \(kind): the typed prompt differs from the memory display's render in \(off) pixels")
             #expect(PromptRender.differing(expected, prompt) > 0, "dracut-systemd \(kind): typing did not change the prompt")
             // For docs/passphrases.md: systemd's prompts as the splash shows them.
-            try? PNGEncoder.write(typed.pixmap, to: "\(keep)/initramfs-systemd-\(kind == "pin" ? "tpm2-pin" : "passphrase")-prompt.png")
+            PromptRender.keepForDocs(typed, "initramfs-systemd-\(kind == "pin" ? "tpm2-pin" : "passphrase")-prompt")
         }
     }
 
@@ -209,6 +207,7 @@ struct InitramfsEndToEndTests {
         let off = PromptRender.differing(expected, typed)
         if off != 0 { save(typed.pixmap, "dracut-luks-typed") }
         #expect(off == 0, "dracut: the typed prompt differs from the memory display's render in \(off) pixels")
+        PromptRender.keepForDocs(typed, "initramfs-dracut-prompt")
         #expect(PromptRender.differing(expected, prompt) > 0, "dracut: typing did not change the prompt")
     }
 

@@ -8,6 +8,14 @@ import GoldenSupport
 import Raster
 
 enum PromptRender {
+    /// Keeps a boot's prompt screendump as `.build/qemu-shots/NAME.png`, rewritten on every run:
+    /// docs/passphrases.md's pictures are these (scripts/passphrase-pictures.sh copies them).
+    static func keepForDocs(_ dump: ScreenDump, _ name: String) {
+        let keep = VMSelftestTests.repo.appendingPathComponent(".build/qemu-shots").path
+        try? FileManager.default.createDirectory(atPath: keep, withIntermediateDirectories: true)
+        try? PNGEncoder.write(dump.pixmap, to: "\(keep)/\(name).png")
+    }
+
     /// `onlyFonts`: the font files a guest carries (an initramfs: DejaVu Sans alone). The daemon
     /// then runs in a mount namespace whose /usr/share/fonts holds those files and no other, so
     /// its default chains, bold included (a face without its bold file is emboldened), are the guest's.
