@@ -175,12 +175,13 @@ struct DaemonRun {
         }
         timeline.mark("session, servers, input")
         timeline.reportAtFirstFrame(of: runtime, logger: logger)
+        // The pid file before READY=1: units ordered after ours test for it (the ask-password paths).
+        let pidFile = plymouthServer == nil ? nil : o.plymouthPidFile.flatMap { PidFile(path: $0, runtime: runtime, logger: logger) }
         let notifier = ServiceNotifier(logger: logger)
         notifier.sendReady(when: runtime, status: "showing on \(opened.backend.rawValue)")
         let announcer = Announcer(runtime: runtime, consolePath: o.announce, logger: logger)
         let estimate = o.bootEstimate ? BootEstimate(runtime: runtime, stateDirectory: o.stateDir, logger: logger) : nil
         plymouthServer?.bootEstimate = estimate
-        let pidFile = plymouthServer == nil ? nil : o.plymouthPidFile.flatMap { PidFile(path: $0, runtime: runtime, logger: logger) }
         recorder?.follow(session)
         session.addFinishStep { end in
             // Only a boot that reached its end is worth remembering (not one killed by a signal).
