@@ -62,7 +62,9 @@ final class SWUpdateFollower {
                 retrying.say("following SWUpdate at \(path): progress API \(api >> 16), \(layout.size)-byte frames")
             }
             for frame in frames {
-                if let view = progress.view(for: frame, reason: { notices.failureReason(waitingUpTo: 300) }) { sink.show(view) }
+                // Up to 2 s for the reason's last message: usually a millisecond, but a loaded
+                // machine (a sanitizer's test run) once showed a reason cut short after 300 ms.
+                if let view = progress.view(for: frame, reason: { notices.failureReason(waitingUpTo: 2_000) }) { sink.show(view) }
             }
         }
     }
