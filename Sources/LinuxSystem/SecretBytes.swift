@@ -83,8 +83,33 @@ public final class SecretBytes: CustomStringConvertible {
 
 /// Core dumps of this process: off while a secret is in memory (PR_SET_DUMPABLE 0; this also keeps
 /// other processes of the same user from ptrace-attaching and reading /proc/PID/mem).
+/// Holders count: the process is dumpable again only when the last one lets go (a process with
+/// two prompt desks, as the test runner has, must not restore it while the other holds a secret).
 public enum CoreDumps {
     public static var areAllowed: Bool { system_isDumpable() }
 
     public static func allow(_ on: Bool) { _ = system_setDumpable(on) }
+
+    private static let lock = Lock()
+    nonisolated(unsafe) private static var holders = 0
+    nonisolated(unsafe) private static var allowedBefore = true
+
+    /// Off until every `hold` has its `release`; then as it was before the first.
+    public static func hold() {
+        lock.withLock {
+            if holders == 0 { allowedBefore = areAllowed; allow(false) }
+            holders += 1
+        }
+    }
+
+    public static func release() {
+        lock.withLock {
+            precondition(holders > 0, "CoreDumps.release without a hold")
+            holders -= 1
+            if holders == 0 { allow(allowedBefore) }
+        }
+    }
+
+    /// How many hold them off now.
+    public static var holderCount: Int { lock.withLock { holders } }
 }

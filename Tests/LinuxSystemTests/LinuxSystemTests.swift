@@ -162,6 +162,18 @@ import Testing
 
 /// A secret's pages: bounded, edited by UTF-8 character, zeroed when emptied, never printed.
 @Suite struct SecretBytesTests {
+    /// Two holders (two prompt desks in one process): dumps stay off until both have let go. (The
+    /// count is the process's: other tests' desks may hold it too.)
+    @Test func coreDumpsStayOffUntilTheLastHolderLetsGo() {
+        CoreDumps.hold()
+        CoreDumps.hold()
+        #expect(!CoreDumps.areAllowed)
+        CoreDumps.release()
+        #expect(!CoreDumps.areAllowed, "one holder is left")
+        #expect(CoreDumps.holderCount >= 1)
+        CoreDumps.release()
+    }
+
     @Test func editsStayWithinTheCapacity() throws {
         let s = try #require(SecretBytes(capacity: 8))
         #expect(s.append(Array("pässwd".utf8)))  // 7 bytes, 6 characters

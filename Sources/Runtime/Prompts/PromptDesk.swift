@@ -74,7 +74,8 @@ public final class PromptDesk {
     var typed: ((String) -> Void)?
     private var watching = false
     let cache: PassphraseCache
-    private var dumpableBefore: Bool?
+    /// Whether this desk holds core dumps off (CoreDumps.hold) for the secrets it keeps.
+    public private(set) var holdsDumps = false
 
     /// When prompts show the on-screen keyboard (the profile's `[input] on-screen-keyboard`).
     public var keyboardMode: BoardProfile.OnScreenKeyboard = .auto
@@ -304,12 +305,9 @@ public final class PromptDesk {
     /// No core dump while a secret is held; as before once none is.
     private func updateDumpable() {
         let holding = typing != nil || !cache.isEmpty
-        if holding, dumpableBefore == nil {
-            dumpableBefore = CoreDumps.areAllowed
-            CoreDumps.allow(false)
-        } else if !holding, let before = dumpableBefore {
-            CoreDumps.allow(before)
-            dumpableBefore = nil
+        if holding != holdsDumps {
+            holdsDumps = holding
+            if holding { CoreDumps.hold() } else { CoreDumps.release() }
         }
     }
 }
