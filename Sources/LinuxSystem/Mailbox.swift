@@ -49,11 +49,22 @@ public final class Mailbox<Item: Sendable>: @unchecked Sendable {
     }
 
     /// The oldest item, waiting up to `timeoutMilliseconds` (-1: until one comes or the box closes).
+    /// A wakeup with nothing in the box (one left by an item taken without waiting) waits on: it
+    /// once ended a 10 s wait at once, and a display worker's `finish` gave up on a call.
     public func take(timeoutMilliseconds: Int32) -> Item? {
-        if let item = takeFirst() { return item }
-        _ = try? Poll.wait(wakeup.descriptor, for: .read, timeoutMilliseconds: timeoutMilliseconds, subject: "mailbox")
-        _ = try? wakeup.drain()
-        return takeFirst()
+        let deadline = timeoutMilliseconds < 0 ? nil : MonotonicClock.nanoseconds() + Int64(timeoutMilliseconds) * 1_000_000
+        while true {
+            if let item = takeFirst() { return item }
+            if isClosed { return nil }
+            var wait: Int32 = -1
+            if let deadline {
+                let left = deadline - MonotonicClock.nanoseconds()
+                if left <= 0 { return nil }
+                wait = Int32(clamping: (left + 999_999) / 1_000_000)
+            }
+            _ = try? Poll.wait(wakeup.descriptor, for: .read, timeoutMilliseconds: wait, subject: "mailbox")
+            _ = try? wakeup.drain()
+        }
     }
 
     private func takeFirst() -> Item? {

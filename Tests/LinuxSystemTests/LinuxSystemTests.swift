@@ -161,6 +161,22 @@ import Testing
 }
 
 /// A secret's pages: bounded, edited by UTF-8 character, zeroed when emptied, never printed.
+@Suite struct MailboxTests {
+    /// An item taken without waiting leaves its wakeup behind: the next take must still wait for
+    /// the next item (it returned nil at once, and a display worker's finish gave up on a call).
+    @Test func aLeftoverWakeupDoesNotEndAWait() throws {
+        let box = try Mailbox<Int>(capacity: 4)
+        box.post(1)
+        #expect(box.take(timeoutMilliseconds: 0) == 1)
+        let poster = Thread { Thread.sleep(forTimeInterval: 0.1); box.post(2) }
+        poster.start()
+        #expect(box.take(timeoutMilliseconds: 10_000) == 2)
+        // Closed and empty: nil at once, even with no timeout.
+        box.close()
+        #expect(box.take(timeoutMilliseconds: -1) == nil)
+    }
+}
+
 @Suite struct SecretBytesTests {
     /// Two holders (two prompt desks in one process): dumps stay off until both have let go. (The
     /// count is the process's: other tests' desks may hold it too.)
