@@ -349,6 +349,8 @@ def driver_table(name, rows):
         ("  of which anonymous (kB)", lambda s: collect(rows, s, "memory", "anonymous_kb"), 0),
         ("status round trip through its client (ms)", lambda s: collect(rows, s, "roundtrip", "median_ms"), 0),
         ("ask for a passphrase → prompt on screen (ms)", lambda s: collect(rows, s, "prompt", "prompt_ms"), 0),
+        ("a key → its bullet on screen, median of 20 (ms)", lambda s: collect(rows, s, "prompt", "key_median_ms"), 1),
+        ("a key → its bullet on screen, p99 of 20 (ms)", lambda s: collect(rows, s, "prompt", "key_p99_ms"), 1),
         ("Enter → the passphrase on the client's stdout (ms)", lambda s: collect(rows, s, "prompt", "answer_ms"), 0),
     ]
     head = "| " + name + " | " + " | ".join(subjects) + " | SplashHUD / Plymouth |"

@@ -18,6 +18,8 @@ set -u
 RUNS=${BENCH_RUNS:-3}
 SECONDS_=${BENCH_SECONDS:-10}
 SAMPLES=${BENCH_SAMPLES:-7}
+# Typed at each prompt, one key every 150 ms, each timed to its bullet (20 keys a run).
+PASSPHRASE=s3cret-passphrase-26
 POLL=$BENCH_SCANPOLL
 HUDD=$BENCH_SPLASHHUDD
 HUD=$BENCH_SPLASHHUD
@@ -106,7 +108,7 @@ one_plymouth() { # run
     say "subject=plymouth run=$r what=anim $($POLL count $SECONDS_ $pid)"
     say "subject=plymouth run=$r what=roundtrip $($POLL time $SAMPLES /usr/bin/plymouth display-message "--text=Installing 3 of 7")"
     [ "$r" = 1 ] && shot "plymouth-message"
-    say "subject=plymouth run=$r what=prompt $($POLL prompt /dev/tty1 s3cret /usr/bin/plymouth ask-for-password --prompt=Disk)"
+    say "subject=plymouth run=$r what=prompt $($POLL prompt /dev/tty1 $PASSPHRASE /usr/bin/plymouth ask-for-password --prompt=Disk)"
     # Plymouth has no still state while it shows the splash: the two-step spinner always turns.
     # For reference: what it costs once deactivated (nothing drawn, DRM master dropped).
     /usr/bin/plymouth deactivate
@@ -132,7 +134,7 @@ one_splashhud() { # run label extra-daemon-words script
     $HUD progress 0.5 Installing 3 of 7
     sleep 1.5
     [ "$r" = 1 ] && shot "$label-static"
-    [ "$label" = splashhud ] && say "subject=$label run=$r what=prompt $($POLL prompt /dev/tty1 s3cret $HUD ask-password Disk)"
+    [ "$label" = splashhud ] && say "subject=$label run=$r what=prompt $($POLL prompt /dev/tty1 $PASSPHRASE $HUD ask-password Disk)"
     say "subject=$label run=$r what=static $($POLL count 5 $pid)"
     memory $label $r $pid
     $HUD quit

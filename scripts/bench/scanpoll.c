@@ -23,8 +23,13 @@
  *       A passphrase prompt: samples the scanout, forks CMD (a client asking for a passphrase) with
  *       its stdout on a pipe, polls until at least PROMPT_CHANGED sampled pixels differ (the prompt
  *       is on screen: far more than a spinner's turn changes), types TEXT into TTY (TIOCSTI: the
- *       tty's input queue, where the keyboard's bytes land after the kernel's keymap), then Enter,
- *       and times Enter to CMD's answer on its stdout. Prints "prompt_ms=T answer_ms=T2 answer_ok=1".
+ *       tty's input queue, where the keyboard's bytes land after the kernel's keymap) one key
+ *       every KEY_GAP_MS, timing each key to its bullet: the first scanout in which BULLET_CHANGED
+ *       pixels of the prompt's box (where the prompt changed the screen) differ from the picture
+ *       before the key, leaving out the box's pixels that changed by themselves over a second
+ *       before the first key (an animation beside the prompt). Then Enter, timed to CMD's answer on its stdout. Prints "prompt_ms=T
+ *       answer_ms=T2 answer_ok=1 key_median_ms=K key_p99_ms=K99 key_box_moving_px=M keys=N
+ *       key_ms=K1,K2,...".
  *
  * DRM: opens /dev/dri/card0, drops the DRM master it may have got by being first (so the splash
  * under test can take it), reads the CRTC's current framebuffer (drmModeGetCrtc, drmModeGetFB: as
@@ -54,6 +59,9 @@
 #define SAMPLE_X 2         /* full-screen sampling stride */
 #define SAMPLE_Y 3
 #define CALIBRATE_MS 1000
+#define BULLET_CHANGED 4   /* pixels of the prompt's box that must differ for "the bullet is drawn" */
+#define KEY_GAP_MS 150     /* between two keys: each key's frame stands alone */
+#define MAX_KEYS 64
 #define MAX_FBS 16
 
 static double now_ms(void) {
@@ -322,6 +330,64 @@ static int cmd_time(int n, char **argv) {
     return bad != 0;
 }
 
+/* The box, in pixels, where the scanout differs from `base` (sampled as sample() samples). */
+static int changed_box(const struct mapped *m, const uint32_t *base, size_t n, uint32_t box[4]) {
+    size_t i = 0;
+    int any = 0;
+    box[0] = m->w; box[1] = m->h; box[2] = 0; box[3] = 0;
+    for (uint32_t y = 0; y < m->h; y += SAMPLE_Y)
+        for (uint32_t x = 0; x < m->w && i < n; x += SAMPLE_X, i++)
+            if (pixel(m, x, y) != base[i]) {
+                any = 1;
+                if (x < box[0]) box[0] = x;
+                if (y < box[1]) box[1] = y;
+                if (x + SAMPLE_X > box[2]) box[2] = x + SAMPLE_X;
+                if (y + SAMPLE_Y > box[3]) box[3] = y + SAMPLE_Y;
+            }
+    return any;
+}
+
+/* Every pixel of the box, row by row. */
+static size_t copy_box(const struct mapped *m, const uint32_t box[4], uint32_t *out, size_t cap) {
+    size_t n = 0;
+    for (uint32_t y = box[1]; y < box[3] && y < m->h; y++)
+        for (uint32_t x = box[0]; x < box[2] && x < m->w && n < cap; x++) out[n++] = pixel(m, x, y);
+    return n;
+}
+
+/* Marks in `moving` the box's pixels that change by themselves (an animation: Plymouth's
+ * throbber turns beside its prompt) over `ms` with no key pressed; returns how many. */
+static size_t mark_moving(const uint32_t box[4], const uint32_t *before, size_t n, uint32_t *scratch, uint8_t *moving, double ms) {
+    size_t count = 0;
+    memset(moving, 0, n);
+    double t0 = now_ms();
+    while (now_ms() - t0 < ms) {
+        struct mapped *c = current();
+        size_t k = c ? copy_box(c, box, scratch, n) : 0;
+        for (size_t i = 0; i < k; i++)
+            if (!moving[i] && scratch[i] != before[i]) { moving[i] = 1; count++; }
+        sleep_ms(1);
+    }
+    return count;
+}
+
+/* The ms from now to the first scanout whose box differs from `before` in BULLET_CHANGED pixels
+ * that do not move by themselves (-1 after `limit_ms`). */
+static double time_to_change(const uint32_t box[4], const uint32_t *before, size_t n, uint32_t *scratch,
+                             const uint8_t *moving, double limit_ms) {
+    double t0 = now_ms();
+    while (now_ms() - t0 < limit_ms) {
+        struct mapped *c = current();
+        if (c) {
+            size_t k = copy_box(c, box, scratch, n), diff = 0;
+            for (size_t i = 0; i < k; i++) diff += !moving[i] && scratch[i] != before[i];
+            if (diff >= BULLET_CHANGED) return now_ms() - t0;
+        }
+        sleep_ms(0.25);
+    }
+    return -1;
+}
+
 static int cmd_prompt(const char *tty, const char *text, char **argv) {
     if (open_scanout()) return 2;
     static uint32_t base[1 << 22], now[1 << 22];
@@ -343,7 +409,31 @@ static int cmd_prompt(const char *tty, const char *text, char **argv) {
         sleep_ms(1);
     }
     sleep_ms(300);
-    for (const char *p = text; *p; p++) ioctl(ttyfd, TIOCSTI, p);
+    static uint32_t before[1 << 22], scratch[1 << 22];
+    uint32_t box[4];
+    struct mapped *c = current();
+    double keys[MAX_KEYS];
+    int nkeys = 0;
+    /* What moves in the box with no key pressed (an animation) is left out of the comparison. */
+    static uint8_t moving[1 << 22];
+    size_t animated = 0;
+    int have_box = shown >= 0 && c && changed_box(c, base, n, box);
+    if (have_box) {
+        size_t k = copy_box(c, box, before, 1 << 22);
+        animated = mark_moving(box, before, k, scratch, moving, 1000);
+    }
+    if (have_box) {
+        for (const char *p = text; *p; p++) {
+            c = current();
+            size_t k = c ? copy_box(c, box, before, 1 << 22) : 0;
+            ioctl(ttyfd, TIOCSTI, p);
+            double t = k ? time_to_change(box, before, k, scratch, moving, 5e3) : -1;
+            if (nkeys < MAX_KEYS) keys[nkeys++] = t;
+            sleep_ms(KEY_GAP_MS);
+        }
+    } else {
+        for (const char *p = text; *p; p++) ioctl(ttyfd, TIOCSTI, p);
+    }
     sleep_ms(500);
     double t1 = now_ms();
     ioctl(ttyfd, TIOCSTI, "\r");
@@ -354,7 +444,18 @@ static int cmd_prompt(const char *tty, const char *text, char **argv) {
     double answered = now_ms() - t1;
     got[len] = 0;
     waitpid(pid, NULL, 0);
-    printf("prompt_ms=%.1f answer_ms=%.1f answer_ok=%d\n", shown, answered, !strcmp(got, text));
+    printf("prompt_ms=%.1f answer_ms=%.1f answer_ok=%d", shown, answered, !strcmp(got, text));
+    double sorted[MAX_KEYS];
+    int good = 0;
+    for (int i = 0; i < nkeys; i++) if (keys[i] >= 0) sorted[good++] = keys[i];
+    if (good) {
+        qsort(sorted, good, sizeof sorted[0], cmp_double);
+        int p99 = (int)(0.99 * (good - 1) + 0.5);
+        printf(" key_median_ms=%.1f key_p99_ms=%.1f", good % 2 ? sorted[good / 2] : (sorted[good / 2 - 1] + sorted[good / 2]) / 2, sorted[p99]);
+    }
+    printf(" key_box_moving_px=%zu keys=%d key_ms=", animated, nkeys);
+    for (int i = 0; i < nkeys; i++) printf("%s%.1f", i ? "," : "", keys[i]);
+    printf("\n");
     return shown < 0;
 }
 
