@@ -307,6 +307,20 @@ def boot(a):
     return boot_vm(a, image, root_filesystem(st, work))
 
 
+# dracut as every image here is built: any host, fast compression, no microcode, quiet.
+DRACUT = ["dracut", "--force", "--no-hostonly", "--compress", "zstd -1 -T0", "--no-early-microcode", "--quiet"]
+
+
+def image_entries(image, kinds=("-", "l")):
+    """(path, link target or None) of each entry lsinitrd lists in `image` whose mode starts with
+    one of `kinds` ("lrwxrwxrwx … usr/bin/splashhud -> splashhudd": its path, then its target)."""
+    listing = subprocess.run(["lsinitrd", image], capture_output=True, text=True, errors="replace").stdout
+    for line in listing.splitlines():
+        words = line.split(" -> ")[0].split()
+        if line.startswith(kinds) and words:
+            yield words[-1], (line.split(" -> ")[1].strip() if " -> " in line else None)
+
+
 def dracut_base(st, work):
     """/usr/lib/dracut with our module beside its own, for dracutbasedir: the host's dracut is left alone."""
     base = os.path.join(work, "dracut")
@@ -333,8 +347,7 @@ def dracut(a):
     status = 0
     for variant, modules in (("plain", "base splashhud"), ("systemd", "systemd base splashhud")):
         image = os.path.join(work, f"dracut-{variant}.img")
-        p = subprocess.run(["dracut", "--force", "--no-hostonly", "--compress", "zstd -1 -T0", "--no-early-microcode", "--quiet",
-                            "-m", modules, "--kver", version, image], env=env, capture_output=True, text=True)
+        p = subprocess.run(DRACUT + ["-m", modules, "--kver", version, image], env=env, capture_output=True, text=True)
         if p.returncode != 0:
             print(f"DRACUT-{variant} failed {p.returncode}: {p.stderr.strip()}")
             status = 1
@@ -342,15 +355,11 @@ def dracut(a):
         for line in p.stderr.splitlines():
             if "splashhud" in line:
                 print(f"DRACUT-{variant}-log {line.strip()}")
-        listing = subprocess.run(["lsinitrd", image], capture_output=True, text=True, errors="replace").stdout
-        for line in listing.splitlines():
-            # "lrwxrwxrwx … usr/bin/splashhud -> splashhudd" for a link: its path, then its target.
-            words = line.split(" -> ")[0].split()
-            path = words[-1] if words else ""
-            if line.startswith(("-", "l", "d")) and ("splashhud" in path or "DejaVuSans" in path or path.endswith("bin/plymouth")):
+        for path, target in image_entries(image, ("-", "l", "d")):
+            if "splashhud" in path or "DejaVuSans" in path or path.endswith("bin/plymouth"):
                 print(f"DRACUT-{variant} {path}")
-                if " -> " in line:
-                    print(f"DRACUT-{variant}-link {path} -> {line.split(' -> ')[1].strip()}")
+                if target is not None:
+                    print(f"DRACUT-{variant}-link {path} -> {target}")
     return status
 
 
@@ -374,19 +383,16 @@ def dracut_boot(a):
         f.write("# The LUKS test's probe (not part of SplashHUD).\n"
                 + luks.typist([luks.attempt("us")], "plymouth ask-for-password", "/sysroot", mapper, splash=True))
     image = os.path.join(work, "dracut-boot.img")
-    _, took = run(["dracut", "--force", "--no-hostonly", "--compress", "zstd -1 -T0", "--no-early-microcode", "--quiet",
-                   "-m", "bash base udev-rules rootfs-block kernel-modules crypt splashhud",
+    _, took = run(DRACUT + ["-m", "bash base udev-rules rootfs-block kernel-modules crypt splashhud",
                    "--add-drivers", "virtio_pci virtio_blk ext4 virtio-gpu virtio_input evdev",
                    "--install", "stty cut tr grep tail",  # the probes' tools (no busybox in the image)
                    "--include", typist, "/usr/lib/dracut/hooks/pre-trigger/90-luks-probe.sh",
                    "--include", probe, "/usr/lib/dracut/hooks/pre-mount/99-splashhud-probe.sh",
                    "--kver", version, image], env=env)
     log(f"dracut {image}: {os.path.getsize(image) >> 20} MB, {took:.1f} s")
-    listing = subprocess.run(["lsinitrd", image], capture_output=True, text=True, errors="replace").stdout
-    for line in listing.splitlines():
-        words = line.split(" -> ")[0].split()
-        if line.startswith(("-", "l")) and words and words[-1] in ("usr/bin/plymouth", "usr/sbin/cryptsetup", "usr/sbin/cryptroot-ask"):
-            print(f"IMAGE {words[-1]}" + (f" -> {line.split(' -> ')[1].strip()}" if " -> " in line else ""))
+    for path, target in image_entries(image):
+        if path in ("usr/bin/plymouth", "usr/sbin/cryptsetup", "usr/sbin/cryptroot-ask"):
+            print(f"IMAGE {path}" + (f" -> {target}" if target is not None else ""))
     return boot_vm(a, image, luks.luks_image(st, work), root=f"/dev/mapper/{mapper}", words=[f"rd.luks.uuid={luks.UUID}"],
                    keyboard=True)
 
@@ -561,21 +567,17 @@ def sd_boot(a):
     with open(probe, "w") as f:
         f.write(DRACUT_PROBE)
     image = os.path.join(work, "sd-boot.img")
-    _, took = run(["dracut", "--force", "--no-hostonly", "--compress", "zstd -1 -T0", "--no-early-microcode", "--quiet",
-                   "-m", "bash systemd systemd-initrd dracut-systemd udev-rules rootfs-block kernel-modules crypt tpm2-tss splashhud",
+    _, took = run(DRACUT + ["-m", "bash systemd systemd-initrd dracut-systemd udev-rules rootfs-block kernel-modules crypt tpm2-tss splashhud",
                    "--add-drivers", "virtio_pci virtio_blk ext4 virtio-gpu virtio_input evdev",
                    "--install", "stty cut tr grep tail",
                    "--include", inc, "/",
                    "--include", probe, "/usr/lib/dracut/hooks/pre-mount/99-splashhud-probe.sh",
                    "--kver", version, image], env=env)
     log(f"dracut (systemd) {image}: {os.path.getsize(image) >> 20} MB, {took:.1f} s")
-    listing = subprocess.run(["lsinitrd", image], capture_output=True, text=True, errors="replace").stdout
-    for line in listing.splitlines():
-        words = line.split(" -> ")[0].split()
-        path = words[-1] if words else ""
-        if line.startswith(("-", "l")) and path and ("splashhud" in path or "ask-password" in path or "systemd-cryptsetup" in path
-                                                    or "libtss2-esys" in path or "token-systemd-tpm2" in path or path.endswith("bin/plymouth")):
-            print(f"IMAGE {path}" + (f" -> {line.split(' -> ')[1].strip()}" if " -> " in line else ""))
+    for path, target in image_entries(image):
+        if ("splashhud" in path or "ask-password" in path or "systemd-cryptsetup" in path
+                or "libtss2-esys" in path or "token-systemd-tpm2" in path or path.endswith("bin/plymouth")):
+            print(f"IMAGE {path}" + (f" -> {target}" if target is not None else ""))
     root = luks.luks_image(st, work)
     state = os.path.join(work, "tpm")
     volume = tpm_volume(work, state)
