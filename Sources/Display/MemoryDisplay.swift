@@ -19,13 +19,15 @@ import Raster
 public final class MemoryScreen {
     public let output: DisplayOutput
     /// The scanout buffer (mode size, the output's format, tight rows).
-    public let scanout: SurfaceView
+    public private(set) var scanout: SurfaceView
+    /// The file the scanout is shared through (`share(atPath:)`), nil while it is private memory.
+    public private(set) var sharedPath: String?
     /// Completed presents to this output.
     public internal(set) var presentCount = 0
     /// The scanout rects the last present wrote (after rotation), in the order written.
     public internal(set) var lastWrittenRects: [IntRect] = []
 
-    private let storage: UnsafeMutableRawPointer
+    private var storage: UnsafeMutableRawPointer
     private let byteCount: Int
 
     init(output: DisplayOutput) {
@@ -39,7 +41,24 @@ public final class MemoryScreen {
         scanout = SurfaceView(base: storage, width: width, height: height, rowBytes: rowBytes, format: output.format)
     }
 
-    deinit { storage.deallocate() }
+    deinit {
+        if sharedPath != nil { Syscalls.munmap(storage, length: byteCount) } else { storage.deallocate() }
+    }
+
+    /// Moves the scanout into the file at `path` (created, or emptied), mapped shared, so another
+    /// process sees each frame as it is written, as Xvfb's `-fbdir` lets it: raw pixels in the
+    /// output's format, rows of `mode.width` pixels, no header. What was shown is kept.
+    public func share(atPath path: String) throws(DisplayError) {
+        guard sharedPath == nil else { return }
+        let fd = try Syscalls.createSized(path, length: byteCount)
+        defer { Files.close(fd) }
+        let shared = try Syscalls.mmap(fd, length: byteCount, device: path)
+        shared.copyMemory(from: storage, byteCount: byteCount)
+        storage.deallocate()
+        storage = shared
+        sharedPath = path
+        scanout = SurfaceView(base: shared, width: scanout.width, height: scanout.height, rowBytes: scanout.rowBytes, format: scanout.format)
+    }
 
     /// The screen as a viewer would see the panel's scanout: decoded to premultiplied ARGB32,
     /// `mode.width x mode.height` (rotated when the output is; use `shownUnrotated()` to compare
@@ -224,6 +243,8 @@ public final class MemoryDisplay: Display {
     public func shownUnrotated() -> Pixmap { first.shownUnrotated() }
     /// The first output's raw scanout bytes.
     public var scanoutBytes: [UInt8] { first.scanoutBytes }
+    /// Shares the first output's scanout through the file at `path` (`MemoryScreen.share`).
+    public func shareScanout(atPath path: String) throws(DisplayError) { try first.share(atPath: path) }
 
     public func close(_ how: CloseBehaviour) {
         guard closedAs == nil else { return }

@@ -58,6 +58,15 @@ enum Syscalls {
         try mapped { () throws(SystemError) in try Memory.map(fd, length: length, offset: offset, subject: device) }
     }
 
+    /// Creates (or empties) `path` and makes it `length` bytes long, for a shared mapping.
+    static func createSized(_ path: String, length: Int) throws(DisplayError) -> FileDescriptor {
+        let fd = try mapped { () throws(SystemError) in
+            try Files.open(path, flags: OpenFlag.readWrite | OpenFlag.create | OpenFlag.truncate, mode: 0o644)
+        }
+        do { try mapped { () throws(SystemError) in try Files.resize(fd, to: length, subject: path) } } catch { Files.close(fd); throw error }
+        return fd
+    }
+
     static func munmap(_ address: UnsafeMutableRawPointer, length: Int) { Memory.unmap(address, length: length) }
 
     /// The size of a page of memory, the unit deferred I/O tracks writes in.

@@ -30,6 +30,11 @@ public enum Files {
         FileDescriptor(rawValue: try retrying { system_open(path, flags | O_CLOEXEC_FLAG, mode) }.get("open", path))
     }
 
+    /// `ftruncate(2)`: the file becomes `length` bytes long (bytes added read as zero).
+    public static func resize(_ fd: FileDescriptor, to length: Int, subject: String) throws(SystemError) {
+        do { try fd.resize(to: Int64(length)) } catch { throw SystemError("ftruncate", error as? Errno ?? .ioError, subject) }
+    }
+
     /// `close(2)`, never retried: on Linux the descriptor is gone even after EINTR, and retrying
     /// could close one another thread just opened. Errors are ignored for the same reason.
     public static func close(_ fd: FileDescriptor) {

@@ -116,6 +116,16 @@ struct DaemonRun {
         if let cap = options.maxFPS { runtime.maxFramesPerSecond = cap }
         runtime.promptTerminal = o.promptTerminal
         timeline.mark("runtime (scene, console)")
+        if let path = o.screenFile {
+            if let memory = opened.display as? MemoryDisplay {
+                do { try memory.shareScanout(atPath: path) } catch {
+                    runtime.quit(retain: false); control?.close()
+                    throw DaemonFailure("--screen-file \(path): \(error)")
+                }
+            } else {
+                logger.warning("--screen-file shares the memory display only; \(opened.backend.rawValue) shows on a real screen")
+            }
+        }
         var recorder: ShowRecorder?
         if let out = o.out {
             if opened.display.presentCount(output: 0) != nil {

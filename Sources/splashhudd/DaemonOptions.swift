@@ -23,6 +23,7 @@ struct DaemonOptions {
     var bootEstimate = false
     var stateDir = "/var/lib/splashhud"
     var out: String?
+    var screenFile: String?
     var duration: Double?
     var logLevel: Logger.Level = .info
     var console = "auto"
@@ -75,6 +76,7 @@ struct DaemonOptions {
             .flag("boot-estimate", help: "Show the boot's progress estimated from the previous boot (Plymouth's boot-duration), until a client sends progress itself."),
             .option("state-dir", "dir", help: "Where the boot estimate is remembered between boots. Default: /var/lib/splashhud."),
             .option("out", "dir", help: "Memory display: write what was shown here (animated PNG with real timing, last frame, events)."),
+            .option("screen-file", "path", help: "Memory display: keep the screen in this file, mapped shared, so other programs see each frame as it is drawn (as Xvfb's -fbdir): raw pixels in the output's format (XRGB8888: 4 bytes a pixel, little-endian), rows of the mode's width, no header."),
             .option("duration", "seconds", help: "Stop after this many seconds."),
             .option("log-level", "level", help: "Log level on standard error: trace, debug, info (the default), notice, warning, error, critical."),
             .option("console", "console", help: "Virtual terminal: auto (stdin's VT, else the foreground one; none for the memory display; the default), off, or a device such as /dev/tty1."),
@@ -131,6 +133,7 @@ struct DaemonOptions {
         bootEstimate = p.flag("boot-estimate")
         stateDir = p.value("state-dir") ?? stateDir
         out = p.value("out")
+        screenFile = p.value("screen-file")
         duration = try p.number("duration", above: 0, atMost: 1_000_000)
         if let level = p.value("log-level") {
             guard let l = Self.logLevel(level) else { throw UsageError("--log-level: unknown level '\(level)'") }

@@ -6,6 +6,7 @@ import Glibc
 #endif
 import HUDProtocol
 import Raster
+import Foundation
 import Testing
 
 @testable import Display
@@ -21,6 +22,35 @@ struct MemoryDisplayTests {
         // XRGB8888 bytes are B G R 0xFF, little-endian, whatever the host.
         let p = frame[10, 20]
         #expect(Array(display.scanoutBytes[(20 * 64 + 10) * 4..<(20 * 64 + 11) * 4]) == [p.b, p.g, p.r, 0xFF])
+    }
+
+    @Test func aSharedScanoutKeepsWhatWasShownAndShowsEachPresentInItsFile() throws {
+        let a = Fixtures.hudLikeFrame(width: 40, height: 30, seed: 0)
+        let b = Fixtures.hudLikeFrame(width: 40, height: 30, seed: 0xFFFFFF)
+        let display = MemoryDisplay(width: 40, height: 30)
+        _ = try display.present(a.view, damage: [a.view.bounds])
+        let path = "/tmp/splashhud-screen-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        defer { unlink(path) }
+        func file() -> [UInt8] { (try? Array(Data(contentsOf: URL(fileURLWithPath: path)))) ?? [] }
+        try display.shareScanout(atPath: path)
+        #expect(display.screens[0].sharedPath == path)
+        #expect(file() == display.scanoutBytes, "the file starts with what was on the screen")
+        #expect(display.shown().pixels == a.pixels)
+        // Another process reading the file sees each present as soon as it is written.
+        _ = try display.present(b.view, damage: [IntRect(x: 5, y: 5, width: 10, height: 10)])
+        #expect(file() == display.scanoutBytes)
+        #expect(file().count == 40 * 30 * 4)
+        // Sharing again keeps the first file; a path that cannot be created says so.
+        try display.shareScanout(atPath: path + "-again")
+        #expect(display.screens[0].sharedPath == path)
+        let other = MemoryDisplay(width: 8, height: 8)
+        do {
+            try other.shareScanout(atPath: "/nonexistent-dir/screen")
+            Issue.record("a screen file in a missing directory was shared")
+        } catch {
+            #expect("\(error)".contains("open") && "\(error)".contains("/nonexistent-dir/screen"))
+        }
+        #expect(other.screens[0].sharedPath == nil)
     }
 
     @Test func presentCopiesOnlyTheDamagedRects() throws {
