@@ -42,6 +42,9 @@ phase "the plain host checks"
 swift test --skip-build --filter 'DaemonFloodTests|LoopLatencyTests|HomeAssistantDiscoveryTests'
 # The Plymouth benchmark's report code (parsing, medians, tables, targets): no QEMU, no root.
 python3 scripts/bench/test_report.py
+# The key-to-bullet benchmark in short (the static pair on the memory display, its screen shared
+# through --screen-file, 3 keys; a few seconds): it fails when a bullet or the answer is missing.
+python3 scripts/bench/key-latency.py --runs 1 --keys 3 --bin-dir "$(dirname "$SPLASHHUD_STATIC_DAEMON")"
 # Docs and benchmarks, so they keep working (docs/testing.md): the Swift API's DocC catalogues with no
 # public symbol undocumented (36 s here), and the benchmark package, Benchmarks/ (150 s here).
 phase "the docs' checks and the benchmark package"
