@@ -134,6 +134,78 @@ import Testing
     }
 }
 
+/// A card with a real vblank (vkms, a board's KMS driver): each present queues a flip that completes
+/// at the next vblank, whose event carries its stamp, and present reports the last stamp. At every
+/// refresh the next frame waits for the flip just queued: the loop wakes once a frame, at the flip's
+/// event, and draws the frame in that turn, for the boundary the stamps give; no timer turn finds
+/// the flip still in flight. A flip whose event never comes is given up after the flip wait.
+@Suite struct FrameSchedulerVBlankFlipTests {
+    final class VBlankDisplay: Display {
+        let memory = MemoryDisplay(width: 8, height: 4)
+        var pending = false
+        var stamp: Int64
+        var presents: [Int64] = []
+        var blocked = 0
+        var abandoned = 0
+        let clock: FakeClock
+        init(_ clock: FakeClock) { self.clock = clock; stamp = clock.now }
+        var outputs: [DisplayOutput] { memory.outputs }
+        var frameIntervalNanoseconds: Int64 { memory.frameIntervalNanoseconds }
+        func present(_ frame: ComposedFrame, damage: [IntRect]) throws(DisplayError) -> PresentTiming {
+            if pending { blocked += 1 }
+            _ = try memory.present(frame, damage: damage)
+            presents.append(clock.now)
+            pending = true
+            return .vblank(nanoseconds: stamp)
+        }
+        var eventDescriptors: [Int32] { [77] }
+        func handleEvents(on descriptor: Int32) throws(DisplayError) {
+            if pending { pending = false; stamp = clock.now }
+        }
+        func isFlipPending(output index: Int) -> Bool { pending }
+        func abandonFlip(output index: Int) {
+            if pending { abandoned += 1 }
+            pending = false
+        }
+        func close(_ how: CloseBehaviour) {}
+    }
+
+    @Test func eachFrameIsDrawnInTheTurnOfTheLastFlipsEventOneWakeUpAFrame() throws {
+        let clock = FakeClock(FrameSchedulerFlipTests.t0)
+        let poller = VirtualPoller(clock)
+        let loop = EventLoop(poller: poller, clock: { clock.now })
+        let display = VBlankDisplay(clock)
+        let scene = FrameSchedulerFlipTests.Spinner()
+        let frames = FrameScheduler(display: display, scene: scene, clock: { clock.now }, log: { _ in })
+        try frames.attach(to: loop)
+        let I = FrameSchedulerFlipTests.interval, t0 = FrameSchedulerFlipTests.t0
+        try loop.runOnce()  // the first frame, at once; its flip completes at the next vblank
+        #expect(display.presents == [t0])
+        #expect(poller.interests[77] == .read, "the flips' events pace the frames")
+        // Vblanks 1 ms after each frame's refresh (the event's wake-up), ten frames.
+        let vblanks = (1...10).map { t0 + Int64($0) * I + 1_000_000 }
+        poller.events = vblanks.map { .init(at: $0, ready: [LoopReadiness(descriptor: 77, readable: true)]) }
+        for _ in 0..<10 { try loop.runOnce() }
+        #expect(loop.turns == 11, "one turn a frame")
+        #expect(display.presents == [t0] + vblanks)
+        #expect(display.blocked == 0)
+        // Every wait was for the event, its end (a lost flip) one deadline a second or so ahead:
+        // the same deadline turn after turn, so the timer is not re-armed every frame.
+        let waits = poller.deadlines.dropFirst().compactMap { $0 }
+        #expect(waits.count == 10 && waits.allSatisfy { $0 >= t0 + frames.flipWaitNanoseconds && $0 <= vblanks[9] + frames.flipWaitNanoseconds * 5 / 4 })
+        #expect(Set(waits).count <= 2)
+        // Each frame drawn for the boundary the stamps give: a refresh apart once they come.
+        let gaps = zip(scene.times.dropFirst(3), scene.times.dropFirst(2)).map { $0 - $1 }
+        #expect(gaps.allSatisfy { $0 == I }, "\(gaps)")
+        // The next flip never completes: the frame waits for the flip wait, no spinning, then is
+        // drawn anyway and the flip given up.
+        let last = poller.deadlines.last!!
+        try loop.runOnce()
+        #expect(display.presents.count == 12 && display.presents.last == last)
+        #expect(display.abandoned == 1 && frames.flipsAbandoned == 1)
+    }
+}
+
 /// A call the display finished off the loop (a legacy modeset on its worker) can fail after
 /// present returned: the static frame it belonged to is presented whole again after the retry
 /// interval, with nothing changed in the scene, and the failure is logged once.

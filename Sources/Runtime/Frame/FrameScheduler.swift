@@ -32,7 +32,8 @@
 // frame is held is drawn into it before it is presented.
 //
 // Page-flip events wake the loop only while they pace it (vblank stamps) or a due frame waits for
-// one; paced by timer, a completed flip is collected when the next frame is due.
+// one; paced by timer, a completed flip is collected when the next frame is due. Paced by stamps
+// at every refresh, the next frame is drawn when the last one's flip completes: one wake-up a frame.
 //
 // When a frame is due and what it is drawn for is `PacingState`, a value with named phases (idle,
 // animating, held, failed, paused, and a flip wait over them); this class does what it says.
@@ -304,6 +305,15 @@ public final class FrameScheduler: LoopFrameSource {
                 refreshesPerFrame: refreshesPerFrame, renderedAt: start, dueAt: paced, finishedAt: end)
             if skipped > 0 { noteMissed(skipped, at: end, took: end - start) }
             state.animates(next)
+            // Paced by flips at every refresh, the next frame waits for the flip just queued: its
+            // event wakes the loop and the frame is drawn in that turn, for the same boundary. A
+            // timer at the boundary mostly found the flip still in flight, and the loop then ran
+            // two turns a frame, the timer's for nothing (spinner-profile.py). The wait's end (a
+            // lost flip) moves a quarter of it at a time, so its timer is re-armed every 15th frame.
+            if refreshesPerFrame == 1, pacing != .timer, flipEventsWake, let timing, Self.isVBlank(timing), anyFlipPending {
+                let step = max(flipWaitNanoseconds / 4, 1)
+                state.waitForFlips(until: (end + flipWaitNanoseconds) / step * step + step)
+            }
         } else {
             var wake = frame.nextChange
             if let repaint = ledger.nextSettle { wake = min(wake ?? repaint, repaint) }
