@@ -34,6 +34,14 @@ struct DRMAtomicObjects {
     var connector: DRMPropertyTable
     var crtc: DRMPropertyTable
     var plane: DRMPropertyTable
+    /// The plane's FB_ID and CRTC_ID property ids, all a flip sets: looked up once, not by name
+    /// every frame.
+    let flipIDs: (fb: UInt32, crtc: UInt32)?
+
+    init(planeID: UInt32, connector: DRMPropertyTable, crtc: DRMPropertyTable, plane: DRMPropertyTable) {
+        self.planeID = planeID; self.connector = connector; self.crtc = crtc; self.plane = plane
+        if let fb = plane["FB_ID"], let crtcID = plane["CRTC_ID"] { flipIDs = (fb, crtcID) } else { flipIDs = nil }
+    }
 }
 
 /// Shows a framebuffer on an output.
@@ -100,10 +108,18 @@ final class AtomicCommit: CommitStrategy {
     /// After a hotplug the same CRTC may be set to another mode: a blob is reused only for the same mode bytes.
     private var modeBlobs: [UInt32: (mode: [UInt8], blob: UInt32)] = [:]
 
+    /// The request every flip reuses, emptied first: a frame allocates none.
+    private var flipRequest: drmModeAtomicReqPtr?
+
     init(fd: FileDescriptor, device: String) { self.fd = fd; self.device = device }
+
+    deinit { if let flipRequest { drmModeAtomicFree(flipRequest) } }
 
     func commit(_ target: DRMOutputTarget, framebuffer: UInt32, modeset: Bool, userData: UnsafeMutableRawPointer?) throws(DisplayError) -> Bool {
         guard let objects = target.atomic else { throw .unsupported(device, "atomic commit without a primary plane") }
+        if !modeset, let ids = objects.flipIDs {
+            return try flip(objects.planeID, ids, framebuffer: framebuffer, crtcID: target.crtcID, userData: userData)
+        }
         guard let req = drmModeAtomicAlloc() else { throw .ioctl("drmModeAtomicAlloc", .noMemory, device) }
         defer { drmModeAtomicFree(req) }
         var failed: String?
@@ -135,6 +151,21 @@ final class AtomicCommit: CommitStrategy {
             flags |= UInt32(DRM_MODE_ATOMIC_ALLOW_MODESET)
         }
         if let failed { throw .unsupported(device, "atomic commit cannot set \(failed)") }
+        try DRMCall.check("drmModeAtomicCommit", drmModeAtomicCommit(fd.rawValue, req, flags, userData), device: device)
+        return true
+    }
+
+    /// A flip: the plane's FB_ID and CRTC_ID in the reused request, NONBLOCK | PAGE_FLIP_EVENT.
+    private func flip(_ plane: UInt32, _ ids: (fb: UInt32, crtc: UInt32), framebuffer: UInt32, crtcID: UInt32,
+                      userData: UnsafeMutableRawPointer?) throws(DisplayError) -> Bool {
+        if flipRequest == nil { flipRequest = drmModeAtomicAlloc() }
+        guard let req = flipRequest else { throw .ioctl("drmModeAtomicAlloc", .noMemory, device) }
+        drmModeAtomicSetCursor(req, 0)
+        guard drmModeAtomicAddProperty(req, plane, ids.fb, UInt64(framebuffer)) >= 0,
+              drmModeAtomicAddProperty(req, plane, ids.crtc, UInt64(crtcID)) >= 0 else {
+            throw .ioctl("drmModeAtomicAddProperty", .noMemory, device)
+        }
+        let flags = UInt32(DRM_MODE_ATOMIC_NONBLOCK) | UInt32(DRM_MODE_PAGE_FLIP_EVENT)
         try DRMCall.check("drmModeAtomicCommit", drmModeAtomicCommit(fd.rawValue, req, flags, userData), device: device)
         return true
     }
