@@ -107,6 +107,9 @@ if [[ " $* " == *" --tests "* ]]; then
     # this source and the guest kernel's headers (linux-headers-VERSION, added below once
     # linux-image-amd64 says which VERSION the guests boot).
     linux-source-6.1
+    # scripts/bench/spinner-profile.py's short run: Debian's perf, the guest kernel's version,
+    # profiles the spinner inside the vkms guest.
+    linux-perf
   )
 fi
 
@@ -120,7 +123,9 @@ if [[ " $* " == *" --bench "* ]]; then
              initramfs-tools zstd
              # Text against Pango (scripts/bench/text-layout.sh builds Benchmarks/text-layout/pango-layout.c)
              # and against Plymouth's Pango label plugin, whose libraries scripts/bench/text-sizes.sh weighs.
-             libpango1.0-dev plymouth-label)
+             libpango1.0-dev plymouth-label
+             # scripts/bench/spinner-profile.py: perf inside the vkms guest
+             linux-perf)
 fi
 
 install_missing() {

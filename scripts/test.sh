@@ -72,6 +72,11 @@ docs_pid=$!
 nice -n 10 swift build --build-tests --sanitize=thread --scratch-path .build-tsan
 nice -n 10 swift build --build-tests --sanitize=address --scratch-path .build-asan
 nice -n 10 scripts/fuzz.sh --build-only
+# The spinner's profile on vkms in short (scripts/bench/spinner-profile.py: perf in the guest, 2 s a
+# subject; about 2 minutes of one core), so it keeps working; the figures come from its full runs
+# (docs/performance.md). It runs beside the docs guest once the builds are done.
+phase "the spinner's profile on vkms, in short (beside the docs guest)"
+python3 scripts/bench/spinner-profile.py --seconds 2 --out .build/spinner-profile
 phase "waiting for the docs guest"
 docs_status=0
 wait "$docs_pid" || docs_status=$?
