@@ -78,7 +78,11 @@ splashhud|splashhud-progress)
         (cd /root/splashhud && bash -e -o pipefail "$b") || { say "PREP failed $(head -n 1 "$b")"; finish 1; }
     done
     if [ "$variant" = splashhud-progress ]; then
-        echo 'SPLASHHUD_OPTIONS="$SPLASHHUD_OPTIONS --boot-estimate"' >> /etc/default/splashhud
+        # The whole value, expanded here: systemd's EnvironmentFile= expands no $VARIABLE, and the
+        # unit's daemon was given "$SPLASHHUD_OPTIONS" as a word and refused to start.
+        opts=$(. /etc/default/splashhud; echo "$SPLASHHUD_OPTIONS")
+        echo "SPLASHHUD_OPTIONS=\"$opts --boot-estimate\"" >> /etc/default/splashhud
+        say "PREP options $(grep '^SPLASHHUD_OPTIONS=' /etc/default/splashhud | tail -n 1)"
         update-initramfs -u || finish 1
     fi ;;
 *) say "PREP unknown variant $variant"; finish 2 ;;
