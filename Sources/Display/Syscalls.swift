@@ -58,10 +58,11 @@ enum Syscalls {
         try mapped { () throws(SystemError) in try Memory.map(fd, length: length, offset: offset, subject: device) }
     }
 
-    /// Creates (or empties) `path` and makes it `length` bytes long, for a shared mapping.
+    /// Creates (or empties) `path` and makes it `length` bytes long, for a shared mapping. A
+    /// symbolic link is refused: a daemon running as root must not empty the file it points to.
     static func createSized(_ path: String, length: Int) throws(DisplayError) -> FileDescriptor {
         let fd = try mapped { () throws(SystemError) in
-            try Files.open(path, flags: OpenFlag.readWrite | OpenFlag.create | OpenFlag.truncate, mode: 0o644)
+            try Files.open(path, flags: OpenFlag.readWrite | OpenFlag.create | OpenFlag.truncate | OpenFlag.noFollow, mode: 0o644)
         }
         do { try mapped { () throws(SystemError) in try Files.resize(fd, to: length, subject: path) } } catch { Files.close(fd); throw error }
         return fd

@@ -51,6 +51,12 @@ struct MemoryDisplayTests {
             #expect("\(error)".contains("open") && "\(error)".contains("/nonexistent-dir/screen"))
         }
         #expect(other.screens[0].sharedPath == nil)
+        // A symbolic link is refused, and the file it points to is left as it was.
+        let link = path + "-link"
+        defer { unlink(link) }
+        #expect(symlink(path, link) == 0)
+        #expect(throws: DisplayError.self) { try other.shareScanout(atPath: link) }
+        #expect(file().count == 40 * 30 * 4)
     }
 
     @Test func presentCopiesOnlyTheDamagedRects() throws {
