@@ -174,7 +174,7 @@ def main():
         files.append(base)
     log(f"booting the vkms guest ({3 + bool(args.base_bin_dir)} subjects, about {(3 + bool(args.base_bin_dir)) * (3 * args.seconds + 4) + 60} s of guest time)")
     res = vmtest.run_vm("vkms", os.path.join(HERE, "spinner-profile-guest.sh"), env=env, extra_files=files,
-                        cmdline="video=Virtual-1:640x480@60", shots_dir=args.out, timeout=240 + 22 * args.seconds)
+                        cmdline="video=Virtual-1:640x480@60", shots_dir=args.out, timeout=420 + 22 * args.seconds)
     with open(os.path.join(args.out, "console.log"), "w") as f:
         f.write(res.console)
     if res.status != 0 or "PROF done" not in res.console:
