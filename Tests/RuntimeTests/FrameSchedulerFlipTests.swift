@@ -10,6 +10,29 @@ import Raster
 import Runtime
 import Testing
 
+/// A loop and a frame scheduler drawing `scene` on the display `makeDisplay` gives, all on one
+/// fake clock and a virtual poller (the card's event descriptor is 77), for the suites below.
+struct FlipRig<D: Display, S: PacedScene> {
+    let clock = FakeClock(FrameSchedulerFlipTests.t0)
+    let poller: VirtualPoller
+    let loop: EventLoop
+    let display: D
+    let scene: S
+    let frames: FrameScheduler
+    final class Log: @unchecked Sendable { var lines: [String] = [] }
+    let log = Log()
+
+    init(scene: S, display makeDisplay: (FakeClock) -> D) throws {
+        poller = VirtualPoller(clock)
+        let clock = self.clock, log = self.log
+        loop = EventLoop(poller: poller, clock: { clock.now })
+        display = makeDisplay(clock)
+        self.scene = scene
+        frames = FrameScheduler(display: display, scene: scene, clock: { clock.now }, log: { log.lines.append($0) })
+        try frames.attach(to: loop)
+    }
+}
+
 @Suite struct FrameSchedulerFlipTests {
     static let t0: Int64 = 2_000_000_000
     static let interval: Int64 = 16_666_667
@@ -61,27 +84,10 @@ import Testing
         func pixels(output index: Int) -> ComposedFrame { ComposedFrame(pixmap.view) }
     }
 
-    struct Rig {
-        let clock = FakeClock(FrameSchedulerFlipTests.t0)
-        let poller: VirtualPoller
-        let loop: EventLoop
-        let display: FlippingDisplay
-        let frames: FrameScheduler
-        let scene = Spinner()
-        final class Log: @unchecked Sendable { var lines: [String] = [] }
-        let log = Log()
-        init() throws {
-            poller = VirtualPoller(clock)
-            let clock = self.clock, log = self.log
-            loop = EventLoop(poller: poller, clock: { clock.now })
-            display = FlippingDisplay(clock)
-            frames = FrameScheduler(display: display, scene: scene, clock: { clock.now }, log: { log.lines.append($0) })
-            try frames.attach(to: loop)
-        }
-    }
+    typealias Rig = FlipRig<FlippingDisplay, Spinner>
 
     @Test func aDueFrameWaitsForTheFlipEventAndIsDrawnWhenItArrives() throws {
-        let rig = try Rig()
+        let rig = try Rig(scene: Spinner(), display: FlippingDisplay.init)
         #expect(rig.poller.interests[77] == .read, "the card's descriptor is watched on the loop")
         let I = Self.interval, t0 = Self.t0
         try rig.loop.runOnce()  // the first frame, at once
@@ -107,7 +113,7 @@ import Testing
     }
 
     @Test func flipsThatCompleteAtOnceAreCollectedAtTheNextFrame() throws {
-        let rig = try Rig()
+        let rig = try Rig(scene: Spinner(), display: FlippingDisplay.init)
         let I = Self.interval, t0 = Self.t0
         for _ in 0..<6 { try rig.loop.runOnce() }
         // One wait a frame, at its boundary: no wake-up for the flips' events.
@@ -119,7 +125,7 @@ import Testing
     }
 
     @Test func aFlipEventThatNeverComesHoldsTheFrameOnlyForTheFlipWait() throws {
-        let rig = try Rig()
+        let rig = try Rig(scene: Spinner(), display: FlippingDisplay.init)
         let I = Self.interval, t0 = Self.t0
         try rig.loop.runOnce()
         rig.display.eventReady = false
@@ -171,13 +177,8 @@ import Testing
     }
 
     @Test func eachFrameIsDrawnInTheTurnOfTheLastFlipsEventOneWakeUpAFrame() throws {
-        let clock = FakeClock(FrameSchedulerFlipTests.t0)
-        let poller = VirtualPoller(clock)
-        let loop = EventLoop(poller: poller, clock: { clock.now })
-        let display = VBlankDisplay(clock)
-        let scene = FrameSchedulerFlipTests.Spinner()
-        let frames = FrameScheduler(display: display, scene: scene, clock: { clock.now }, log: { _ in })
-        try frames.attach(to: loop)
+        let rig = try FlipRig(scene: FrameSchedulerFlipTests.Spinner(), display: VBlankDisplay.init)
+        let (poller, loop, display, scene, frames) = (rig.poller, rig.loop, rig.display, rig.scene, rig.frames)
         let I = FrameSchedulerFlipTests.interval, t0 = FrameSchedulerFlipTests.t0
         try loop.runOnce()  // the first frame, at once; its flip completes at the next vblank
         #expect(display.presents == [t0])
@@ -247,15 +248,8 @@ import Testing
     }
 
     @Test func aFailureHeardAfterPresentBringsTheWholeFrameBackSoon() throws {
-        let clock = FakeClock(FrameSchedulerFlipTests.t0)
-        let poller = VirtualPoller(clock)
-        let loop = EventLoop(poller: poller, clock: { clock.now })
-        let display = OffLoopDisplay(clock)
-        let scene = Still()
-        final class Log: @unchecked Sendable { var lines: [String] = [] }
-        let log = Log()
-        let frames = FrameScheduler(display: display, scene: scene, clock: { clock.now }, log: { log.lines.append($0) })
-        try frames.attach(to: loop)
+        let rig = try FlipRig(scene: Still(), display: OffLoopDisplay.init)
+        let (poller, loop, display, frames, log) = (rig.poller, rig.loop, rig.display, rig.frames, rig.log)
         let t0 = FrameSchedulerFlipTests.t0, retry = FrameScheduler.masterRetryNanoseconds
         try loop.runOnce()  // the static frame, presented with its call still in flight
         #expect(display.presents.map(\.at) == [t0])

@@ -73,30 +73,26 @@ class Screen:
         x0, y0, x1, y1 = box
         return [self.mem[(y * self.width + x0) * 4:(y * self.width + x1) * 4] for y in range(y0, y1)]
 
-    def changed(self, box, before, moving=frozenset()):
-        """Pixels of `box` that differ from `before` (its rows), those in `moving` left out."""
+    def differing(self, box, before):
+        """The pixels (x, y) of `box` that differ from `before` (its rows)."""
         x0, y0 = box[0], box[1]
-        n = 0
         for i, row in enumerate(self.rows(box)):
-            if row == before[i]:
-                continue
             old = before[i]
+            if row == old:
+                continue
             for j in range(0, len(row), 4):
-                if row[j:j + 4] != old[j:j + 4] and (x0 + j // 4, y0 + i) not in moving:
-                    n += 1
-        return n
+                if row[j:j + 4] != old[j:j + 4]:
+                    yield x0 + j // 4, y0 + i
+
+    def changed(self, box, before, moving=frozenset()):
+        """How many pixels of `box` differ from `before`, those in `moving` left out."""
+        return sum(1 for p in self.differing(box, before) if p not in moving)
 
     def changed_box(self, before):
         """The bounding box of the pixels that differ from `before` (the whole screen's rows)."""
-        xs, ys = [], []
-        for y, row in enumerate(self.rows((0, 0, self.width, self.height))):
-            if row == before[y]:
-                continue
-            for j in range(0, len(row), 4):
-                if row[j:j + 4] != before[y][j:j + 4]:
-                    xs.append(j // 4)
-                    ys.append(y)
-        return (min(xs), min(ys), max(xs) + 1, max(ys) + 1), len(xs)
+        pixels = list(self.differing((0, 0, self.width, self.height), before))
+        xs, ys = [x for x, _ in pixels], [y for _, y in pixels]
+        return (min(xs), min(ys), max(xs) + 1, max(ys) + 1), len(pixels)
 
 
 def wait_until(what, seconds, test):
@@ -138,12 +134,7 @@ def one_run(hudd, hud, width, height, keys):
             moving, start = set(), screen.rows(box)
             end = time.monotonic() + CALIBRATE
             while time.monotonic() < end:
-                rows = screen.rows(box)
-                for i, row in enumerate(rows):
-                    if row != start[i]:
-                        for j in range(0, len(row), 4):
-                            if row[j:j + 4] != start[i][j:j + 4]:
-                                moving.add((box[0] + j // 4, box[1] + i))
+                moving.update(screen.differing(box, start))
                 time.sleep(0.002)
             moving = frozenset(moving)
             text = (PASSPHRASE * (keys // len(PASSPHRASE) + 1))[:keys]

@@ -121,14 +121,13 @@ def report(subj, args, console):
     frames = args.seconds * REFRESH
     row("ticks in the window (utime / stime)", lambda d: f"{d.get('utime', 0) + d.get('stime', 0)} ({d.get('utime', '?')} / {d.get('stime', '?')})" if "utime" in d else "-")
     row("CPU a frame at 60 Hz (µs)", lambda d: f"{(d['utime'] + d['stime']) * 10_000 / frames:.0f}" if "utime" in d else "-")
-    split = {}
     for s in shown:
-        c = collections.Counter()
+        # Each subject's samples by category, kept with the subject for its rows.
+        subj[s]["split"] = collections.Counter()
         for pct, sym in subj[s]["syms"]:
-            c[category(sym)] += pct
-        split[s] = c
+            subj[s]["split"][category(sym)] += pct
     for cat in cats:
-        row(f"samples in {cat} (%)", lambda d, cat=cat: "-" if not d["syms"] else f"{split[[k for k in shown if subj[k] is d][0]][cat]:.1f}")
+        row(f"samples in {cat} (%)", lambda d, cat=cat: "-" if not d["syms"] else f"{d['split'][cat]:.1f}")
     row("system calls a frame", lambda d: f"{sum(n for _, n, _ in d['syscalls']) / frames:.1f}" if d["syscalls"] else "-")
     for s in shown:
         d = subj[s]
