@@ -22,8 +22,9 @@ swift build --build-tests
 # daemon there took 8.5 s of a starved guest to its first log line, near systemd's 10 s start
 # timeout). The linker warns about getpwnam_r, getgrnam_r and initgroups (the daemon restricts them
 # to /etc files when static) and about the Swift runtime's dlopen (which finds nothing to open and
-# goes on).
-static=(-c release -Xswiftc -static-executable --scratch-path .build-static-executable)
+# goes on). The same release flags as install.sh's (no run-time exclusivity checks), so that the
+# benchmarks run on these measure the daemon users install.
+static=(-c release -Xswiftc -enforce-exclusivity=unchecked -Xswiftc -static-executable --scratch-path .build-static-executable)
 phase "the static client and daemon"
 swift build "${static[@]}" --product splashhud
 PKG_CONFIG_PATH="$(scripts/static-pkg-config.sh .build-static-executable/pkgconfig)${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}" \

@@ -35,7 +35,7 @@ struct PageDamage: Equatable {
     func target(damage: [IntRect]) -> (page: Int, rects: [IntRect]?) {
         let page = count == 1 ? front : (front + 1) % count
         guard let missed = stale[page] else { return (page, nil) }
-        return (page, PageDamage.simplified(missed + damage))
+        return (page, PageDamage.merged(missed, damage))
     }
 
     /// Records that `page` now holds the newest frame and every other page lacks `damage`;
@@ -43,7 +43,7 @@ struct PageDamage: Equatable {
     mutating func drawn(page: Int, damage: [IntRect]) {
         stale[page] = []
         for p in 0..<count where p != page {
-            if stale[p] != nil { stale[p] = PageDamage.simplified(stale[p]! + damage) }
+            if let missed = stale[p] { stale[p] = PageDamage.merged(missed, damage) }
         }
         front = page
     }
@@ -51,6 +51,13 @@ struct PageDamage: Equatable {
     /// Forgets what every page holds (after a mode change or a lost pan): all copies become full.
     mutating func invalidateAll() {
         stale = Array(repeating: nil, count: count)
+    }
+
+    /// `simplified(missed + damage)`. A spinner's frame, one rect that holds all the page missed (the
+    /// same rect, from the frame before), is that rect: no array is built for it.
+    static func merged(_ missed: [IntRect], _ damage: [IntRect]) -> [IntRect] {
+        if damage.count == 1, !damage[0].isEmpty, missed.allSatisfy(damage[0].contains) { return damage }
+        return simplified(missed + damage)
     }
 
     /// `rects` without empty ones, duplicates and rects contained in another (order kept).

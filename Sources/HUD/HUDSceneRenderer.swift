@@ -56,12 +56,15 @@ public final class HUDSceneRenderer {
     let tiles = IndicatorTileCache()
 
     /// The whole frame and its canvas (always when not compact; else only while needed).
-    private var whole: (pixmap: Pixmap, canvas: Canvas)?
+    private var whole: (pixmap: Pixmap, canvas: Canvas)? { didSet { composedFrame = nil } }
     /// Compact: the colour of every pixel outside `box`, one row of it, and the box.
-    private var uniform: (color: UInt32, row: Pixmap)?
+    private var uniform: (color: UInt32, row: Pixmap)? { didSet { composedFrame = nil } }
     /// The backdrop `uniform.color` was made for (the colour is worked out only when it changes).
     private var uniformBackdrop: (mask: HUDMask, color: Color, alpha: Fixed16_16)?
-    private var box: (rect: IntRect, pixmap: Pixmap, canvas: Canvas)?
+    private var box: (rect: IntRect, pixmap: Pixmap, canvas: Canvas)? { didSet { composedFrame = nil } }
+    /// `composed` as last made: its views show the pixmaps above as they are drawn, so it is made
+    /// again only when one of them is replaced (not at every animation frame).
+    private var composedFrame: ComposedFrame?
 
     private struct Shown {
         var presentation: HUDPresentation
@@ -103,12 +106,18 @@ public final class HUDSceneRenderer {
     public var composed: ComposedFrame {
         // Opaque once drawn over an opaque background: the HUD is composited over it (source-over).
         let opaque = shown != nil && backgroundIsOpaque
-        if let whole { return ComposedFrame(whole.pixmap.view, opaque: opaque) }
-        guard let uniform else {  // nothing rendered yet: transparent black, as a new pixmap
-            return ComposedFrame(width: width, height: height, row: Pixmap(width: width, height: 1), tile: nil)
+        if let c = composedFrame, c.isOpaque == opaque { return c }
+        let c: ComposedFrame
+        if let whole {
+            c = ComposedFrame(whole.pixmap.view, opaque: opaque)
+        } else if let uniform {
+            c = ComposedFrame(width: width, height: height, row: uniform.row,
+                              tile: box.map { $0.pixmap.view.moved(toX: $0.rect.x, y: $0.rect.y) }, opaque: opaque)
+        } else {  // nothing rendered yet: transparent black, as a new pixmap
+            c = ComposedFrame(width: width, height: height, row: Pixmap(width: width, height: 1), tile: nil)
         }
-        return ComposedFrame(width: width, height: height, row: uniform.row,
-                             tile: box.map { $0.pixmap.view.moved(toX: $0.rect.x, y: $0.rect.y) }, opaque: opaque)
+        composedFrame = c
+        return c
     }
 
     /// The frame: premultiplied ARGB32, complete after `render`. A compact renderer makes a new

@@ -82,10 +82,16 @@ public final class HUDScene: PacedScene {
 
     public func frame(at nanoseconds: Int64) -> PacedFrame {
         advance(to: nanoseconds)
+        // Usually the HUD at rest, every output showing its generation: only the indicator's time
+        // to bring up to date, each output's damage written over its last (the same outputs, in
+        // the same order), with no content value made and no array rebuilt.
+        if damage.count == renderers.count, let rest = controller.restingIndicator(),
+           renderers.allSatisfy({ $0.shows(generation: controller.presentationGeneration) }) {
+            for i in renderers.indices { damage[i].damage = renderers[i].render(indicator: rest.indicator) }
+            return PacedFrame(outputs: damage, animating: rest.isAnimating, nextChange: rest.isAnimating ? nil : nextChange())
+        }
         // Filled in place: the last frame's array is free again by now, so a frame allocates none.
         damage.removeAll(keepingCapacity: true)
-        // Usually the HUD at rest, every output showing its generation: only the indicator's
-        // time to bring up to date.
         let content = controller.frameContent { g in renderers.allSatisfy { $0.shows(generation: g) } }
         for i in renderers.indices {
             damage.append(PacedFrame.Output(name: outputs[i].name, damage: renderers[i].render(content, generation: controller.presentationGeneration)))
@@ -125,6 +131,7 @@ public final class HUDScene: PacedScene {
             return makeRenderer(o)
         }
         self.outputs = outputs
+        damage = []  // named for the outputs before
     }
 
     /// Whether two outputs' frames are laid out alike (size and rotation; the scanout format is

@@ -72,4 +72,20 @@ struct FBPagesTests {
         }
         #expect(copiedPixels < 40 * Int64(w * h) / 2)  // far less than full copies
     }
+
+    /// The usual frame's shortcut (one rect holding all the page missed) gives what simplifying the
+    /// two lists together gives, whatever the rects: the same, inside, overlapping, empty.
+    @Test func mergingTheMissedRectsWithTheDamageIsSimplifyingThemTogether() {
+        var rng: UInt32 = 777
+        func next(_ n: Int32) -> Int32 { rng = rng &* 1_103_515_245 &+ 12345; return Int32((rng >> 16) % UInt32(n)) }
+        func rect() -> IntRect { IntRect(x: next(6), y: next(6), width: next(5), height: next(5)) }
+        let spinner = IntRect(x: 10, y: 10, width: 8, height: 8)
+        #expect(PageDamage.merged([spinner], [spinner]) == [spinner])
+        #expect(PageDamage.merged([], [spinner]) == [spinner])
+        for _ in 0..<2000 {
+            let missed = (0..<next(4)).map { _ in rect() }
+            let damage = (0..<1 + next(2)).map { _ in rect() }
+            #expect(PageDamage.merged(missed, damage) == PageDamage.simplified(missed + damage), "\(missed) + \(damage)")
+        }
+    }
 }

@@ -229,11 +229,14 @@ public final class DRMDisplay: Display {
             (page, rects) = state.pages.target(damage: damage)
         }
         let buffer = state.buffers[page]
+        // What was written is only told to the driver single-buffered (a flip needs no list).
+        let onScreen = state.buffers.count == 1 && !state.needsModeset
         var written: [IntRect] = []
         for r in rects ?? [frame.bounds] {
-            written.append(convertingBlit(from: frame, rect: r, to: buffer.surface, rotation: output.rotation, dither: dither))
+            let w = convertingBlit(from: frame, rect: r, to: buffer.surface, rotation: output.rotation, dither: dither)
+            if onScreen { written.append(w) }
         }
-        if state.buffers.count == 1 && !state.needsModeset {
+        if onScreen {
             // Single-buffered and already on screen: no flip, tell the driver what changed.
             state.pages.drawn(page: page, damage: damage)
             try markDirty(state, buffer: buffer, rects: written, device: device)

@@ -11,6 +11,12 @@ extension DRMDisplay {
     /// when a call it ran is done (the frame loop watches both).
     public var eventDescriptors: [Int32] { device.map { [$0.fd.rawValue, worker.descriptor] } ?? [] }
 
+    /// Whether `descriptor` is one of `eventDescriptors` (asked at every flip event: builds no array).
+    func watches(_ descriptor: Int32) -> Bool {
+        guard let device else { return false }
+        return descriptor == device.fd.rawValue || descriptor == worker.descriptor
+    }
+
     /// Handles the page-flip events waiting on the card, or the calls the worker finished,
     /// without blocking (the card is open non-blocking): their outputs' other buffers are free again.
     public func handleEvents(on descriptor: Int32) throws(DisplayError) {

@@ -74,6 +74,9 @@ public final class DRMDisplaySet: Display {
     private var route: [(card: Int, output: Int)] = []
     /// Cards whose present met ENODEV: dropped at the next refreshOutputs.
     private var deadCards = Set<String>()
+    /// A card found unplugged. Asked several times a frame: the set is empty nearly always, and a
+    /// lookup would hash the card's path each time.
+    private func isDead(_ card: DRMDisplay) -> Bool { !deadCards.isEmpty && deadCards.contains(card.devicePath) }
     private var closed = false
 
     /// Opens every selected card that can show something. Throws when none can (the last card's
@@ -123,7 +126,7 @@ public final class DRMDisplaySet: Display {
     /// Waits until every live card's committed frames are on screen (see DRMDisplay's).
     public func waitForPendingFlips() throws(DisplayError) {
         guard !closed else { throw .closed }
-        for card in cards where !deadCards.contains(card.devicePath) {
+        for card in cards where !isDead(card) {
             do throws(DisplayError) { try card.waitForPendingFlips() } catch {
                 guard DRMDisplaySet.isUnplugged(error) else { throw error }
                 markDead(card, because: error)
@@ -138,7 +141,7 @@ public final class DRMDisplaySet: Display {
         guard !closed else { throw .closed }
         let r = route[index]
         let card = cards[r.card]
-        if deadCards.contains(card.devicePath) { return .timer }
+        if isDead(card) { return .timer }
         do throws(DisplayError) {
             return try card.present(frame, damage: damage, output: r.output)
         } catch {
@@ -150,13 +153,12 @@ public final class DRMDisplaySet: Display {
 
     /// Every live card's descriptor (page-flip events).
     public var eventDescriptors: [Int32] {
-        cards.filter { !deadCards.contains($0.devicePath) }.flatMap(\.eventDescriptors)
+        cards.filter { !isDead($0) }.flatMap(\.eventDescriptors)
     }
 
     /// Handles the flip events of the card behind `descriptor`; an unplugged card is marked dead.
     public func handleEvents(on descriptor: Int32) throws(DisplayError) {
-        guard !closed, let card = cards.first(where: { $0.eventDescriptors.contains(descriptor) }),
-              !deadCards.contains(card.devicePath) else { return }
+        guard !closed, let card = cards.first(where: { $0.watches(descriptor) }), !isDead(card) else { return }
         do throws(DisplayError) { try card.handleEvents(on: descriptor) } catch {
             guard DRMDisplaySet.isUnplugged(error) else { throw error }
             markDead(card, because: error)
@@ -166,7 +168,7 @@ public final class DRMDisplaySet: Display {
     public func isFlipPending(output index: Int) -> Bool {
         guard !closed, route.indices.contains(index) else { return false }
         let r = route[index]
-        return !deadCards.contains(cards[r.card].devicePath) && cards[r.card].isFlipPending(output: r.output)
+        return !isDead(cards[r.card]) && cards[r.card].isFlipPending(output: r.output)
     }
 
     public func abandonFlip(output index: Int) {
@@ -228,7 +230,7 @@ public final class DRMDisplaySet: Display {
     /// failure, if any.
     public func releaseMaster() throws(DisplayError) {
         var first: DisplayError?
-        for card in cards where !deadCards.contains(card.devicePath) {
+        for card in cards where !isDead(card) {
             do { try card.releaseMaster() } catch { first = first ?? error }
         }
         if let first { throw first }
@@ -236,7 +238,7 @@ public final class DRMDisplaySet: Display {
 
     /// Another program's picture on any live card.
     public func othersDrawn() -> Bool? {
-        let answers = cards.filter { !deadCards.contains($0.devicePath) }.compactMap { $0.othersDrawn() }
+        let answers = cards.filter { !isDead($0) }.compactMap { $0.othersDrawn() }
         return answers.isEmpty ? nil : answers.contains(true)
     }
 
@@ -245,7 +247,7 @@ public final class DRMDisplaySet: Display {
         guard !closed else { return }
         closed = true
         for card in cards {
-            if deadCards.contains(card.devicePath) { card.abandonUnpluggedCard() } else { card.close(how) }
+            if isDead(card) { card.abandonUnpluggedCard() } else { card.close(how) }
         }
         monitor = nil
     }
