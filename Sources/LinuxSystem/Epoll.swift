@@ -55,15 +55,24 @@ public final class Epoll {
     /// waits with the same array each time allocates nothing.
     public func wait(timeoutMilliseconds: Int32, into ready: inout [Event]) throws(SystemError) {
         ready.removeAll(keepingCapacity: true)
+        for i in 0..<(try poll(timeoutMilliseconds: timeoutMilliseconds)) { ready.append(readyEvent(i)) }
+    }
+
+    /// The same wait with no array at all: how many descriptors are ready, each then read with
+    /// `readyEvent` until the next wait (the event loop's, once a frame).
+    public func poll(timeoutMilliseconds: Int32) throws(SystemError) -> Int {
         let n = events.wait(descriptor.rawValue, timeoutMilliseconds)
         if n < 0 {
             let e = currentErrno()
-            if e == .interrupted { return }
+            if e == .interrupted { return 0 }
             throw SystemError("epoll_wait", e, "epoll")
         }
-        for i in 0..<Int(n) {
-            let (fd, readable, writable, hangup, error) = events[i]
-            ready.append(Event(descriptor: fd, readable: readable, writable: writable, hangup: hangup, error: error))
-        }
+        return Int(n)
+    }
+
+    /// The `index`-th ready descriptor of the last `poll`.
+    public func readyEvent(_ index: Int) -> Event {
+        let (fd, readable, writable, hangup, error) = events[index]
+        return Event(descriptor: fd, readable: readable, writable: writable, hangup: hangup, error: error)
     }
 }

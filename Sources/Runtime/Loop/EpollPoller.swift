@@ -19,8 +19,6 @@ public final class EpollPoller: LoopPoller {
     private let epoll: Epoll
     private let timer: TimerFd
     private let wakeEvent: EventFd
-    /// The last wait's events, kept so that a wait allocates nothing.
-    private var events: [Epoll.Event] = []
 
     public init() throws(SystemError) {
         epoll = try Epoll()
@@ -43,12 +41,13 @@ public final class EpollPoller: LoopPoller {
     public func remove(_ descriptor: Int32) { epoll.remove(descriptor) }
 
     public func poll(until deadline: Int64?, into ready: inout [LoopReadiness]) throws {
-        ready.removeAll(keepingCapacity: true)
+        if !ready.isEmpty { ready.removeAll(keepingCapacity: true) }
         let due = deadline.map { $0 <= MonotonicClock.nanoseconds() } ?? false
         // A deadline already due polls without arming anything; one ahead is the timer's.
         try timer.arm(at: due ? nil : deadline)
-        try epoll.wait(timeoutMilliseconds: due ? 0 : -1, into: &events)
-        for e in events {
+        // Read where the kernel left them: no array of its own a turn.
+        for i in 0..<(try epoll.poll(timeoutMilliseconds: due ? 0 : -1)) {
+            let e = epoll.readyEvent(i)
             switch e.descriptor {
             case timer.descriptor.rawValue: timer.expired()  // the next arm, before any wait, resets it
             case wakeEvent.descriptor.rawValue: try wakeEvent.drain()

@@ -64,6 +64,8 @@ final class RequestPipeline {
     /// The turn's requests, handed to `target`: every queued one in order, progress values a later
     /// one replaces answered without being applied; input messages in their place among them.
     func runTurn(_ target: some RequestTarget) {
+        // Nearly every turn: nothing queued (the inbox says so without its lock).
+        guard !local.isEmpty || !localInput.isEmpty || !inbox.isEmpty else { return }
         var batch = local
         local = []
         var inputs = localInput[...]
