@@ -21,7 +21,7 @@ mount -t tmpfs tmpfs /tmp/prof 2>/dev/null
 mountpoint -q /sys/kernel/tracing || mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 echo 0 > /proc/sys/kernel/kptr_restrict
 echo -1 > /proc/sys/kernel/perf_event_paranoid
-say "machine kernel=$(uname -r) hz=$(getconf CLK_TCK 2>/dev/null || echo 100) mode=$(cat /sys/class/drm/card0-*/modes 2>/dev/null | head -n 1)"
+say "machine kernel=$(uname -r) hz=$(getconf CLK_TCK 2>/dev/null || echo 100) $(grep -o 'video=[^ ]*' /proc/cmdline) preferred=$(cat /sys/class/drm/card0-*/modes 2>/dev/null | head -n 1)"
 printf '@0 show\n' > /run/spin.script
 printf '[output]\nbuffers = 1\n' > /run/single.conf
 
