@@ -241,6 +241,14 @@ public final class HUDController {
         return backdrop.model > .zero
     }
 
+    /// The generation of the presentation the HUD rests on, after firing the timers due: while it
+    /// stays the same, nothing but the indicator's time has changed (visibility and status
+    /// included). Nil while something moves, or changed since the last presentation was made.
+    public var restingGeneration: UInt64? {
+        update()
+        return atRest == nil ? nil : presentationGeneration
+    }
+
     /// The events since the last drain, removed from `events`.
     public func drainEvents() -> [HUDEvent] {
         update()

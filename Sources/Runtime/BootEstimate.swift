@@ -60,6 +60,8 @@ public final class BootEstimate {
     private weak var runtime: HUDRuntime?
     private var applying = false
     private var lastStatus: String?
+    /// The controller's resting generation when the status was last looked at.
+    private var lookedAt: UInt64?
 
     /// Follows `runtime` from now on, remembering in `stateDirectory`/boot-duration.
     public init(runtime: HUDRuntime, stateDirectory: String, logger: Logger) {
@@ -117,6 +119,9 @@ public final class BootEstimate {
 
     private func turnEnded() {
         guard let runtime else { return }
+        // At rest on the generation last looked at: the status is the same (every turn but a few).
+        if let g = runtime.controller.restingGeneration, g == lookedAt { return }
+        defer { lookedAt = runtime.controller.restingGeneration }
         let status = runtime.controller.isVisible ? runtime.controller.status : nil
         if let status, status != lastStatus {
             lastStatus = status

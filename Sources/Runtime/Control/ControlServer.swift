@@ -172,6 +172,7 @@ public final class ControlServer {
     // MARK: End of turn
 
     private func answerDeferred() {
+        guard !deferred.isEmpty || !waiters.isEmpty else { return }
         let batch = deferred
         deferred = []
         for (c, slot, request) in batch where !c.closed {
