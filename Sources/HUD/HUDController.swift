@@ -246,7 +246,8 @@ public final class HUDController {
     /// included). Nil while something moves, or changed since the last presentation was made.
     public var restingGeneration: UInt64? {
         update()
-        return atRest == nil ? nil : presentationGeneration
+        // One field through the optional: `atRest == nil` copied the whole presentation.
+        return atRest?.isAnimating == nil ? nil : presentationGeneration
     }
 
     /// The events since the last drain, removed from `events`.
