@@ -20,13 +20,18 @@
 import CDRM
 import SystemPackage
 
-/// One output's KMS objects.
-struct DRMOutputTarget {
-    var connectorID: UInt32
-    var crtcID: UInt32
-    var mode: drmModeModeInfo
+/// One output's KMS objects. A class: each flip hands it to the commit, and a copy of the struct it
+/// was (the mode, three property tables) cost a frame its retains and releases.
+final class DRMOutputTarget {
+    let connectorID: UInt32
+    let crtcID: UInt32
+    let mode: drmModeModeInfo
     /// The primary plane and the property tables an atomic commit needs (nil for legacy).
     var atomic: DRMAtomicObjects?
+
+    init(connectorID: UInt32, crtcID: UInt32, mode: drmModeModeInfo, atomic: DRMAtomicObjects?) {
+        self.connectorID = connectorID; self.crtcID = crtcID; self.mode = mode; self.atomic = atomic
+    }
 }
 
 struct DRMAtomicObjects {

@@ -211,10 +211,11 @@ public final class DRMDisplay: Display {
     public func present(_ frame: ComposedFrame, damage: [IntRect], output index: Int) throws(DisplayError) -> PresentTiming {
         guard let device else { throw .closed }
         let state = states[index]
-        let output = state.output
-        guard frame.width == output.frameWidth, frame.height == output.frameHeight else {
-            throw .frameSizeMismatch(
-                expectedWidth: output.frameWidth, expectedHeight: output.frameHeight, width: frame.width, height: frame.height)
+        // The output's fields, not the output: a copy of it (its name, its mode) cost every frame.
+        let rotation = state.output.rotation
+        guard frame.width == state.output.frameWidth, frame.height == state.output.frameHeight else {
+            throw .frameSizeMismatch(expectedWidth: state.output.frameWidth, expectedHeight: state.output.frameHeight,
+                                     width: frame.width, height: frame.height)
         }
         try throwDeferredError()
         if isMasterLost {
@@ -233,7 +234,7 @@ public final class DRMDisplay: Display {
         let onScreen = state.buffers.count == 1 && !state.needsModeset
         var written: [IntRect] = []
         for r in rects ?? [frame.bounds] {
-            let w = convertingBlit(from: frame, rect: r, to: buffer.surface, rotation: output.rotation, dither: dither)
+            let w = convertingBlit(from: frame, rect: r, to: buffer.surface, rotation: rotation, dither: dither)
             if onScreen { written.append(w) }
         }
         if onScreen {
