@@ -204,9 +204,12 @@ final class LiveSubscriber: @unchecked Sendable {
         return condition(raw)
     }
 
-    /// Every line as mosquitto_sub printed it (topic, tab, the format's fields).
+    /// Every line as mosquitto_sub printed it (topic, tab, the format's fields), ended lines only:
+    /// a long one (a snapshot's PNG in hex) reaches the pipe in several writes, and a test that took
+    /// its first part failed under ThreadSanitizer with a truncated PNG.
     private var raw: [String] {
         lock.lock(); defer { lock.unlock() }
-        return String(decoding: buffer, as: UTF8.self).split(separator: "\n").map(String.init)
+        guard let end = buffer.lastIndex(of: UInt8(ascii: "\n")) else { return [] }
+        return String(decoding: buffer[..<end], as: UTF8.self).split(separator: "\n").map(String.init)
     }
 }
