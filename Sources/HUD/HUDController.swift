@@ -250,6 +250,15 @@ public final class HUDController {
         return atRest?.isAnimating == nil ? nil : presentationGeneration
     }
 
+    /// Whether the HUD may have changed since `watch` last asked (anything but the indicator's
+    /// time): what a step looking at visibility or status each turn asks first. One look at
+    /// `restingGeneration` a turn.
+    public func hasMoved(since watch: inout RestWatch) -> Bool {
+        let g = restingGeneration
+        defer { watch.generation = g }
+        return g == nil || g != watch.generation
+    }
+
     /// The events since the last drain, removed from `events`.
     public func drainEvents() -> [HUDEvent] {
         update()
@@ -282,4 +291,10 @@ public final class HUDController {
         guard let s, !s.isEmpty else { return nil }
         return s
     }
+}
+
+/// What `HUDController.hasMoved(since:)` remembers for one watcher: the resting generation it saw.
+public struct RestWatch {
+    fileprivate var generation: UInt64?
+    public init() {}
 }

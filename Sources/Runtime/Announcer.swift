@@ -51,13 +51,12 @@ public final class Announcer {
         if let console { Files.close(console) }
     }
 
-    /// The controller's resting generation at the last look (see `HUDController.restingGeneration`).
-    private var lookedAt: UInt64?
+    /// What the last look saw of the controller (see `HUDController.hasMoved(since:)`).
+    private var watch = RestWatch()
 
     private func look(at runtime: HUDRuntime) {
         // At rest on the generation last looked at: nothing to announce (every turn but a few).
-        if let g = runtime.controller.restingGeneration, g == lookedAt { return }
-        defer { lookedAt = runtime.controller.restingGeneration }
+        guard runtime.controller.hasMoved(since: &watch) else { return }
         let visible = runtime.controller.isVisible
         let status = visible ? runtime.controller.status : nil
         defer { wasVisible = visible }

@@ -5,6 +5,7 @@
 // start, never going backwards. A client that sends progress values itself wins: the estimate stops
 // for the rest of the run. A state directory that is missing, unreadable or read-only only means
 // no estimate this time, or none remembered for the next: it never stops the splash.
+import HUD
 import HUDProtocol
 import LinuxSystem
 import Logging
@@ -60,8 +61,8 @@ public final class BootEstimate {
     private weak var runtime: HUDRuntime?
     private var applying = false
     private var lastStatus: String?
-    /// The controller's resting generation when the status was last looked at.
-    private var lookedAt: UInt64?
+    /// What the last look at the status saw of the controller (see `HUDController.hasMoved(since:)`).
+    private var watch = RestWatch()
 
     /// Follows `runtime` from now on, remembering in `stateDirectory`/boot-duration.
     public init(runtime: HUDRuntime, stateDirectory: String, logger: Logger) {
@@ -120,8 +121,7 @@ public final class BootEstimate {
     private func turnEnded() {
         guard let runtime else { return }
         // At rest on the generation last looked at: the status is the same (every turn but a few).
-        if let g = runtime.controller.restingGeneration, g == lookedAt { return }
-        defer { lookedAt = runtime.controller.restingGeneration }
+        guard runtime.controller.hasMoved(since: &watch) else { return }
         let status = runtime.controller.isVisible ? runtime.controller.status : nil
         if let status, status != lastStatus {
             lastStatus = status
