@@ -240,8 +240,11 @@ struct VKMSEndToEndTests {
     /// No torn or half-drawn frame in a phase: every picture vkms composed before its buffer went
     /// back is one of `drawn` (the memory display's frames), and none changed without a flip.
     /// Pictures composed later show what the daemon had drawn into the buffer since (the next
-    /// frame, or, while it was drawing, two frames mixed: measured 0-1 such pictures in a phase):
-    /// at most 2; a daemon that tore would show tens.
+    /// frame, or, while it was drawing, two frames mixed): at most 2, or one in 8 of the distinct
+    /// pictures composed late. Measured: 0-1 in a phase; 3 in a loaded CI run (77 flips) where
+    /// vkms composed 291 of 298 entries late (a mix needs a composition that overlaps a draw, so their
+    /// number grows with the lateness); a daemon that drew other frames would have nearly all of
+    /// its late pictures undrawn.
     static func expectFramesDrawn(_ name: String, _ record: VKMSRecord, drawn: Set<UInt32>) {
         let undrawn = record.entries.filter { !drawn.contains($0.crc) }
         let torn = undrawn.filter { !record.composedLate($0) }
@@ -251,7 +254,9 @@ struct VKMSEndToEndTests {
         let unflipped = record.changesWithoutFlip
         #expect(unflipped.isEmpty, "\(name): the picture changed without a flip at vblanks \(unflipped)")
         let late = Set(undrawn.map(\.crc))
-        #expect(late.count <= 2, "\(name): \(late.count) pictures vkms composed after their buffers went back are no frame: \(listed(undrawn))")
+        let composedLate = Set(record.entries.filter { record.composedLate($0) }.map(\.crc))
+        #expect(late.count <= max(2, composedLate.count / 8),
+                "\(name): \(late.count) of the \(composedLate.count) pictures vkms composed after their buffers went back are no frame: \(listed(undrawn))")
     }
 
     @Test("vkms's CRC model: the floor's frames' CRCs, computed here, are what the kernel reports")

@@ -84,13 +84,19 @@ splashhud|splashhud-progress)
         echo "SPLASHHUD_OPTIONS=\"$opts --boot-estimate\"" >> /etc/default/splashhud
         say "PREP options $(grep '^SPLASHHUD_OPTIONS=' /etc/default/splashhud | tail -n 1)"
         update-initramfs -u || finish 1
-    fi ;;
+    fi
+    # The real root's daemon only (the initramfs is built already): its start-up line, which says
+    # where the time to its first frame went, is logged at info.
+    opts=$(. /etc/default/splashhud; echo "$SPLASHHUD_OPTIONS")
+    echo "SPLASHHUD_OPTIONS=\"$opts --log-level info\"" >> /etc/default/splashhud ;;
 *) say "PREP unknown variant $variant"; finish 2 ;;
 esac
 install -m 0755 "$disk/bench-point" /usr/local/sbin/bench-point
 install -m 0644 "$disk/bench-point.service" /etc/systemd/system/bench-point.service
 mkdir -p /etc/systemd/system/plymouth-quit.service.d
 install -m 0644 "$disk/plymouth-quit.conf" /etc/systemd/system/plymouth-quit.service.d/whole-boot.conf
+mkdir -p /etc/systemd/system/splashhud-quit.service.d
+install -m 0644 "$disk/splashhud-quit.conf" /etc/systemd/system/splashhud-quit.service.d/whole-boot.conf
 systemctl disable docs-guest.service
 systemctl enable bench-point.service
 say "PREP done $variant initramfs $(ls -l /boot/initrd.img-* | awk '{print $5}')"
@@ -115,6 +121,9 @@ while pidof splashhudd >/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); 
 grep -h "ended: " /run/initramfs/splashhud.log 2>/dev/null | sed 's/^/splashhud-initramfs /' | while read -r l; do say "$l"; done
 journalctl -b -o cat -u splashhud.service | grep "ended: " | sed 's/^/splashhud-root /' | while read -r l; do say "$l"; done
 [ -s /run/whole-boot-plymouthd.stat ] && say "plymouthd-stat $(cat /run/whole-boot-plymouthd.stat)"
+[ -s /run/whole-boot-splashhudd.schedstat ] && say "splashhudd-schedstat $(cat /run/whole-boot-splashhudd.schedstat)"
+say "splashhud-result $(systemctl show -P Result splashhud.service)"
+journalctl -b -o short-monotonic -u splashhud.service --no-pager | grep -E "start-up:|READY|Start|Fail|timed out" | sed 's/^/splashhud-journal /' | while read -r l; do say "$l"; done
 # When the splashes' units and the boot's milestones started (µs of CLOCK_MONOTONIC; 0: never).
 for u in splashhud.service splashhud-quit.service plymouth-start.service plymouth-quit.service \
          systemd-udev-trigger.service sysinit.target basic.target multi-user.target; do
@@ -145,6 +154,12 @@ PLYMOUTH_QUIT = """[Service]
 ExecStartPre=-/bin/sh -c 'cat /proc/$(pidof plymouthd)/stat > /run/whole-boot-plymouthd.stat'
 """
 
+# The real root's daemon's time on the CPU and waiting for it (ns, its main thread's schedstat),
+# read before splashhud-quit.service ends it: a daemon slow to start for want of the CPU waits long.
+SPLASHHUD_QUIT = """[Service]
+ExecStartPre=-/bin/sh -c 'cat /proc/$(systemctl show -P MainPID splashhud.service)/schedstat > /run/whole-boot-splashhudd.schedstat'
+"""
+
 
 def log(msg):
     print(f"whole-boot: {msg}", file=sys.stderr, flush=True)
@@ -173,7 +188,8 @@ def prepare(variant, img, version, out):
     os.makedirs(work, exist_ok=True)
     root, initrd = os.path.join(work, "root.img"), os.path.join(work, "initrd.img")
     subprocess.run(["cp", "--sparse=always", img, root], check=True)
-    files = {"variant": variant + "\n", "bench-point": POINT, "bench-point.service": UNIT, "plymouth-quit.conf": PLYMOUTH_QUIT}
+    files = {"variant": variant + "\n", "bench-point": POINT, "bench-point.service": UNIT, "plymouth-quit.conf": PLYMOUTH_QUIT,
+             "splashhud-quit.conf": SPLASHHUD_QUIT}
     disk = debian_guest.tree_disk(work, guest=PREPARE, files=files)
     status, output, took = vmtest_boot(img[:-4] + ".initrd", [root, disk], work, "prepare", 1800, False)
     if status != 0:
@@ -218,6 +234,12 @@ def parse(output):
             # /proc/PID/stat: utime and stime are fields 14 and 15 (after "(comm)").
             fields = rest.rsplit(")", 1)[-1].split()
             fig["plymouthd ticks"] = int(fields[11]) + int(fields[12])
+        elif word == "splashhudd-schedstat":
+            # run_time, run_delay (ns), timeslices
+            run, wait = (int(x) for x in rest.split()[:2])
+            fig["splash run delay"] = wait / 1e9
+        elif word == "splashhud-result":
+            fig["splashhud failed"] = rest.strip() not in ("success", "")
         elif word == "clk-tck":
             fig["clk-tck"] = int(rest)
         elif word == "failed":
@@ -238,7 +260,8 @@ FIGURES = [("point", "time to the fixed point (s, kernel's uptime)"),
            ("analyze initrd", "systemd-analyze: initrd (s)"),
            ("analyze userspace", "systemd-analyze: userspace (s)"),
            ("first frame", "first splash frame (s after the kernel's start)"),
-           ("splash CPU", "the splash's CPU during boot (s)")]
+           ("splash CPU", "the splash's CPU during boot (s)"),
+           ("splash run delay", "the real root's daemon's wait for the CPU until the quit (s)")]
 
 
 def report(results, variants, args):
@@ -256,6 +279,7 @@ def report(results, variants, args):
 
     for key, label in FIGURES:
         lines.append(f"| {label} | " + " | ".join(cell([r[key] for r in results[v] if key in r]) for v in variants) + " |")
+    lines.append("| boots where splashhud.service failed | " + " | ".join(str(sum(1 for r in results[v] if r.get("splashhud failed"))) for v in variants) + " |")
     lines.append("| boots that failed a unit | " + " | ".join(str(sum(1 for r in results[v] if r.get("failed units"))) for v in variants) + " |")
     if "none" in variants:
         base = [r["point"] for r in results["none"] if "point" in r]
