@@ -41,8 +41,10 @@ fi
 # and the real Home Assistant, whose own start is not ours to sanitize (about 25 s).
 phase "the plain host checks"
 swift test --skip-build --filter 'DaemonFloodTests|LoopLatencyTests|HomeAssistantDiscoveryTests'
-# The Plymouth benchmark's report code (parsing, medians, tables, targets): no QEMU, no root.
+# The Plymouth and whole-boot benchmarks' report code (parsing, medians, tables, targets): no QEMU,
+# no root (the whole boot's own runs take 50 minutes).
 python3 scripts/bench/test_report.py
+python3 scripts/bench/test_whole_boot.py
 # The key-to-bullet benchmark in short (the static pair on the memory display, its screen shared
 # through --screen-file, 3 keys; a few seconds): it fails when a bullet or the answer is missing.
 python3 scripts/bench/key-latency.py --runs 1 --keys 3 --bin-dir "$(dirname "$SPLASHHUD_STATIC_DAEMON")"

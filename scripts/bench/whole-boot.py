@@ -24,6 +24,9 @@ multi-user.target; it reports over vmtest.py's channel:
     once the system is running;
   - the splash's CPU: each SplashHUD daemon's ending line ("… N ms CPU"; the initramfs's and the
     root's), and plymouthd's utime + stime read right before plymouth-quit.service quits it;
+  - whether splashhud.service started (its unit's result), and how long the real root's daemon
+    waited for the CPU until the quit (its schedstat, read right before splashhud-quit.service
+    ends it); that daemon logs at info, so its start-up line is in the boot's log;
   - the first splash frame: vmtest.py --first-frame dumps the screen every 100 ms until its centre
     lights up, placed on the kernel's clock by the fixed point's UPTIME line.
 Prints a markdown table per figure (median and range per variant) and the added boot time of each
