@@ -23,7 +23,10 @@ def console(point, cpu_ms=None, failed=False, ticks=None, first_frame=12.5):
              f"vmtest: guest said: INFO BENCH point {point:.2f}",
              "vmtest: guest said: INFO BENCH state " + ("degraded" if failed else "running"),
              "vmtest: guest said: INFO BENCH analyze Startup finished in 2.512s (kernel) + 4.003s (initrd) "
-             "+ 1min 2.250s (userspace) = 1min 8.765s"]
+             "+ 1min 2.250s (userspace) = 1min 8.765s",
+             "vmtest: guest said: INFO BENCH initrd-freed 3.104512",
+             "vmtest: guest said: INFO BENCH root-mounted 14.250000",
+             "vmtest: guest said: INFO BENCH initrd-size 16384000"]
     if cpu_ms is not None:
         lines += [f"vmtest: guest said: INFO BENCH splashhud-initramfs ended: QUIT after 900.0 ms, {cpu_ms / 2:.1f} ms CPU",
                   f"vmtest: guest said: INFO BENCH splashhud-root ended: QUIT (after the fade-out) after 4520.3 ms, {cpu_ms / 2:.1f} ms CPU",
@@ -46,6 +49,9 @@ class WholeBootTests(unittest.TestCase):
         self.assertAlmostEqual(fig["analyze kernel"], 2.512)
         self.assertAlmostEqual(fig["analyze userspace"], 62.25)
         self.assertAlmostEqual(fig["analyze total"], 68.765)
+        self.assertAlmostEqual(fig["initrd freed"], 3.104512)
+        self.assertAlmostEqual(fig["root mounted"], 14.25)
+        self.assertAlmostEqual(fig["initrd MB"], 16.384)
         self.assertAlmostEqual(fig["splash CPU"], 2.27)
         self.assertAlmostEqual(fig["splash run delay"], 7.5)
         self.assertFalse(fig["splashhud failed"])

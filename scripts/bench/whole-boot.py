@@ -27,6 +27,8 @@ multi-user.target; it reports over vmtest.py's channel:
   - whether splashhud.service started (its unit's result), and how long the real root's daemon
     waited for the CPU until the quit (its schedstat, read right before splashhud-quit.service
     ends it); that daemon logs at info, so its start-up line is in the boot's log;
+  - where the initramfs's time goes: when the kernel had unpacked it and when the real root was
+    mounted (dmesg), and its size;
   - the first splash frame: vmtest.py --first-frame dumps the screen every 100 ms until its centre
     lights up, placed on the kernel's clock by the fixed point's UPTIME line.
 Prints a markdown table per figure (median and range per variant) and the added boot time of each
@@ -126,6 +128,11 @@ journalctl -b -o cat -u splashhud.service | grep "ended: " | sed 's/^/splashhud-
 [ -s /run/whole-boot-plymouthd.stat ] && say "plymouthd-stat $(cat /run/whole-boot-plymouthd.stat)"
 [ -s /run/whole-boot-splashhudd.schedstat ] && say "splashhudd-schedstat $(cat /run/whole-boot-splashhudd.schedstat)"
 say "splashhud-result $(systemctl show -P Result splashhud.service)"
+# Where the initramfs's time goes, on the kernel's clock: its unpacking (done when the kernel frees
+# it) and the real root's mount.
+dmesg | grep -m 1 "Freeing initrd memory" | sed 's/^\[ *\([0-9.]*\)\].*/initrd-freed \1/' | while read -r l; do say "$l"; done
+dmesg | grep -m 1 "EXT4-fs (vda): mounted" | sed 's/^\[ *\([0-9.]*\)\].*/root-mounted \1/' | while read -r l; do say "$l"; done
+say "initrd-size $(stat -c %s /boot/initrd.img-$(uname -r))"
 journalctl -b -o short-monotonic -u splashhud.service --no-pager | grep -E "start-up:|READY|Start|Fail|timed out" | sed 's/^/splashhud-journal /' | while read -r l; do say "$l"; done
 # When the splashes' units and the boot's milestones started (µs of CLOCK_MONOTONIC; 0: never).
 for u in splashhud.service splashhud-quit.service plymouth-start.service plymouth-quit.service \
@@ -241,6 +248,10 @@ def parse(output):
             # run_time, run_delay (ns), timeslices
             run, wait = (int(x) for x in rest.split()[:2])
             fig["splash run delay"] = wait / 1e9
+        elif word in ("initrd-freed", "root-mounted"):
+            fig[word.replace("-", " ")] = float(rest)
+        elif word == "initrd-size":
+            fig["initrd MB"] = int(rest) / 1e6
         elif word == "splashhud-result":
             fig["splashhud failed"] = rest.strip() not in ("success", "")
         elif word == "clk-tck":
@@ -262,6 +273,9 @@ FIGURES = [("point", "time to the fixed point (s, kernel's uptime)"),
            ("analyze kernel", "systemd-analyze: kernel (s)"),
            ("analyze initrd", "systemd-analyze: initrd (s)"),
            ("analyze userspace", "systemd-analyze: userspace (s)"),
+           ("initrd freed", "the initramfs unpacked (s, the kernel frees it)"),
+           ("root mounted", "the real root mounted (s)"),
+           ("initrd MB", "the initramfs's size (MB)"),
            ("first frame", "first splash frame (s after the kernel's start)"),
            ("splash CPU", "the splash's CPU during boot (s)"),
            ("splash run delay", "the real root's daemon's wait for the CPU until the quit (s)")]
