@@ -447,6 +447,11 @@ journalctl -b --no-pager -o cat 2>/dev/null | grep -E -i "passphrase|PIN|tpm2|cr
     echo "INFO SDLUKS journal $line" >&3
 done
 exec 3>&-
+# This shell, a service's session leader, made ttyS1 its controlling terminal when it opened the
+# channel, and the kernel hangs a session leader's terminal up when it exits: the pre-mount probe's
+# writes on its own descriptor then fail with EIO (a CI run lost its last line so). It stays until
+# the switch to the real root stops it.
+while :; do sleep 60; done
 """
 
 SD_TYPIST_UNIT = """# The test's typist (not part of SplashHUD): types at the splash's prompts.
