@@ -63,8 +63,16 @@ final class SWUpdateFollower {
             }
             for frame in frames {
                 // Up to 2 s for the reason's last message: usually a millisecond, but a loaded
-                // machine (a sanitizer's test run) once showed a reason cut short after 300 ms.
-                if let view = progress.view(for: frame, reason: { notices.failureReason(waitingUpTo: 2_000) }) { sink.show(view) }
+                // machine (a sanitizer's test run) once showed a reason cut short after 300 ms and
+                // once after 2 s. Cut short, it is shown again whole when the message comes.
+                var cutShort = false
+                let view = progress.view(for: frame) {
+                    let (reason, complete) = notices.failureReason(waitingUpTo: 2_000)
+                    cutShort = !complete
+                    return reason
+                }
+                if let view { sink.show(view) }
+                if cutShort { notices.whenReasonCompletes { [sink] in sink.show(.failed(reason: $0)) } }
             }
         }
     }

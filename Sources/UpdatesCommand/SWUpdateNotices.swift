@@ -15,6 +15,9 @@ final class SWUpdateNotices: @unchecked Sendable {
     private let lock = Lock()
     /// The last `keep` messages, oldest first (SWUpdate itself keeps a hundred).
     private var notices: [SWUpdateNotice] = []
+    /// Called with the whole reason when SWUpdate's FAILURE notice comes after a reason was shown
+    /// without it (`whenReasonCompletes`); dropped when another install starts first.
+    private var pending: (@Sendable (String) -> Void)?
     private let idle: EventFd
     static let keep = 100
 
@@ -29,21 +32,43 @@ final class SWUpdateNotices: @unchecked Sendable {
     /// started. They come on another socket about when the FAILURE frame does (measured 0-1 ms
     /// before it), so they are waited for, up to `milliseconds`, until the message SWUpdate sends
     /// with the status FAILURE ("Image invalid or corrupted. Not installing ...") is among them.
-    func failureReason(waitingUpTo milliseconds: Int32) -> String? {
+    /// Whether the reason is complete: false when the deadline came first.
+    func failureReason(waitingUpTo milliseconds: Int32) -> (reason: String?, complete: Bool) {
         let deadline = MonotonicClock.nanoseconds() + Int64(milliseconds) * 1_000_000
         while true {
             // Complete once SWUpdate's own FAILURE notice (after the errors) has come; else what
             // has come by the deadline (the two sockets are read by two threads: the progress
             // frame can overtake the messages).
-            let (reason, complete) = lock.withLock { () -> (String?, Bool) in
-                let start = notices.lastIndex { $0.status == SWUpdateStatus.start.rawValue } ?? notices.startIndex
-                return (SWUpdateNotice.failureReason(notices, lineLimit: 100),
-                        notices[start...].contains { $0.status == SWUpdateStatus.failure.rawValue })
-            }
-            if complete || MonotonicClock.nanoseconds() >= deadline { return reason }
+            let (reason, complete) = lock.withLock { (currentReason(), reasonComplete()) }
+            if complete || MonotonicClock.nanoseconds() >= deadline { return (reason, complete) }
             _ = try? Poll.wait(idle.descriptor, for: .read, timeoutMilliseconds: 10, subject: "reason")
         }
     }
+
+    /// Calls `action` (on this object's thread, or now) with the whole reason once SWUpdate's
+    /// FAILURE notice has come, unless another install starts first: a reason shown cut short on a
+    /// loaded machine is shown again whole.
+    func whenReasonCompletes(_ action: @escaping @Sendable (String) -> Void) {
+        let now: String? = lock.withLock {
+            if reasonComplete() { return currentReason() }
+            pending = action
+            return nil
+        }
+        if let now { action(now) }
+    }
+
+    /// Under the lock.
+    private func currentReason() -> String? { SWUpdateNotice.failureReason(notices, lineLimit: 100) }
+
+    /// Under the lock: SWUpdate's closing notice came after the latest start. Its ERROR lines have
+    /// the status FAILURE too; the closing one alone has an error code (RECOVERY_ERROR). Taking
+    /// any FAILURE as the end cut the reason after its first line on a loaded machine.
+    private func reasonComplete() -> Bool {
+        let start = notices.lastIndex { $0.status == SWUpdateStatus.start.rawValue } ?? notices.startIndex
+        return notices[start...].contains(where: Self.closes)
+    }
+
+    private static func closes(_ notice: SWUpdateNotice) -> Bool { notice.status == SWUpdateStatus.failure.rawValue && notice.error != 0 }
 
     private func run() {
         var retrying: Retrying
@@ -93,10 +118,15 @@ final class SWUpdateNotices: @unchecked Sendable {
                 do { notice = try SWUpdateNotice.decode(bytes[at..<(at + size)]) } catch { throw .message(error) }
                 at += size
                 guard let notice else { continue }
-                lock.withLock {
+                let completed = lock.withLock { () -> (action: @Sendable (String) -> Void, reason: String)? in
                     notices.append(notice)
                     if notices.count > Self.keep { notices.removeFirst(notices.count - Self.keep) }
+                    if notice.status == SWUpdateStatus.start.rawValue { pending = nil }
+                    guard let action = pending, Self.closes(notice), let reason = currentReason() else { return nil }
+                    pending = nil
+                    return (action, reason)
                 }
+                completed.map { $0.action($0.reason) }
             }
             bytes.removeFirst(at)
         }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // SWUpdate's control-socket messages (NOTIFY_STREAM) and the failure reason read from them; where
 // SWUpdate's sockets are looked for.
+import Foundation
+import LinuxSystem
 import Testing
 @testable import UpdatesCommand
 import UpdateSources
@@ -47,6 +49,45 @@ struct SWUpdateNoticeTests {
         let long = SWUpdateNotice(status: 4, level: 1, text: String(repeating: "é", count: 200))
         let cut = SWUpdateNotice.failureReason([start, long], lineLimit: 40)!
         #expect(cut.utf8.count <= 40 && cut.hasSuffix("…") && cut.hasPrefix("éé"))
+    }
+
+    @Test("a reason cut short by the deadline is given whole once SWUpdate's closing message comes (not at its first ERROR line); not when another install starts first")
+    func reasonCompletedLate() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("swupdate-ctrl-\(UInt32.random(in: 0...UInt32.max))").path
+        let listener = try UnixSocket.listen(at: path)
+        defer { Files.close(listener); unlink(path) }
+        let notices = try SWUpdateNotices(settings: SWUpdateSettings(controlSocket: path))
+        #expect(notices.start())
+        #expect(try Poll.wait(listener, for: .read, timeoutMilliseconds: 10_000, subject: "test"))
+        let connection = try #require(try UnixSocket.accept(listener, subject: "test"))
+        defer { Files.close(connection) }
+        func send(_ n: SWUpdateNotice) throws {
+            let bytes = n.encoded()
+            #expect(try bytes.withUnsafeBytes { try UnixSocket.send(connection, $0, subject: "test") } == bytes.count)
+        }
+        let start = SWUpdateNotice(status: 1, level: 3, text: "Software Update started !")
+        let hash = SWUpdateNotice(status: 4, level: 1, text: "ERROR : HASH mismatch : 1a2b <--> 3c4d")
+        let closing = SWUpdateNotice(status: 4, error: 1, level: 1, text: "Image invalid or corrupted. Not installing ...")
+        try send(start); try send(hash)
+        let deadline = Date() + 10
+        while notices.failureReason(waitingUpTo: 0).reason == nil && Date() < deadline { usleep(10_000) }
+        let cut = notices.failureReason(waitingUpTo: 20)
+        #expect(cut.reason == "HASH mismatch : 1a2b <--> 3c4d" && !cut.complete, "\(cut)")
+        let given = try Mailbox<String>(capacity: 4)
+        notices.whenReasonCompletes { _ = given.post($0) }
+        // The first line (an ERROR: the status FAILURE, no error code) does not end the reason.
+        #expect(!notices.failureReason(waitingUpTo: 0).complete)
+        try send(closing)
+        #expect(given.take(timeoutMilliseconds: 10_000) == "HASH mismatch : 1a2b <--> 3c4d\nImage invalid or corrupted. Not installing ...")
+        // Complete already: given at once.
+        notices.whenReasonCompletes { _ = given.post("now: " + $0) }
+        #expect(given.take(timeoutMilliseconds: 0)?.hasPrefix("now: HASH mismatch") == true)
+        // Another install starts before the FAILURE message: the old one's wait is dropped.
+        try send(start); try send(hash)
+        while notices.failureReason(waitingUpTo: 0).complete && Date() < deadline { usleep(10_000) }
+        notices.whenReasonCompletes { _ = given.post("stale: " + $0) }
+        try send(start); try send(closing)
+        #expect(given.take(timeoutMilliseconds: 300) == nil)
     }
 
     @Test("SWUpdate's socket directories, by release: $RUNTIME_DIRECTORY from 2023.12, /run/swupdate from 2026.05, then $TMPDIR, /tmp")
