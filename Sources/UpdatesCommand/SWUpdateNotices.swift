@@ -15,7 +15,7 @@ final class SWUpdateNotices: @unchecked Sendable {
     private let lock = Lock()
     /// The last `keep` messages, oldest first (SWUpdate itself keeps a hundred).
     private var notices: [SWUpdateNotice] = []
-    /// Called with the whole reason when SWUpdate's FAILURE notice comes after a reason was shown
+    /// Called with the whole reason when SWUpdate's closing message comes after a reason was shown
     /// without it (`whenReasonCompletes`); dropped when another install starts first.
     private var pending: (@Sendable (String) -> Void)?
     private let idle: EventFd
@@ -30,13 +30,13 @@ final class SWUpdateNotices: @unchecked Sendable {
 
     /// The reason for the failure SWUpdate just reported: its error messages since the install
     /// started. They come on another socket about when the FAILURE frame does (measured 0-1 ms
-    /// before it), so they are waited for, up to `milliseconds`, until the message SWUpdate sends
-    /// with the status FAILURE ("Image invalid or corrupted. Not installing ...") is among them.
-    /// Whether the reason is complete: false when the deadline came first.
+    /// before it), so they are waited for, up to `milliseconds`, until SWUpdate's closing message
+    /// ("Image invalid or corrupted. Not installing ...") is among them. `complete` is false when
+    /// the deadline came first.
     func failureReason(waitingUpTo milliseconds: Int32) -> (reason: String?, complete: Bool) {
         let deadline = MonotonicClock.nanoseconds() + Int64(milliseconds) * 1_000_000
         while true {
-            // Complete once SWUpdate's own FAILURE notice (after the errors) has come; else what
+            // Complete once SWUpdate's closing message (after the errors) has come; else what
             // has come by the deadline (the two sockets are read by two threads: the progress
             // frame can overtake the messages).
             let (reason, complete) = lock.withLock { (currentReason(), reasonComplete()) }
@@ -46,8 +46,8 @@ final class SWUpdateNotices: @unchecked Sendable {
     }
 
     /// Calls `action` (on this object's thread, or now) with the whole reason once SWUpdate's
-    /// FAILURE notice has come, unless another install starts first: a reason shown cut short on a
-    /// loaded machine is shown again whole.
+    /// closing message has come, unless another install starts first: a reason shown cut short on
+    /// a loaded machine is shown again whole.
     func whenReasonCompletes(_ action: @escaping @Sendable (String) -> Void) {
         let now: String? = lock.withLock {
             if reasonComplete() { return currentReason() }
