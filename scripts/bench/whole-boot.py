@@ -245,9 +245,8 @@ def parse(output):
             fields = rest.rsplit(")", 1)[-1].split()
             fig["plymouthd ticks"] = int(fields[11]) + int(fields[12])
         elif word == "splashhudd-schedstat":
-            # run_time, run_delay (ns), timeslices
-            run, wait = (int(x) for x in rest.split()[:2])
-            fig["splash run delay"] = wait / 1e9
+            # run_time, run_delay (ns), timeslices: the wait is the second
+            fig["splash run delay"] = int(rest.split()[1]) / 1e9
         elif word in ("initrd-freed", "root-mounted"):
             fig[word.replace("-", " ")] = float(rest)
         elif word == "initrd-size":

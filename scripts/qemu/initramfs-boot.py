@@ -405,6 +405,12 @@ PIN = "2468"
 # prompt the splash shows, by what it asks: systemd's PIN prompt gets PIN, the passphrase prompt
 # first a wrong passphrase (the German key positions on the US keymap), then the right one.
 SD_TYPIST = CHANNEL + r"""up() { cut -d' ' -f1 /proc/uptime; }
+# The journal's last N lines matching PATTERN (case aside), to the host.
+journal() {
+    journalctl -b --no-pager -o cat 2>/dev/null | grep -E -i "$1" | tail -n "$2" | while IFS= read -r line; do
+        echo "INFO SDLUKS journal $line" >&3
+    done
+}
 n=0
 wrong=0
 seen=""
@@ -419,9 +425,7 @@ while [ ! -e /dev/mapper/@ROOTMAP@ ] || [ ! -e /dev/mapper/@PINMAP@ ]; do
             # the TPM (measured under a loaded host: no PIN asked at all). Said at once, with
             # systemd's words, rather than typed at until the boot times out.
             echo "INFO SDLUKS fallback $n at $(up): the TPM2+PIN volume asks for its passphrase" >&3
-            journalctl -b --no-pager -o cat 2>/dev/null | grep -E -i "tpm|token|PIN|cryptsetup" | tail -n 30 | while IFS= read -r line; do
-                echo "INFO SDLUKS journal $line" >&3
-            done
+            journal "tpm|token|PIN|cryptsetup" 30
             echo "EXIT 3" >&3
             while :; do sleep 60; done ;;
         *PIN*) kind=pin; keys="@PINKEYS@" ;;
@@ -453,9 +457,7 @@ for u in splashhud.service splashhud-ask-password.path splashhud-ask-password.se
          systemd-ask-password-console.service "systemd-cryptsetup@luks\\x2d@ROOTUUIDESC@.service" "systemd-cryptsetup@luks\\x2d@PINUUIDESC@.service"; do
     echo "INFO SDLUKS unit $u $(systemctl show -P ActiveState "$u" 2>&1) $(systemctl show -P ConditionResult "$u" 2>&1)" >&3
 done
-journalctl -b --no-pager -o cat 2>/dev/null | grep -E -i "passphrase|PIN|tpm2|cryptsetup|splashhud|agent" | tail -n 40 | while IFS= read -r line; do
-    echo "INFO SDLUKS journal $line" >&3
-done
+journal "passphrase|PIN|tpm2|cryptsetup|splashhud|agent" 40
 exec 3>&-
 # This shell, a service's session leader, made ttyS1 its controlling terminal when it opened the
 # channel, and the kernel hangs a session leader's terminal up when it exits: the pre-mount probe's
