@@ -30,7 +30,8 @@ def console(point, cpu_ms=None, failed=False, ticks=None, first_frame=12.5):
     if cpu_ms is not None:
         lines += [f"vmtest: guest said: INFO BENCH splashhud-initramfs ended: QUIT after 900.0 ms, {cpu_ms / 2:.1f} ms CPU",
                   f"vmtest: guest said: INFO BENCH splashhud-root ended: QUIT (after the fade-out) after 4520.3 ms, {cpu_ms / 2:.1f} ms CPU",
-                  "vmtest: guest said: INFO BENCH splashhudd-schedstat 1200000000 7500000000 412"]
+                  "vmtest: guest said: INFO BENCH splashhudd-schedstat 1200000000 7500000000 412",
+                  "vmtest: guest said: INFO BENCH unit splashhud.service 10250000 " + ("0" if failed else "15750000")]
     if ticks is not None:
         lines.append("vmtest: guest said: INFO BENCH plymouthd-stat 321 (plymouthd) S 1 321 321 0 -1 4194560 "
                      f"900 0 0 0 {ticks - 50} 50 0 0 20 0 1 0 180 0 0")
@@ -54,6 +55,7 @@ class WholeBootTests(unittest.TestCase):
         self.assertAlmostEqual(fig["initrd MB"], 16.384)
         self.assertAlmostEqual(fig["splash CPU"], 2.27)
         self.assertAlmostEqual(fig["splash run delay"], 7.5)
+        self.assertAlmostEqual(fig["splashhud ready"], 5.5)
         self.assertFalse(fig["splashhud failed"])
         self.assertEqual(fig["failed units"], 0)
 
@@ -65,6 +67,7 @@ class WholeBootTests(unittest.TestCase):
     def test_a_failed_start_is_counted(self):
         fig = wb.parse(console(40.0, cpu_ms=1000.0, failed=True))
         self.assertTrue(fig["splashhud failed"])
+        self.assertNotIn("splashhud ready", fig)  # never active
         self.assertEqual(fig["failed units"], 1)
 
     def test_report_gives_the_ratio_to_plymouth_s_added_time(self):

@@ -251,6 +251,12 @@ def parse(output):
             fig[word.replace("-", " ")] = float(rest)
         elif word == "initrd-size":
             fig["initrd MB"] = int(rest) / 1e6
+        elif word == "unit":
+            # "NAME EXEC-START ACTIVE-ENTER" (µs of CLOCK_MONOTONIC, 0: never): a Type=notify
+            # unit is active at its READY=1
+            name, start, active = (rest.split() + ["0", "0"])[:3]
+            if name == "splashhud.service" and int(start) > 0 and int(active) > int(start):
+                fig["splashhud ready"] = (int(active) - int(start)) / 1e6
         elif word == "splashhud-result":
             fig["splashhud failed"] = rest.strip() not in ("success", "")
         elif word == "clk-tck":
@@ -277,7 +283,8 @@ FIGURES = [("point", "time to the fixed point (s, kernel's uptime)"),
            ("initrd MB", "the initramfs's size (MB)"),
            ("first frame", "first splash frame (s after the kernel's start)"),
            ("splash CPU", "the splash's CPU during boot (s)"),
-           ("splash run delay", "the real root's daemon's wait for the CPU until the quit (s)")]
+           ("splash run delay", "the real root's daemon's wait for the CPU until the quit (s)"),
+           ("splashhud ready", "splashhud.service: from its start to READY=1 (s)")]
 
 
 def report(results, variants, args):
