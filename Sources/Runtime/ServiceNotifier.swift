@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // systemd's readiness protocol (sd_notify(3)) without libsystemd: one datagram of `KEY=VALUE` lines
 // to the socket named in $NOTIFY_SOCKET ("@name" is abstract). The daemon says READY=1 once its
-// first frame is on the screen, so `Type=notify` units ordered after it start with the splash up,
-// STATUS= with what the HUD says, and STOPPING=1 when it ends. Without $NOTIFY_SOCKET nothing is sent.
+// first frame is on the screen, so `Type=notify` units ordered after it start with the splash up
+// (or, with --ready serving, once it takes requests), STATUS= with what the HUD says, and
+// STOPPING=1 when it ends. Without $NOTIFY_SOCKET nothing is sent.
 import LinuxSystem
 import Logging
 
@@ -23,6 +24,14 @@ public final class ServiceNotifier {
         do { try UnixSocket.sendDatagram(Array(fields.joined(separator: "\n").utf8), to: socketPath) } catch {
             logger.warning("sd_notify \(fields.first ?? ""): \(error)")
         }
+    }
+
+    /// READY=1 now, with the daemon's pid: it serves (`--ready serving`), its first frame to come.
+    public func sendReady(status: String) {
+        guard !sentReady else { return }
+        sentReady = true
+        notify(["READY=1", "MAINPID=\(Files.processID)", "STATUS=\(status)"])
+        logger.info("serving\(socketPath == nil ? "" : "; told systemd READY=1")")
     }
 
     /// READY=1 once `runtime` has presented its first frame (checked at the end of every turn),

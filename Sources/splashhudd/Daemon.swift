@@ -188,7 +188,8 @@ struct DaemonRun {
         // The pid file before READY=1: units ordered after ours test for it (the ask-password paths).
         let pidFile = plymouthServer == nil ? nil : o.plymouthPidFile.flatMap { PidFile(path: $0, runtime: runtime, logger: logger) }
         let notifier = ServiceNotifier(logger: logger)
-        notifier.sendReady(when: runtime, status: "showing on \(opened.backend.rawValue)")
+        if o.readyWhenServing { notifier.sendReady(status: "serving on \(opened.backend.rawValue)") }
+        else { notifier.sendReady(when: runtime, status: "showing on \(opened.backend.rawValue)") }
         let announcer = Announcer(runtime: runtime, consolePath: o.announce, logger: logger)
         let estimate = o.bootEstimate ? BootEstimate(runtime: runtime, stateDirectory: o.stateDir, logger: logger) : nil
         plymouthServer?.bootEstimate = estimate

@@ -39,6 +39,8 @@ struct DaemonOptions {
     /// `--mode`: one of Plymouth's modes (SplashMode), shown from the start.
     var mode = "boot-up"
     var surviveFinalKill = false
+    /// `--ready`: serving says READY=1 before the first frame.
+    var readyWhenServing = false
 
     static let defaultAssetDirectories = ["/usr/share/splashhud", "/etc/splashhud", "/usr/share/fonts", "/usr/local/share/fonts",
                                           "/usr/share/pixmaps", "/usr/share/plymouth/themes"]
@@ -57,7 +59,7 @@ struct DaemonOptions {
             Clients talk to it with `splashhud VERB …` (or the Swift API) over the control socket; boot scripts may \
             also write psplash's `MSG`/`PROGRESS`/`QUIT` to --psplash-fifo and fbsplash's `NN`/`exit` to --fbsplash-fifo. \
             QUIT or exit dismisses the HUD and ends after its fade-out; `quit` ends at once, `quit --retain` keeps \
-            the frame on the screen. Under systemd (Type=notify) it says READY=1 once the first frame is shown. \
+            the frame on the screen. Under systemd (Type=notify) it says READY=1 once the first frame is shown (--ready). \
             --generate-manual writes this man page, --generate-completion-script bash|zsh|fish the shell's completions.
             """,
         options: [
@@ -90,6 +92,7 @@ struct DaemonOptions {
             .option("max-fps", "n|refresh", help: "Cap animation at N frames a second (1...1000), on every k-th refresh so steps stay even; refresh (the default) draws one per refresh. Over the profile's [hud] max-fps; `set max-fps` changes it later."),
             .option("mode", "mode", help: "Start in one of Plymouth's modes, as plymouthd --mode does: boot-up (the default), shutdown, reboot, updates, system-upgrade or firmware-upgrade. The HUD shows the mode's text (the profile's [modes] over SplashHUD's own); the update modes show a ring that progress fills."),
             .flag("survive-final-kill", help: "Stay on the screen until the machine is off: mark the process as systemd marks a root storage daemon (argv[0] beginning with '@'), so systemd-shutdown's final SIGTERM and SIGKILL spare it (root only). For the shutdown units; a daemon started so never ends by itself in a shutdown."),
+            .option("ready", "when", help: "When to tell systemd READY=1 (Type=notify): first-frame (the default; units after it start with the HUD on the screen) or serving (once the sockets and FIFOs are open and the pid file is written, before the first frame: units after it, whose requests wait in the sockets, need not wait for the screen)."),
             .flag("version", help: "Show the version."),
         ])
 
@@ -154,6 +157,7 @@ struct DaemonOptions {
         assetDir = p.values("asset-dir")
         mode = try p.choice("mode", of: SplashMode.names) ?? mode
         surviveFinalKill = p.flag("survive-final-kill")
+        readyWhenServing = try p.choice("ready", of: ["first-frame", "serving"]) == "serving"
         if let cap = p.value("max-fps") {
             do {
                 guard case .hud(.set(.maxFramesPerSecond(let n)))? = try CommandParser.parseRequest("set max-fps \(cap)") else {

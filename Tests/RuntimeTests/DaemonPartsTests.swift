@@ -80,17 +80,24 @@ struct DaemonPartsTests {
         #expect(BootEstimate.Record(text: "total 10\n2 \"x\"\n") == nil)
     }
 
-    @Test func readyIsSentOnceTheFirstFrameIsOnScreen() throws {
+    /// A datagram socket standing for systemd's $NOTIFY_SOCKET: its path and descriptor.
+    func notifySocket() throws -> (path: String, fd: Int32) {
         let dir = NSTemporaryDirectory() + "splashhud-notify-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let path = "\(dir)/notify"
         let receiver = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        defer { close(receiver) }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
         let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(receiver, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        if bound != 0 { close(receiver) }
         try #require(bound == 0)
+        return (path, receiver)
+    }
+
+    @Test func readyIsSentOnceTheFirstFrameIsOnScreen() throws {
+        let (path, receiver) = try notifySocket()
+        defer { close(receiver) }
         let rig = try ControlRig()
         let notifier = ServiceNotifier(socketPath: path, logger: rig.log.logger)
         notifier.sendReady(when: rig.runtime, status: "showing on memory")
@@ -105,6 +112,28 @@ struct DaemonPartsTests {
         #expect(recv(receiver, &buffer, buffer.count, 0) < 0)
         // No $NOTIFY_SOCKET: nothing to send, nothing fails.
         ServiceNotifier(socketPath: nil, logger: rig.log.logger).notify(["READY=1"])
+    }
+
+    /// `--ready serving`: READY=1 at once, before any frame, and only once.
+    @Test func readyWhenServingComesBeforeTheFirstFrame() throws {
+        let (path, receiver) = try notifySocket()
+        defer { close(receiver) }
+        let rig = try ControlRig()
+        let notifier = ServiceNotifier(socketPath: path, logger: rig.log.logger)
+        notifier.sendReady(status: "serving on memory")
+        #expect(notifier.sentReady)
+        #expect(rig.runtime.frames.framesPresented == 0)
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let n = recv(receiver, &buffer, buffer.count, 0)
+        let message = n > 0 ? String(decoding: buffer[..<n], as: UTF8.self) : ""
+        #expect(message == "READY=1\nMAINPID=\(getpid())\nSTATUS=serving on memory", "\(message)")
+        #expect(rig.log.contains("serving; told systemd READY=1"))
+        // Neither again nor once the first frame comes.
+        notifier.sendReady(status: "serving on memory")
+        notifier.sendReady(when: rig.runtime, status: "showing on memory")
+        try rig.run(for: 0.3)
+        #expect(rig.runtime.frames.framesPresented > 0)
+        #expect(recv(receiver, &buffer, buffer.count, 0) < 0)
     }
 
     /// An announcer on `rig`'s runtime writing to a console file in the rig's directory.

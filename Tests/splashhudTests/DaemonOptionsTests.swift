@@ -27,6 +27,13 @@ import Testing
         }
     }
 
+    @Test func whenSystemdHearsReady() throws {
+        #expect(try !DaemonOptions(arguments: []).readyWhenServing)
+        #expect(try !DaemonOptions(arguments: ["--ready", "first-frame"]).readyWhenServing)
+        #expect(try DaemonOptions(arguments: ["--ready=serving"]).readyWhenServing)
+        #expect(throws: UsageError.self) { try DaemonOptions(arguments: ["--ready", "soon"]) }
+    }
+
     @Test func mistakes() {
         #expect(throws: UsageError("--fifo-mode must be 600 or 620, got '666'")) { try DaemonOptions(arguments: ["--fifo-mode", "666"]) }
         #expect(throws: UsageError("each FIFO needs its own path")) { try DaemonOptions(arguments: ["--fifo", "/f", "--fbsplash-fifo", "/f"]) }
