@@ -315,7 +315,9 @@ def tree_disk(work, guest=GUEST, files=None):
         if not os.path.exists(src):
             raise SystemExit(f"debian-guest: {src} is missing (scripts/test.sh builds it)")
         os.makedirs(os.path.dirname(os.path.join(tree, rel)), exist_ok=True)
-        shutil.copy2(src, os.path.join(tree, rel))
+        # Stripped, as `install.sh --build-only` leaves them: the guest has no binutils, and
+        # test.sh's pair keeps its symbols for the profiles.
+        run(["strip", "-o", os.path.join(tree, rel), src])
     for phase in ("install", "check", "uninstall"):
         out, _ = run([sys.executable, os.path.join(REPO, "scripts/doc-blocks.py"), "extract", phase, os.path.join(top, "blocks", phase)])
         for line in out.splitlines():
