@@ -158,18 +158,6 @@ func system_dropPrivileges(user: String, uid: UInt32, gid: UInt32, groups: [UInt
 
 func system_getuid() -> UInt32 { UInt32(getuid()) }
 
-/// setpriority(PRIO_PROCESS, 0, nice): on Linux the calling thread's alone.
-func system_setpriority(_ nice: Int32) -> CInt {
-    if let r = mocked("setpriority") { return r }
-    return setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, nice)
-}
-
-/// getpriority(PRIO_PROCESS, 0): the calling thread's nice value.
-func system_getpriority() -> Int32 {
-    errno = 0
-    return getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
-}
-
 /// chown(2) of owner and group.
 func system_chown(_ path: String, _ uid: UInt32, _ gid: UInt32) -> CInt {
     if let r = mocked("chown") { return r }

@@ -190,12 +190,6 @@ struct DaemonRun {
         let notifier = ServiceNotifier(logger: logger)
         if o.readyWhenServing { notifier.sendReady(status: "serving on \(opened.backend.rawValue)") }
         else { notifier.sendReady(when: runtime, status: "showing on \(opened.backend.rawValue)") }
-        if o.yieldCPU {
-            runtime.whenReady {
-                let lowered = Priority.lower(to: Self.yieldedNice)
-                logger.info("--yield-cpu: nice \(Self.yieldedNice) from now on (the main thread: \(lowered.thread ? "yes" : "no"); its autogroup: \(lowered.autogroup ? "yes" : "none"))")
-            }
-        }
         let announcer = Announcer(runtime: runtime, consolePath: o.announce, logger: logger)
         let estimate = o.bootEstimate ? BootEstimate(runtime: runtime, stateDirectory: o.stateDir, logger: logger) : nil
         plymouthServer?.bootEstimate = estimate
@@ -212,9 +206,6 @@ struct DaemonRun {
         let ending = try withExtendedLifetime((announcer, inputHub)) { try session.run() }
         if let signal = ending.signal { ConsoleSignals.die(of: signal) }
     }
-
-    /// `--yield-cpu`'s nice value: the lowest priority there is.
-    static let yieldedNice: Int32 = 19
 
     /// `--survive-final-kill`: spared by systemd-shutdown, and never killed by a log that has
     /// gone (journald ends before us: writing to its socket would raise SIGPIPE).

@@ -41,7 +41,6 @@ struct DaemonOptions {
     var surviveFinalKill = false
     /// `--ready`: serving says READY=1 before the first frame.
     var readyWhenServing = false
-    var yieldCPU = false
 
     static let defaultAssetDirectories = ["/usr/share/splashhud", "/etc/splashhud", "/usr/share/fonts", "/usr/local/share/fonts",
                                           "/usr/share/pixmaps", "/usr/share/plymouth/themes"]
@@ -94,7 +93,6 @@ struct DaemonOptions {
             .option("mode", "mode", help: "Start in one of Plymouth's modes, as plymouthd --mode does: boot-up (the default), shutdown, reboot, updates, system-upgrade or firmware-upgrade. The HUD shows the mode's text (the profile's [modes] over SplashHUD's own); the update modes show a ring that progress fills."),
             .flag("survive-final-kill", help: "Stay on the screen until the machine is off: mark the process as systemd marks a root storage daemon (argv[0] beginning with '@'), so systemd-shutdown's final SIGTERM and SIGKILL spare it (root only). For the shutdown units; a daemon started so never ends by itself in a shutdown."),
             .option("ready", "when", help: "When to tell systemd READY=1 (Type=notify): first-frame (the default; units after it start with the HUD on the screen) or serving (once the sockets and FIFOs are open and the pid file is written, before the first frame: units after it, whose requests wait in the sockets, need not wait for the screen)."),
-            .flag("yield-cpu", help: "Once the first frame is on the screen (at once when waiting for one), step back to the lowest CPU priority (nice 19, for the daemon's autogroup too): the animation then takes only the CPU the rest of the system leaves, as a boot splash should, and requests are answered later under load."),
             .flag("version", help: "Show the version."),
         ])
 
@@ -160,7 +158,6 @@ struct DaemonOptions {
         mode = try p.choice("mode", of: SplashMode.names) ?? mode
         surviveFinalKill = p.flag("survive-final-kill")
         readyWhenServing = try p.choice("ready", of: ["first-frame", "serving"]) == "serving"
-        yieldCPU = p.flag("yield-cpu")
         if let cap = p.value("max-fps") {
             do {
                 guard case .hud(.set(.maxFramesPerSecond(let n)))? = try CommandParser.parseRequest("set max-fps \(cap)") else {

@@ -32,7 +32,6 @@ import Testing
         #expect(try !DaemonOptions(arguments: ["--ready", "first-frame"]).readyWhenServing)
         #expect(try DaemonOptions(arguments: ["--ready=serving"]).readyWhenServing)
         #expect(throws: UsageError.self) { try DaemonOptions(arguments: ["--ready", "soon"]) }
-        #expect(try DaemonOptions(arguments: ["--yield-cpu"]).yieldCPU && !DaemonOptions(arguments: []).yieldCPU)
     }
 
     @Test func mistakes() {

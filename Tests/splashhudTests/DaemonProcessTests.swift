@@ -19,15 +19,12 @@ struct DaemonProcessTests {
 
         /// Starts splashhudd (this build's, or `executable`) on the memory display and waits until
         /// its socket answers a ping.
-        /// `wrapper`: a program and its options that run the daemon, named after them (setsid).
-        init(extra: [String] = [], dir: String? = nil, executable: String? = nil, wrapper: [String] = []) throws {
+        init(extra: [String] = [], dir: String? = nil, executable: String? = nil) throws {
             self.dir = try dir ?? temporaryDirectory("daemon")
             process = Process()
-            let daemon = try executable ?? SplashBinary.path("splashhudd")
-            let arguments = ["--display", "memory:200x120", "--socket", "\(self.dir)/control", "--out", "\(self.dir)/out",
-                             "--duration", "30", "--log-level", "info"] + extra
-            process.executableURL = URL(fileURLWithPath: wrapper.first ?? daemon)
-            process.arguments = wrapper.isEmpty ? arguments : wrapper.dropFirst() + [daemon] + arguments
+            process.executableURL = URL(fileURLWithPath: try executable ?? SplashBinary.path("splashhudd"))
+            process.arguments = ["--display", "memory:200x120", "--socket", "\(self.dir)/control", "--out", "\(self.dir)/out",
+                                 "--duration", "30", "--log-level", "info"] + extra
             _ = FileManager.default.createFile(atPath: "\(self.dir)/log", contents: nil)
             process.standardError = FileHandle(forWritingAtPath: "\(self.dir)/log")
             try process.run()
@@ -59,35 +56,6 @@ struct DaemonProcessTests {
         guard fd >= 0 else { return }
         #expect(bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } == bytes.count)
         close(fd)
-    }
-
-    /// The fields of /proc/PID/stat after the command's parenthesis (state is [0], ppid [1], nice [16]).
-    static func stat(_ pid: Int32) -> [Substring]? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = text.lastIndex(of: ")") else { return nil }
-        return text[text.index(after: close)...].split(separator: " ")
-    }
-
-    /// --yield-cpu: after its first frame the daemon's main thread runs at nice 19, and so does its
-    /// autogroup (setsid gives it a session, so an autogroup, of its own), while it still answers.
-    @Test func yieldCPUStepsBackAfterTheFirstFrame() throws {
-        let d = try Running(extra: ["--yield-cpu"], wrapper: ["/usr/bin/setsid", "--wait"])
-        defer { d.end() }
-        // setsid execs the daemon in place, or forks it (and waits) when it leads a process group.
-        let parent = d.process.processIdentifier
-        let children = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap(Int32.init)
-            .filter { Self.stat($0)?[1] == "\(parent)" }
-        let pid = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(parent)/exe"))?.hasSuffix("/setsid") == true
-            ? children.first ?? parent : parent
-        let deadline = Date() + 10
-        while Date() < deadline, !d.log.contains("--yield-cpu") { Thread.sleep(forTimeInterval: 0.05) }
-        #expect(d.log.contains("--yield-cpu: nice 19 from now on (the main thread: yes"), "\(d.log)")
-        #expect(Self.stat(pid)?[16] == "19", "\(String(describing: Self.stat(pid)))")
-        if let autogroup = try? String(contentsOfFile: "/proc/\(pid)/autogroup", encoding: .utf8) {
-            #expect(autogroup.hasSuffix("nice 19\n"), "\(autogroup)")
-        }
-        #expect(try d.client(["ping"]).0 == 0)
-        kill(pid, SIGTERM)  // the daemon itself, which setsid may have forked
     }
 
     @Test func clientVerbsAndpsplashBytesDriveTheHUDAndQUITEndsIt() throws {
