@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """A boot measured whole: the same Debian 12 guest with no splash, with Debian's Plymouth and with SplashHUD.
 
-    sudo nice -n 10 scripts/bench/whole-boot.py [--runs 5] [--variants none,plymouth,splashhud,splashhud-progress[,splashhud-yield]]
+    sudo nice -n 10 scripts/bench/whole-boot.py [--runs 5] [--variants none,plymouth,splashhud,splashhud-progress]
         [--out out/whole-boot] [--timeout 600]
 
 The guest is debian-guest.py's (mmdebstrap's bookworm minbase, systemd, initramfs-tools, Debian's
@@ -15,8 +15,7 @@ guest.sh replaced):
   - splashhud: the README's install blocks, verbatim (scripts/install.sh --initramfs, the profile,
     --replace-plymouth, update-initramfs -u), from the static binaries scripts/test.sh builds;
   - splashhud-progress: the same with --boot-estimate, a progress HUD from the previous boot's
-    duration;
-  - splashhud-yield: the spinner with --yield-cpu in both daemons (not in the default --variants).
+    duration.
 Every variant then boots once to warm up (and so that --boot-estimate has a previous boot), and
 the timed boots go round the variants, each from a fresh copy of its warmed image, with the
 kernel's command line `quiet splash`. The fixed point is a unit ordered after
@@ -56,7 +55,7 @@ _spec = importlib.util.spec_from_file_location("debian_guest", os.path.join(QEMU
 debian_guest = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(debian_guest)
 
-VARIANTS = ("none", "plymouth", "splashhud", "splashhud-progress", "splashhud-yield")
+VARIANTS = ("none", "plymouth", "splashhud", "splashhud-progress")
 # Debian's default Plymouth theme is desktop-base's (plymouthd.defaults: Theme=emerald), drawn
 # with plymouth-label's text.
 PACKAGES = debian_guest.PACKAGES + ["desktop-base", "plymouth-label"]
@@ -78,7 +77,7 @@ none)
     update-initramfs -u || finish 1 ;;
 plymouth)
     say "PREP theme $(plymouth-set-default-theme)" ;;
-splashhud|splashhud-progress|splashhud-yield)
+splashhud|splashhud-progress)
     cp -a "$disk/tree" /root/splashhud
     for b in "$disk"/blocks/install/*.sh; do
         (cd /root/splashhud && bash -e -o pipefail "$b") || { say "PREP failed $(head -n 1 "$b")"; finish 1; }
@@ -89,14 +88,6 @@ splashhud|splashhud-progress|splashhud-yield)
         opts=$(. /etc/default/splashhud; echo "$SPLASHHUD_OPTIONS")
         echo "SPLASHHUD_OPTIONS=\"$opts --boot-estimate\"" >> /etc/default/splashhud
         say "PREP options $(grep '^SPLASHHUD_OPTIONS=' /etc/default/splashhud | tail -n 1)"
-        update-initramfs -u || finish 1
-    fi
-    if [ "$variant" = splashhud-yield ]; then
-        # Both daemons: the real root's through its options, the initramfs's through initrd.conf.
-        opts=$(. /etc/default/splashhud; echo "$SPLASHHUD_OPTIONS")
-        echo "SPLASHHUD_OPTIONS=\"$opts --yield-cpu\"" >> /etc/default/splashhud
-        echo 'SPLASHHUD_ARGS="--yield-cpu"' >> /etc/splashhud/initrd.conf
-        say "PREP options $(grep '^SPLASHHUD_OPTIONS=' /etc/default/splashhud | tail -n 1), initramfs $(grep '^SPLASHHUD_ARGS=' /etc/splashhud/initrd.conf | tail -n 1)"
         update-initramfs -u || finish 1
     fi
     # The real root's daemon only (the initramfs is built already): its start-up line, which says
@@ -323,7 +314,7 @@ def report(results, variants, args):
                 added[v] = statistics.median(ts) - statistics.median(base)
                 lines.append(f"- {v} adds {added[v]:.2f} s to the boot (median against none's)")
         if "plymouth" in added and added["plymouth"] > 0:
-            for v in ("splashhud", "splashhud-progress", "splashhud-yield"):
+            for v in ("splashhud", "splashhud-progress"):
                 if v in added:
                     lines.append(f"- {v}'s added time is {added[v] / added['plymouth']:.2f} of Plymouth's (goal: at most 0.25)")
     return "\n".join(lines) + "\n"
@@ -332,7 +323,7 @@ def report(results, variants, args):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--variants", default=",".join(VARIANTS[:4]))
+    ap.add_argument("--variants", default=",".join(VARIANTS))
     ap.add_argument("--out", default=os.path.join(REPO, "out", "whole-boot"))
     ap.add_argument("--timeout", type=float, default=600)
     args = ap.parse_args()
