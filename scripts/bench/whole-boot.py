@@ -127,7 +127,10 @@ grep -h "ended: " /run/initramfs/splashhud.log 2>/dev/null | sed 's/^/splashhud-
 journalctl -b -o cat -u splashhud.service | grep "ended: " | sed 's/^/splashhud-root /' | while read -r l; do say "$l"; done
 [ -s /run/whole-boot-plymouthd.stat ] && say "plymouthd-stat $(cat /run/whole-boot-plymouthd.stat)"
 [ -s /run/whole-boot-splashhudd.schedstat ] && say "splashhudd-schedstat $(cat /run/whole-boot-splashhudd.schedstat)"
+[ -s /run/whole-boot-splashhudd.autogroup ] && say "splashhudd-autogroup $(cat /run/whole-boot-splashhudd.autogroup)"
 say "splashhud-result $(systemctl show -P Result splashhud.service)"
+# What ranks the daemon against the rest of the boot: autogroups, and the cgroup CPU controller.
+say "sched autogroup-enabled $(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null) root-controllers $(cat /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null | tr ' ' ,) system-slice-controllers $(cat /sys/fs/cgroup/system.slice/cgroup.subtree_control 2>/dev/null | tr ' ' ,)"
 # Where the initramfs's time goes, on the kernel's clock: its unpacking (done when the kernel frees
 # it) and the real root's mount.
 dmesg | grep -m 1 "Freeing initrd memory" | sed 's/^\[ *\([0-9.]*\)\].*/initrd-freed \1/' | while read -r l; do say "$l"; done
@@ -168,6 +171,7 @@ ExecStartPre=-/bin/sh -c 'cat /proc/$(pidof plymouthd)/stat > /run/whole-boot-pl
 # read before splashhud-quit.service ends it: a daemon slow to start for want of the CPU waits long.
 SPLASHHUD_QUIT = """[Service]
 ExecStartPre=-/bin/sh -c 'cat /proc/$(systemctl show -P MainPID splashhud.service)/schedstat > /run/whole-boot-splashhudd.schedstat'
+ExecStartPre=-/bin/sh -c 'cat /proc/$(systemctl show -P MainPID splashhud.service)/autogroup > /run/whole-boot-splashhudd.autogroup'
 """
 
 
