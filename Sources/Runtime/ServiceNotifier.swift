@@ -27,12 +27,7 @@ public final class ServiceNotifier {
     }
 
     /// READY=1 now, with the daemon's pid: it serves (`--ready serving`), its first frame to come.
-    public func sendReady(status: String) {
-        guard !sentReady else { return }
-        sentReady = true
-        notify(["READY=1", "MAINPID=\(Files.processID)", "STATUS=\(status)"])
-        logger.info("serving\(socketPath == nil ? "" : "; told systemd READY=1")")
-    }
+    public func sendReady(status: String) { ready(status: status, what: "serving") }
 
     /// READY=1 once `runtime` has presented its first frame (checked at the end of every turn),
     /// with the daemon's pid; at once when the runtime has presented one already.
@@ -40,11 +35,15 @@ public final class ServiceNotifier {
         // With no output yet (waiting for the display's driver) there is no frame to wait for
         // (`isReady`): the daemon answers its clients, which is what the boot needs to go on.
         runtime.whenReady { [weak self, unowned runtime] in
-            guard let self, !self.sentReady else { return }
-            self.sentReady = true
-            self.notify(["READY=1", "MAINPID=\(Files.processID)", "STATUS=\(status)"])
-            let what = runtime.outputs.isEmpty ? "serving, no screen yet" : "first frame on screen"
-            self.logger.info("\(what)\(self.socketPath == nil ? "" : "; told systemd READY=1")")
+            self?.ready(status: status, what: runtime.outputs.isEmpty ? "serving, no screen yet" : "first frame on screen")
         }
+    }
+
+    /// READY=1 once, with the daemon's pid, and `what` in the log.
+    private func ready(status: String, what: String) {
+        guard !sentReady else { return }
+        sentReady = true
+        notify(["READY=1", "MAINPID=\(Files.processID)", "STATUS=\(status)"])
+        logger.info("\(what)\(socketPath == nil ? "" : "; told systemd READY=1")")
     }
 }
