@@ -211,9 +211,9 @@ struct VKMSEndToEndTests {
         return pixels
     }
 
-    /// vkms's CRCs of the memory display's frames for `script` at each of `seconds` (one
+    /// The memory display's frames for `script` at each of `seconds`, as XRGB8888 words (one
     /// splashhud-tools render, the debug product beside this test binary).
-    static func renderedCRCs(script: String, at seconds: [Double], width: Int, height: Int, dir: String) throws -> [UInt32] {
+    static func renderedFrames(script: String, at seconds: [Double], width: Int, height: Int, dir: String) throws -> [[UInt32]] {
         let tools = try GuestProgram.path(product: "splashhud-tools")
         try script.write(toFile: "\(dir)/render.script", atomically: true, encoding: .utf8)
         var args = ["render", "\(dir)/render.script", "--size", "\(width)x\(height)"]
@@ -223,8 +223,14 @@ struct VKMSEndToEndTests {
         return try seconds.indices.map { i in
             let image = try PNGDecoder.decode(contentsOf: "\(dir)/render-\(i).png")
             try #require(Int(image.width) == width && Int(image.height) == height)
-            return vkmsCRC(width: width, height: height) { UnsafePointer(image.view.row(Int32($0))) }
+            return (0..<height).flatMap { y in Array(UnsafeBufferPointer(start: image.view.row(Int32(y)), count: width)) }
         }
+    }
+
+    /// vkms's CRCs of those frames.
+    static func renderedCRCs(script: String, at seconds: [Double], width: Int, height: Int, dir: String) throws -> [UInt32] {
+        try renderedFrames(script: script, at: seconds, width: width, height: height, dir: dir)
+            .map { vkmsCRC(xrgb: $0, width: width, height: height) }
     }
 
     /// The number on an "INFO NAME N" line.
@@ -239,13 +245,12 @@ struct VKMSEndToEndTests {
 
     /// No torn or half-drawn frame in a phase: every picture vkms composed before its buffer went
     /// back is one of `drawn` (the memory display's frames), and none changed without a flip.
-    /// Pictures composed later show what the daemon had drawn into the buffer since (the next
-    /// frame, or, while it was drawing, two frames mixed): at most 2, or one in 8 of the distinct
-    /// pictures composed late. Measured: 0-1 in a phase; 3 in a loaded CI run (77 flips) where
-    /// vkms composed 291 of 298 entries late (a mix needs a composition that overlaps a draw, so their
-    /// number grows with the lateness); a daemon that drew other frames would have nearly all of
-    /// its late pictures undrawn.
-    static func expectFramesDrawn(_ name: String, _ record: VKMSRecord, drawn: Set<UInt32>) {
+    /// Pictures composed later show what the daemon had drawn into the buffer since: the next
+    /// frame, or, while it was copying, the buffer's old frame and the new one split at one pixel
+    /// (`mixes`, VKMSCopyMixes). Measured: 0-1 in a phase on a quiet host; 11 in a loaded CI run
+    /// where vkms composed all 298 entries of the spinner late, every one of them such a split of
+    /// two frames 3-4 steps apart. A daemon that drew anything else fails here.
+    static func expectFramesDrawn(_ name: String, _ record: VKMSRecord, drawn: Set<UInt32>, mixes: Set<UInt32> = []) {
         let undrawn = record.entries.filter { !drawn.contains($0.crc) }
         let torn = undrawn.filter { !record.composedLate($0) }
         func listed(_ e: [VKMSRecord.Entry]) -> String { e.map { "\($0.frame):\(String($0.crc, radix: 16))" }.joined(separator: " ") }
@@ -253,10 +258,9 @@ struct VKMSEndToEndTests {
                 "\(name): vkms composed \(torn.count) pictures that are no frame the memory display draws before their buffers went back (\(record.inTime.count) of \(record.entries.count) entries in time): \(listed(torn))")
         let unflipped = record.changesWithoutFlip
         #expect(unflipped.isEmpty, "\(name): the picture changed without a flip at vblanks \(unflipped)")
-        let late = Set(undrawn.map(\.crc))
-        let composedLate = Set(record.entries.filter { record.composedLate($0) }.map(\.crc))
-        #expect(late.count <= max(2, composedLate.count / 8),
-                "\(name): \(late.count) of the \(composedLate.count) pictures vkms composed after their buffers went back are no frame: \(listed(undrawn))")
+        let unexplained = undrawn.filter { record.composedLate($0) && !mixes.contains($0.crc) }
+        #expect(unexplained.isEmpty,
+                "\(name): \(unexplained.count) pictures vkms composed after their buffers went back are neither a frame nor a frame half copied over another: \(listed(unexplained)) (\(undrawn.count - torn.count - unexplained.count) half copied)")
     }
 
     @Test("vkms's CRC model: the floor's frames' CRCs, computed here, are what the kernel reports")
@@ -331,14 +335,18 @@ struct VKMSEndToEndTests {
         #expect(spinner.distinct >= 10, "the spinner showed only \(spinner.distinct) different pictures: \(spinner)")
         // No torn or half-drawn frame: every picture the spinner showed is one the memory display
         // draws for the same HUD at a refresh boundary (`expectFramesDrawn`; vkms composes the
-        // spinner's frames after their buffers went back, so here only the bound on pictures that
-        // are no frame holds it). The spinner's frames repeat every second
+        // spinner's frames after their buffers went back, so here it is the rule that every other
+        // picture is a frame half copied over an older one). The spinner's frames repeat every second
         // (frames are drawn for their boundary, one step each), so one second of them at 60 Hz,
         // rendered on the host, is all of them (measured: 56 of these 60 seen in 5 s, nothing else).
-        let spinnerSteps = try Self.renderedCRCs(script: "@0 show \"Working\"\n", at: (0..<60).map { 3 + Double($0) / 60 },
+        let stepFrames = try Self.renderedFrames(script: "@0 show \"Working\"\n", at: (0..<60).map { 3 + Double($0) / 60 },
                                                  width: Self.W, height: Self.H, dir: dir)
+        let spinnerSteps = stepFrames.map { Self.vkmsCRC(xrgb: $0, width: Self.W, height: Self.H) }
         let drawn = Set(spinnerSteps)
-        Self.expectFramesDrawn("the spinner", spinnerRecord, drawn: drawn)
+        // A buffer gets a frame 2 steps on at the refresh rate, 8 under a cap of 15 (two buffers);
+        // a late loop skips steps (the measured splits: 3-4 apart at the refresh rate).
+        let mixes = VKMSCopyMixes.crcs(frames: stepFrames, width: Self.W, height: Self.H, apart: 1...15)
+        Self.expectFramesDrawn("the spinner", spinnerRecord, drawn: drawn, mixes: mixes)
         var records = [String(format: "floor flips %.1f %% of vblanks, spinner %.1f %%; ", 100 * floorRecord.flipRate, 100 * spinnerRecord.flipRate)
                        + "spinner " + spinnerRecord.summary(drawn: drawn)]
         // Every flip the daemon queued asked for an event, and the kernel delivered them: about one
@@ -376,7 +384,7 @@ struct VKMSEndToEndTests {
             #expect(flipIntervals.count >= 60 && flipIntervals.allSatisfy { $0 == 4 },
                     "\(name): \(flipIntervals.filter { $0 != 4 }.count) of \(flipIntervals.count) flips not 4 vblanks after the one before: \(flipIntervals)")
             // Its pictures are frames the memory display draws too (15 of the 60: every 4th step).
-            Self.expectFramesDrawn(name, record, drawn: drawn)
+            Self.expectFramesDrawn(name, record, drawn: drawn, mixes: mixes)
             records.append("\(phase.lowercased()) " + record.summary(drawn: drawn))
             // What the CRCs saw agrees: at least 4 in 5 changes 4 vblanks apart. Not all: a frame
             // vkms composed after its buffer went back shows the frame drawn into it next, a vblank
