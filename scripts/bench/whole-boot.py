@@ -124,6 +124,7 @@ say "analyze $(systemd-analyze 2>&1 | head -n 1)"
 i=0
 while pidof splashhudd >/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 grep -h "ended: " /run/initramfs/splashhud.log 2>/dev/null | sed 's/^/splashhud-initramfs /' | while read -r l; do say "$l"; done
+grep -h "^splashhud: handover: " /run/initramfs/splashhud.log 2>/dev/null | sed 's/^splashhud: handover: /splashhud-handover /' | while read -r l; do say "$l"; done
 journalctl -b -o cat -u splashhud.service | grep "ended: " | sed 's/^/splashhud-root /' | while read -r l; do say "$l"; done
 [ -s /run/whole-boot-plymouthd.stat ] && say "plymouthd-stat $(cat /run/whole-boot-plymouthd.stat)"
 [ -s /run/whole-boot-splashhudd.schedstat ] && say "splashhudd-schedstat $(cat /run/whole-boot-splashhudd.schedstat)"
@@ -251,6 +252,12 @@ def parse(output):
         elif word == "splashhudd-schedstat":
             # run_time, run_delay (ns), timeslices: the wait is the second
             fig["splash run delay"] = int(rest.split()[1]) / 1e9
+        elif word == "splashhud-handover":
+            # "began T, state saved T, quit answered T, daemon ended T (s of uptime)"
+            t = [float(x) for x in re.findall(r"\d+\.\d+", rest)]
+            if len(t) == 4:
+                fig["handover"] = t[3] - t[0]
+                fig["handover end wait"] = t[3] - t[2]
         elif word in ("initrd-freed", "root-mounted"):
             fig[word.replace("-", " ")] = float(rest)
         elif word == "initrd-size":
@@ -269,6 +276,8 @@ def parse(output):
             fig["failed units"] = int(rest)
     if "plymouthd ticks" in fig:
         fig["splash CPU"] = fig.pop("plymouthd ticks") / fig.get("clk-tck", 100)
+    if "root mounted" in fig and "analyze kernel" in fig and "analyze initrd" in fig:
+        fig["mounted to switch"] = fig["analyze kernel"] + fig["analyze initrd"] - fig["root mounted"]
     up = re.search(r"UPTIME guest ([\d.]+) host ([\d.]+)", output)
     ff = re.search(r"FIRST-FRAME ([\d.]+)", output)
     if up and ff:
@@ -284,6 +293,9 @@ FIGURES = [("point", "time to the fixed point (s, kernel's uptime)"),
            ("analyze userspace", "systemd-analyze: userspace (s)"),
            ("initrd freed", "the initramfs unpacked (s, the kernel frees it)"),
            ("root mounted", "the real root mounted (s)"),
+           ("mounted to switch", "from the real root's mount to its systemd (s)"),
+           ("handover", "splashhud-initrd's hand-over, whole (s)"),
+           ("handover end wait", "... of it, the wait for the daemon's end after its answer (s)"),
            ("initrd MB", "the initramfs's size (MB)"),
            ("first frame", "first splash frame (s after the kernel's start)"),
            ("splash CPU", "the splash's CPU during boot (s)"),
