@@ -5,6 +5,8 @@
 #include <sys/socket.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include <errno.h>
+#include <sys/syscall.h>
 #include <sys/prctl.h>
 #include <linux/fb.h>
 #include <linux/kd.h>
@@ -33,4 +35,12 @@ int CLinuxShim_accept4(int fd, int flags) { return accept4(fd, NULL, NULL, flags
 int CLinuxShim_pipe2(int fds[2], int flags) { return pipe2(fds, flags); }
 int CLinuxShim_set_dumpable(int on) { return prctl(PR_SET_DUMPABLE, (unsigned long)on, 0UL, 0UL, 0UL); }
 int CLinuxShim_get_dumpable(void) { return prctl(PR_GET_DUMPABLE, 0UL, 0UL, 0UL, 0UL); }
+int CLinuxShim_pidfd_open(int pid) {
+#ifdef SYS_pidfd_open
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+    errno = ENOSYS;
+    return -1;
+#endif
+}
 void CLinuxShim_rewrite_byte(volatile uint8_t *byte) { *byte = *byte; }

@@ -103,6 +103,18 @@ public final class ControlClient {
         Files.close(descriptor)
     }
 
+    /// Waits up to `timeoutMilliseconds` for the daemon's process to end (after a `quit`): its
+    /// pid is the one the kernel recorded when we connected (SO_PEERCRED). `.timedOut` when it
+    /// still runs; `.io` when its pid is not visible here (another pid namespace).
+    public func waitForServerEnd(timeoutMilliseconds: Int32) throws(ControlClientError) {
+        let pid: Int32
+        do { pid = try UnixSocket.peerCredentials(descriptor, subject: socket).pid } catch { throw .io("\(error)") }
+        guard pid > 0 else { throw .io("the daemon at \(socket) runs in another pid namespace: its end cannot be awaited here") }
+        let ended: Bool
+        do { ended = try ProcessEnd.wait(pid, timeoutMilliseconds: timeoutMilliseconds) } catch { throw .io("\(error)") }
+        if !ended { throw .timedOut(socket: socket, milliseconds: timeoutMilliseconds) }
+    }
+
     // MARK: Requests
 
     /// Sends `line` (one request) and returns its reply's data; an `error` reply throws

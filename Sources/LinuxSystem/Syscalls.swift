@@ -224,6 +224,12 @@ func system_getpid() -> Int32 { getpid() }
 
 func system_ignoreSIGPIPE() { _ = signal(SIGPIPE, SIG_IGN) }
 
+/// pidfd_open(2): a descriptor that polls readable once process `pid` has ended.
+func system_pidfdOpen(_ pid: Int32) -> CInt {
+    if let r = mocked("pidfd_open") { return r }
+    return CLinuxShim_pidfd_open(pid)
+}
+
 /// poll(2) on `fds` (descriptor, wants write); `ready` gets (readable, writable, hang-up or error).
 func system_poll(_ fds: [(CInt, Bool)], _ timeout: CInt, _ ready: inout [(Bool, Bool, Bool)]) -> CInt {
     if let r = mocked("poll") { return r }

@@ -60,6 +60,24 @@ import Testing
         #expect(HUDState(line: "visible") == nil)
     }
 
+    @Test func aStateResumesAsAScript() throws {
+        // A ring with a quoted status: shown at once without a fade-in, then the default fade-in.
+        let ring = HUDState(visible: true, mode: "ring", progress: 0.4, status: "Copying \"files\" -- 2", outputs: [])
+        let commands = try CommandParser.parseScript(ring.resumeScript).map(\.command)
+        #expect(commands.count == 3)
+        #expect(commands[1] == .progress(fraction: Fixed16_16(0.4), status: "Copying \"files\" -- 2"))
+        #expect(try CommandParser.parseScript(ring.resumeScript).allSatisfy { $0.time == .zero })
+        #expect(ring.resumeScript.contains("@0 set fade-in 0\n") && ring.resumeScript.hasSuffix("@0 set fade-in 0.15\n"))
+        // A pie or a bar is a progress too; a spinner, an image or a text is shown with its status.
+        let bar = HUDState(visible: true, mode: "bar", progress: 1, status: nil, outputs: [])
+        #expect(try CommandParser.parseScript(bar.resumeScript)[1].command == .progress(fraction: Fixed16_16(1.0), status: nil))
+        let spinner = HUDState(visible: true, mode: "spinner", progress: nil, status: "--stay", outputs: [])
+        #expect(try CommandParser.parseScript(spinner.resumeScript)[1].command == .show(status: "--stay"))
+        // Hidden: a script that shows nothing.
+        let hidden = HUDState(visible: false, mode: "hidden", progress: nil, status: nil, outputs: [])
+        #expect(try CommandParser.parseScript(hidden.resumeScript).isEmpty)
+    }
+
     @Test func eventLinesReadBack() {
         let e = HUDEvent(time: .seconds(1.25), kind: .didAppear, status: "Starting \"x\"")
         #expect(e.line == "event 1.250 did-appear \"Starting \\\"x\\\"\"")

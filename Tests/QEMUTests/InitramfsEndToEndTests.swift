@@ -233,10 +233,10 @@ struct InitramfsEndToEndTests {
         #expect(info("REALROOT env-left") == "none", "\(name): ExecStartPost must remove the hand-over file")
         #expect(info("REALROOT quit") == "0" && info("REALROOT daemon") == "0", "\(name):\n\(output)")
         #expect(output.contains("the real root's splashhud.service takes the screen over"), "\(name):\n\(output)")
-        // The hand-over's steps, logged on the kernel's clock, in order.
+        // The hand-over, logged on the kernel's clock: from its start to the daemon's end.
         let handover = try #require(output.split(separator: "\n").first { $0.contains("splashhud: handover: began ") }, "\(name):\n\(output)")
         let times = handover.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .punctuationCharacters)) }
-        #expect(times.count == 4 && times == times.sorted() && times[0] > 0, "\(name): \(handover)")
+        #expect(times.count == 2 && times[0] > 0 && times[1] >= times[0], "\(name): \(handover)")
 
         // The same HUD on the host's memory display, with the release daemon.
         try "@0 show\n@0 progress 0.5 Initramfs\n".write(toFile: "\(dir)/s.hud", atomically: true, encoding: .utf8)

@@ -108,6 +108,47 @@ struct DaemonProcessTests {
         #expect(status == 69 && output.contains("no splashhudd answers"), "\(output)")
     }
 
+    /// An initramfs's hand-over in one client call: what the HUD shows saved as a script, the
+    /// daemon told to quit keeping its frame, and the call back only once the process has ended.
+    /// The successor started with that script shows the very frame the first one kept.
+    @Test func quitSavesTheHUDForASuccessorAndWaitsForTheEnd() throws {
+        let d = try Running()
+        defer { d.end() }
+        #expect(try d.client(["progress", "0.4", "Installing \"2\" of 3"]).0 == 0)
+        Thread.sleep(forTimeInterval: 0.6)  // past the fade-in
+        let script = "\(d.dir)/resume.hud"
+        let (status, output) = try d.client(["quit", "--retain", "--save-script", script, "--wait", "--timeout", "5000"])
+        #expect(status == 0, "\(output)")
+        // Back only once the process has ended: gone, or a zombie Foundation has not reaped yet.
+        let stat = (try? String(contentsOfFile: "/proc/\(d.process.processIdentifier)/stat", encoding: .utf8)) ?? ""
+        let state = stat.split(separator: ")").last?.split(separator: " ").first
+        #expect(stat.isEmpty || state == "Z", "the daemon still runs after quit --wait: \(stat)")
+        d.process.waitUntilExit()
+        #expect(d.process.terminationStatus == 0, "\(d.log)")
+        let saved = try String(contentsOfFile: script, encoding: .utf8)
+        #expect(saved.contains("@0 progress 0.4 \"Installing \\\"2\\\" of 3\""), "\(saved)")
+        // The successor: the same HUD at once (no fade-in), the same picture as the kept frame.
+        let next = Process()
+        next.executableURL = URL(fileURLWithPath: try SplashBinary.path("splashhudd"))
+        next.arguments = ["--display", "memory:200x120", "--socket", "none", "--script", script, "--duration", "0.3",
+                          "--retain", "--out", "\(d.dir)/next", "--log-level", "error"]
+        try next.run()
+        next.waitUntilExit()
+        #expect(next.terminationStatus == 0)
+        let kept = try PNGDecoderHelper.decode("\(d.dir)/out/shown-last.png"), shown = try PNGDecoderHelper.decode("\(d.dir)/next/shown-last.png")
+        #expect(kept.pixels == shown.pixels, "the successor's frame differs from the one handed over")
+        let events = try String(contentsOfFile: "\(d.dir)/next/events.txt", encoding: .utf8)
+        let lines = events.split(separator: "\n").map { $0.split(separator: " ", maxSplits: 2) }
+        #expect(lines.count >= 2 && lines[0][1] == "will-appear" && lines[1][1] == "did-appear" && lines[0][0] == lines[1][0],
+                "shown at once, no fade-in: \(events)")
+        // A path that cannot be written: the daemon is not told to quit (exit 73).
+        let e = try Running()
+        defer { e.end() }
+        let (s2, o2) = try e.client(["quit", "--save-script", "/nonexistent/dir/resume.hud"])
+        #expect(s2 == 73 && o2.contains("the daemon was not told to quit"), "\(o2)")
+        #expect(try e.client(["ping"]).0 == 0)
+    }
+
     @Test func waitAndSubscribeFollowTheHUD() throws {
         let d = try Running()
         defer { d.end() }

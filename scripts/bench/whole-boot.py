@@ -253,11 +253,10 @@ def parse(output):
             # run_time, run_delay (ns), timeslices: the wait is the second
             fig["splash run delay"] = int(rest.split()[1]) / 1e9
         elif word == "splashhud-handover":
-            # "began T, state saved T, quit answered T, daemon ended T (s of uptime)"
+            # "began T, ... daemon ended T (s of uptime)": the first and the last time
             t = [float(x) for x in re.findall(r"\d+\.\d+", rest)]
-            if len(t) == 4:
-                fig["handover"] = t[3] - t[0]
-                fig["handover end wait"] = t[3] - t[2]
+            if len(t) >= 2:
+                fig["handover"] = t[-1] - t[0]
         elif word in ("initrd-freed", "root-mounted"):
             fig[word.replace("-", " ")] = float(rest)
         elif word == "initrd-size":
@@ -294,8 +293,7 @@ FIGURES = [("point", "time to the fixed point (s, kernel's uptime)"),
            ("initrd freed", "the initramfs unpacked (s, the kernel frees it)"),
            ("root mounted", "the real root mounted (s)"),
            ("mounted to switch", "from the real root's mount to its systemd (s)"),
-           ("handover", "splashhud-initrd's hand-over, whole (s)"),
-           ("handover end wait", "... of it, the wait for the daemon's end after its answer (s)"),
+           ("handover", "splashhud-initrd's hand-over, to the daemon's end (s)"),
            ("initrd MB", "the initramfs's size (MB)"),
            ("first frame", "first splash frame (s after the kernel's start)"),
            ("splash CPU", "the splash's CPU during boot (s)"),

@@ -26,6 +26,9 @@ int CLinuxShim_pipe2(int fds[2], int flags);
 // while a passphrase is in memory).
 int CLinuxShim_set_dumpable(int on);
 int CLinuxShim_get_dumpable(void);
+// pidfd_open (Linux 5.3) through syscall(2), which is variadic: a descriptor that polls readable
+// when another process (not a child) ends. -1 with ENOSYS where the headers or kernel lack it.
+int CLinuxShim_pidfd_open(int pid);
 // A volatile store, which Swift lacks: writes a byte of mapped scanout memory back to itself so
 // that fbdev's deferred I/O sees its page written again (Display/FBDev/DeferredIOPages.swift).
 void CLinuxShim_rewrite_byte(volatile uint8_t *byte);

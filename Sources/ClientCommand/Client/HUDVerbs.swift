@@ -63,8 +63,7 @@ extension ClientVerb {
                               operandHelp: [OperandHelp("key", "The setting's key."), OperandHelp("value", "Its value (words after the key are joined).")],
                               count: 1...Int.max)) { commandLine("set", [$0.operands[0]], text: Array($0.operands.dropFirst())) }
         case "quit":
-            return .line(spec(name, "End the daemon now, restoring the screen (or keeping the frame with --retain).",
-                              options: [.flag("retain", help: "Keep the last frame on the screen.")])) { $0.flag("retain") ? "quit --retain" : "quit" }
+            return quit  // QuitVerb.swift
         case "deactivate":
             return .line(spec(name, "Give the display up for the next program (a kiosk's compositor or app), the last frame left on the screen: answered once DRM master is free. The profile's [handover] watchdog takes it back when no one draws.")) { _ in "deactivate" }
         case "reactivate":
