@@ -30,11 +30,13 @@ extension ClientVerb {
                     throw ClientFailure("splashhud quit --save-script: \(error); the daemon was not told to quit", status: 73)
                 }
             }
-            do throws(ControlClientError) {
-                try client.request(p.flag("retain") ? "quit --retain" : "quit")
-                if p.flag("wait") { try client.waitForServerEnd(timeoutMilliseconds: connection.timeout) }
-            } catch {
+            do throws(ControlClientError) { try client.request(p.flag("retain") ? "quit --retain" : "quit") } catch {
                 throw ClientFailure(error)
+            }
+            guard p.flag("wait") else { return }
+            do throws(ControlClientError) { try client.waitForServerEnd(timeoutMilliseconds: connection.timeout) } catch {
+                guard case .timedOut(let socket, let ms) = error else { throw ClientFailure(error) }
+                throw ClientFailure("splashhud: splashhudd at \(socket) answered quit but still runs after \(ms) ms", status: error.exitStatus)
             }
         },
         check: { p throws(UsageError) in
