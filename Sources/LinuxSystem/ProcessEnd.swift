@@ -11,11 +11,11 @@ public enum ProcessEnd {
     /// existed), false when it still runs.
     public static func wait(_ pid: Int32, timeoutMilliseconds: Int32) throws(SystemError) -> Bool {
         let subject = "process \(pid)"
+        let deadline = MonotonicClock.nanoseconds() + Int64(timeoutMilliseconds) * 1_000_000
         let fd = system_pidfdOpen(pid)
         if fd >= 0 {
             let descriptor = FileDescriptor(rawValue: fd)
             defer { Files.close(descriptor) }
-            let deadline = MonotonicClock.nanoseconds() + Int64(timeoutMilliseconds) * 1_000_000
             while true {
                 let left = Int32(clamping: (deadline - MonotonicClock.nanoseconds() + 999_999) / 1_000_000)
                 // A signal ends a wait early (false): look again until the deadline.
@@ -29,7 +29,6 @@ public enum ProcessEnd {
             throw SystemError("pidfd_open", e, subject)
         }
         // No pidfd (an old kernel, or a seccomp filter that refuses it): look at /proc.
-        let deadline = MonotonicClock.nanoseconds() + Int64(timeoutMilliseconds) * 1_000_000
         while true {
             if hasEnded(pid) { return true }
             if MonotonicClock.nanoseconds() >= deadline { return false }
