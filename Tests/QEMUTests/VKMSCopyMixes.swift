@@ -16,12 +16,12 @@ import CZlib
 
 enum VKMSCopyMixes {
     /// vkms's CRCs of every mix of two of `frames` (XRGB8888 words, `width` x `height`, in the
-    /// order the spinner shows them, cyclic) in either order, the second `apart` frames after the
-    /// first: the frames a buffer holds and gets next when the loop presents every frame, or skips
-    /// some. Only the pixels in which some frames differ are visited.
-    static func crcs(frames: [[UInt32]], width: Int, height: Int, apart: ClosedRange<Int>) -> Set<UInt32> {
-        precondition(apart.lowerBound >= 1 && frames.allSatisfy { $0.count == width * height })
-        let crcs = frames.map { VKMSEndToEndTests.vkmsCRC(xrgb: $0, width: width, height: height) }
+    /// order the spinner shows them, cyclic; `crcs`, vkms's CRC of each, as the caller has them)
+    /// in either order, the second `apart` frames after the first: the frames a buffer holds and
+    /// gets next when the loop presents every frame, or skips some. Only the pixels in which some
+    /// frames differ are visited.
+    static func crcs(frames: [[UInt32]], crcs: [UInt32], width: Int, height: Int, apart: ClosedRange<Int>) -> Set<UInt32> {
+        precondition(apart.lowerBound >= 1 && crcs.count == frames.count && frames.allSatisfy { $0.count == width * height })
         let box = changedBox(frames, width: width)
         let total = Int64(width * height * 8)
         var shifts: [Int: UInt] = [:]  // pixel index -> crc32_combine_op's operator for the bytes after it

@@ -345,7 +345,7 @@ struct VKMSEndToEndTests {
         let drawn = Set(spinnerSteps)
         // A buffer gets a frame 2 steps on at the refresh rate, 8 under a cap of 15 (two buffers);
         // a late loop skips steps (the measured splits: 3-4 apart at the refresh rate).
-        let mixes = VKMSCopyMixes.crcs(frames: stepFrames, width: Self.W, height: Self.H, apart: 1...15)
+        let mixes = VKMSCopyMixes.crcs(frames: stepFrames, crcs: spinnerSteps, width: Self.W, height: Self.H, apart: 1...15)
         Self.expectFramesDrawn("the spinner", spinnerRecord, drawn: drawn, mixes: mixes)
         var records = [String(format: "floor flips %.1f %% of vblanks, spinner %.1f %%; ", 100 * floorRecord.flipRate, 100 * spinnerRecord.flipRate)
                        + "spinner " + spinnerRecord.summary(drawn: drawn)]
