@@ -110,6 +110,8 @@ if [[ " $* " == *" --tests "* ]]; then
     # scripts/bench/spinner-profile.py's short run: Debian's perf, the guest kernel's version,
     # profiles the spinner inside the vkms guest.
     linux-perf
+    # scripts/bench/frame-footprint.py's run: callgrind counts a spinner frame's instructions.
+    valgrind
   )
 fi
 

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Runs every test: installs what the tests need and builds; runs the one host suite that must run
-# without a sanitizer, then the QEMU boots on their own (their guests measure frame rate, CPU and latency, so the host suites must
-# not share the two cores with them); then the docs' blocks in a Debian guest beside the sanitizer
-# builds; then every host suite under ThreadSanitizer, so a
-# data race fails the run instead of corrupting the heap now and then (Swift Testing runs tests in
-# parallel), and under AddressSanitizer with LeakSanitizer (Swift has no UndefinedBehaviorSanitizer:
-# its own overflow and bounds checks trap in these debug builds); last a short libFuzzer run of
-# every fuzz target (scripts/fuzz.sh; the long runs' figures are in docs/testing.md). With arguments, only `swift test --skip-build ARGS` runs after the build, e.g.
-# `./scripts/test.sh --filter RasterTests`.
+# without a sanitizer, then the QEMU boots on their own (their guests measure frame rate, CPU and
+# latency, so the host suites must not share the two cores with them) and the benchmarks' guests
+# in short; then the docs' blocks in a Debian guest beside the sanitizer builds; then every host
+# suite under ThreadSanitizer, so a data race fails the run instead of corrupting the heap now and
+# then (Swift Testing runs tests in parallel), and under AddressSanitizer with LeakSanitizer (Swift
+# has no UndefinedBehaviorSanitizer: its own overflow and bounds checks trap in these debug
+# builds); last a short libFuzzer run of every fuzz target (scripts/fuzz.sh; the long runs'
+# figures are in docs/testing.md). With arguments, only `swift test --skip-build ARGS` runs after
+# the build, e.g. `./scripts/test.sh --filter RasterTests`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Each phase's start time, so a slow run says where its minutes went.
@@ -42,12 +43,15 @@ fi
 phase "the plain host checks"
 swift test --skip-build --filter 'DaemonFloodTests|LoopLatencyTests|HomeAssistantDiscoveryTests'
 # The Plymouth and whole-boot benchmarks' report code (parsing, medians, tables, targets): no QEMU,
-# no root (the whole boot's own runs take 50 minutes).
+# no root (the whole boot's full runs take 50 minutes; its short form runs after the QEMU suite).
 python3 scripts/bench/test_report.py
 python3 scripts/bench/test_whole_boot.py
 # The key-to-bullet benchmark in short (the static pair on the memory display, its screen shared
 # through --screen-file, 3 keys; a few seconds): it fails when a bullet or the answer is missing.
 python3 scripts/bench/key-latency.py --runs 1 --keys 3 --bin-dir "$(dirname "$SPLASHHUD_STATIC_DAEMON")"
+# A spinner frame's instructions under callgrind (the static daemon on the memory display, 3 s and
+# 8 s; about 15 s): it fails when fewer than 100 frames are drawn between the two runs.
+python3 scripts/bench/frame-footprint.py --bin "$SPLASHHUD_STATIC_DAEMON" --top 5
 # Docs and benchmarks, so they keep working (docs/testing.md): the Swift API's DocC catalogues with no
 # public symbol undocumented (36 s here), and the benchmark package, Benchmarks/ (150 s here).
 phase "the docs' checks and the benchmark package"
@@ -60,6 +64,16 @@ swift build -c release --scratch-path .build-release --product splashhudd
 swift build -c release --scratch-path .build-release --product splashhud
 phase "the QEMU suite"
 swift test --skip-build --filter QEMUTests
+# The benchmarks' guests in short, so they keep working; their figures come from the full runs
+# (docs/performance.md). Alone on the machine like the QEMU suite's guests: the guests' own
+# timeouts (splashhud.service's 10 s start) are not the benchmark's to stretch. whole-boot.py
+# --short boots the Debian guest with no splash, Plymouth, SplashHUD and its progress HUD, one
+# timed boot each (about 11 minutes of one core, most of it preparing the four images), and
+# fails when a boot stops reporting a figure its variant must; tcg-footprint.py runs its five C
+# loops once for 2 s (under a minute).
+phase "the whole boot and the translator's footprint, in short"
+python3 scripts/bench/whole-boot.py --short --out .build/whole-boot
+python3 scripts/bench/tcg-footprint.py --rounds 1 --seconds 2
 # The docs' blocks in a Debian 12 guest (DocsEndToEndTests, docs/testing.md): about 11 minutes of
 # one core under emulation, two of them rebuilding initramfs images. Nothing in it is timed, so it
 # runs beside the sanitizer and fuzzer builds (which only get slower) instead of after everything.

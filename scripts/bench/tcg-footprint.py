@@ -20,7 +20,8 @@ leaves the translated code cold, so a frame pays for each distinct block it reac
 call or return to a new place most: `distinct` costs far more than `same`, which costs about what
 `loop` does. That is why a frame's instruction count says little about its CPU in the guests
 (docs/performance.md, "Under QEMU's translator"); `scripts/bench/frame-footprint.py` counts the daemon's distinct
-code a frame. Needs gcc and what `scripts/setup.sh` installs for QEMU; never a CI step.
+code a frame. Needs gcc and what `scripts/setup.sh` installs for QEMU. `scripts/test.sh` runs it
+once in short (`--rounds 1 --seconds 2`), so it keeps working; its figures come from full runs.
 """
 import argparse
 import os

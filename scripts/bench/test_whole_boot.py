@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Unit tests of whole-boot.py's pure parts, parsing a boot's console and the report (no QEMU, no
-root): python3 scripts/bench/test_whole_boot.py. The boots themselves take about 50 minutes, so CI
-runs these instead; the figures come from the script's full runs (docs/performance.md)."""
+root): python3 scripts/bench/test_whole_boot.py. The full runs take about 50 minutes; CI runs these
+and the script's --short form (one boot a variant); the figures come from the full runs
+(docs/performance.md)."""
 import importlib.util
 import os
 import sys
@@ -78,12 +79,27 @@ class WholeBootTests(unittest.TestCase):
         self.assertNotIn("splashhud ready", fig)  # never active
         self.assertEqual(fig["failed units"], 1)
 
+    def test_a_boot_missing_a_figure_of_its_variant_is_named(self):
+        self.assertEqual(wb.faults(wb.parse(console(36.0, cpu_ms=2000.0)), "splashhud"), [])
+        self.assertEqual(wb.faults(wb.parse(console(49.0, ticks=1200)), "plymouth"), [])
+        self.assertEqual(wb.faults(wb.parse(console(31.0)), "none"), [])
+        # no screendump lit the centre, and the helper's hand-over line is gone
+        text = console(36.0, cpu_ms=2000.0).replace("FIRST-FRAME", "NO-FRAME")
+        text = "\n".join(l for l in text.splitlines() if "splashhud-handover" not in l)
+        self.assertEqual(wb.faults(wb.parse(text), "splashhud-progress"), ["no 'first frame'", "no 'handover'"])
+        # Plymouth's CPU is its own: a boot without plymouthd's stat is wrong for it, not for none
+        self.assertEqual(wb.faults(wb.parse(console(31.0)), "plymouth"), ["no 'splash CPU'"])
+        self.assertEqual(wb.faults(wb.parse(console(40.0, cpu_ms=1000.0, failed=True)), "splashhud"),
+                         ["no 'splashhud ready'", "splashhud.service failed", "1 failed unit(s)"])
+
     def test_report_gives_the_ratio_to_plymouth_s_added_time(self):
         results = {"none": [wb.parse(console(t)) for t in (31.0, 31.2, 31.4)],
                    "plymouth": [wb.parse(console(t, ticks=1200)) for t in (49.0, 49.4, 50.0)],
                    "splashhud": [wb.parse(console(t, cpu_ms=2000.0, failed=t > 36.5)) for t in (36.0, 36.4, 37.0)]}
         args = types.SimpleNamespace(runs=3)
         text = wb.report(results, list(results), args)
+        self.assertNotIn("--short", text)
+        self.assertIn("--short", wb.report(results, list(results), types.SimpleNamespace(runs=1, short=True)))
         self.assertIn("| time to the fixed point (s, kernel's uptime) | 31.20 (31.00–31.40) | 49.40 (49.00–50.00) | 36.40 (36.00–37.00) |", text)
         self.assertIn("| boots where splashhud.service failed | 0 | 0 | 1 |", text)
         self.assertIn("- plymouth adds 18.20 s to the boot (median against none's)", text)

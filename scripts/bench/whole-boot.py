@@ -3,7 +3,7 @@
 """A boot measured whole: the same Debian 12 guest with no splash, with Debian's Plymouth and with SplashHUD.
 
     sudo nice -n 10 scripts/bench/whole-boot.py [--runs 5] [--variants none,plymouth,splashhud,splashhud-progress]
-        [--out out/whole-boot] [--timeout 600]
+        [--out out/whole-boot] [--timeout 600] [--short]
 
 The guest is debian-guest.py's (mmdebstrap's bookworm minbase, systemd, initramfs-tools, Debian's
 plymouth) with Debian's default Plymouth theme added (desktop-base's emerald, as a Debian
@@ -32,8 +32,12 @@ multi-user.target; it reports over vmtest.py's channel:
   - the first splash frame: vmtest.py --first-frame dumps the screen every 100 ms until its centre
     lights up, placed on the kernel's clock by the fixed point's UPTIME line.
 Prints a markdown table per figure (median and range per variant) and the added boot time of each
-splash against none, and writes them to OUT/report.md with every boot's console. Runs as root
-(mmdebstrap, mke2fs, debugfs). Python 3 standard library only.
+splash against none, and writes them to OUT/report.md with every boot's console. A timed boot that
+does not report a figure its variant must report (EXPECTED), or that failed a unit, is named, and
+the run exits 1. --short is scripts/test.sh's form, so the benchmark keeps working: one timed boot
+per variant, no warm-up boot but splashhud-progress's (its estimate needs a previous boot); its
+figures are not the benchmark's. Runs as root (mmdebstrap, mke2fs, debugfs). Python 3 standard
+library only.
 """
 import argparse
 import datetime
@@ -197,8 +201,8 @@ def vmtest_boot(initrd, drives, out_dir, name, timeout, first_frame):
     return p.returncode, p.stdout + p.stderr, took
 
 
-def prepare(variant, img, version, out):
-    """The variant's root image (prepared and warmed once) and its initrd."""
+def prepare(variant, img, version, out, warm=True):
+    """The variant's root image (prepared, and warmed once unless not `warm`) and its initrd."""
     work = os.path.join(out, variant)
     os.makedirs(work, exist_ok=True)
     root, initrd = os.path.join(work, "root.img"), os.path.join(work, "initrd.img")
@@ -211,6 +215,8 @@ def prepare(variant, img, version, out):
         raise SystemExit(f"whole-boot: preparing {variant} failed ({status}); see {work}/prepare.log")
     log(f"{variant}: prepared in {took:.0f} s")
     debian_guest.run(["debugfs", "-R", f"dump -p /boot/initrd.img-{version} {initrd}", root])
+    if not warm:
+        return root, initrd
     status, output, took = vmtest_boot(initrd, [root], work, "warm-up", 900, True)
     if status != 0:
         raise SystemExit(f"whole-boot: {variant}'s warm-up boot failed ({status}); see {work}/warm-up.log")
@@ -286,6 +292,26 @@ def parse(output):
     return fig
 
 
+# What every timed boot of a variant reports; a boot without one of them means the benchmark has
+# stopped measuring it (a guest line renamed, a unit that no longer runs).
+EXPECTED = {"none": ["point", "analyze total", "analyze kernel", "analyze userspace", "initrd freed", "root mounted",
+                     "mounted to switch", "initrd MB"]}
+EXPECTED["plymouth"] = EXPECTED["none"] + ["first frame", "splash CPU"]
+EXPECTED["splashhud"] = EXPECTED["plymouth"] + ["handover", "splash run delay", "splashhud ready"]
+EXPECTED["splashhud-progress"] = EXPECTED["splashhud"]
+
+
+def faults(fig, variant):
+    """What is wrong with one timed boot's figures: those its variant must report and it did not,
+    a failed splashhud.service, failed units (empty: nothing)."""
+    wrong = [f"no {k!r}" for k in EXPECTED[variant] if k not in fig]
+    if fig.get("splashhud failed"):
+        wrong.append("splashhud.service failed")
+    if fig.get("failed units"):
+        wrong.append(f"{fig['failed units']} failed unit(s)")
+    return wrong
+
+
 FIGURES = [("point", "time to the fixed point (s, kernel's uptime)"),
            ("analyze total", "systemd-analyze: total (s)"),
            ("analyze kernel", "systemd-analyze: kernel (s)"),
@@ -306,7 +332,8 @@ def report(results, variants, args):
     lines = [f"whole-boot.py, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC, "
              f"commit {subprocess.run(['git', '-C', REPO, 'rev-parse', '--short', 'HEAD'], capture_output=True, text=True).stdout.strip()}, "
              f"{platform.node()} ({os.cpu_count()} cores), load {' / '.join(f'{x:.2f}' for x in os.getloadavg())}; "
-             f"{args.runs} timed boots per variant, medians (range)", ""]
+             f"{args.runs} timed boots per variant, medians (range)"
+             + ("; --short, scripts/test.sh's form: no warm-up boot, not the benchmark's figures" if getattr(args, "short", False) else ""), ""]
     lines.append("| figure | " + " | ".join(variants) + " |")
     lines.append("|---|" + "---|" * len(variants))
 
@@ -341,7 +368,11 @@ def main():
     ap.add_argument("--variants", default=",".join(VARIANTS))
     ap.add_argument("--out", default=os.path.join(REPO, "out", "whole-boot"))
     ap.add_argument("--timeout", type=float, default=600)
+    ap.add_argument("--short", action="store_true", help="scripts/test.sh's form: one timed boot per variant, "
+                    "no warm-up but splashhud-progress's")
     args = ap.parse_args()
+    if args.short:
+        args.runs = 1
     variants = [v for v in args.variants.split(",") if v]
     unknown = set(variants) - set(VARIANTS)
     if unknown:
@@ -352,8 +383,9 @@ def main():
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
     img, _, version = debian_guest.image(os.path.join(out, "image"), packages=PACKAGES)
-    prepared = {v: prepare(v, img, version, out) for v in variants}
+    prepared = {v: prepare(v, img, version, out, warm=not args.short or v == "splashhud-progress") for v in variants}
     results = {v: [] for v in variants}
+    bad = []
     for run in range(args.runs):
         # Each round starts with another variant, so none always boots right after another's.
         for v in variants[run % len(variants):] + variants[:run % len(variants)]:
@@ -368,11 +400,17 @@ def main():
                 continue
             results[v].append(fig)
             log(f"{v} run {run + 1}: " + ", ".join(f"{k} {x:.2f}" for k, x in fig.items() if isinstance(x, float)) + f" ({took:.0f} s)")
+            wrong = faults(fig, v)
+            if wrong:
+                bad.append(f"{v} run {run + 1}")
+                log(f"{v} run {run + 1}: " + "; ".join(wrong) + f" (see {out}/{v}/run-{run + 1}.log)")
     text = report(results, variants, args)
     with open(os.path.join(out, "report.md"), "w") as f:
         f.write(text)
     print(text)
-    return 0 if all(results[v] for v in variants) else 1
+    if bad:
+        log("boots with figures missing or units failed: " + ", ".join(bad))
+    return 0 if all(results[v] for v in variants) and not bad else 1
 
 
 if __name__ == "__main__":
