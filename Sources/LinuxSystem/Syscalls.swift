@@ -117,6 +117,16 @@ func system_mkdir(_ path: String, _ mode: UInt32) -> CInt {
     return mkdir(path, mode_t(mode))
 }
 
+func system_chdir(_ path: String) -> CInt {
+    if let r = mocked("chdir") { return r }
+    return chdir(path)
+}
+
+func system_chroot(_ path: String) -> CInt {
+    if let r = mocked("chroot") { return r }
+    return chroot(path)
+}
+
 /// Whether this is a fully static binary (no program interpreter, so AT_BASE is 0): it has no name
 /// service modules of its own to load, so it reads the account files itself (AccountFiles.swift).
 let system_isStatic: Bool = getauxval(UInt(AT_BASE)) == 0

@@ -4,6 +4,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Foundation
 import HUDProtocol
 import LinuxSystem
 import PeerSupport
@@ -36,6 +37,25 @@ struct PlymouthServerTests {
         // Unknown bytes are refused at once.
         c.sendBytes(Array("z\0".utf8))
         #expect(try replies(rig, c, count: 1) == [0x15])
+    }
+
+    /// `update-root-fs --new-root-dir=DIR` into a directory that is not there: NAK, the reason
+    /// logged, the root and working directory as they were, and the listener still answers. (A
+    /// root that can be entered is entered by a daemon of its own: PlymouthClientTests.)
+    @Test func aNewRootThatCannotBeEnteredIsRefusedAndNothingMoves() throws {
+        let rig = try ControlRig()
+        let (server, name) = try serve(rig)
+        defer { server.close() }
+        let before = FileManager.default.currentDirectoryPath
+        let missing = "/nonexistent-root-\(UInt32.random(in: 0...UInt32.max))"
+        let c = try RawClient(path: name)
+        c.sendBytes([UInt8(ascii: "R"), 0x02, UInt8(missing.utf8.count + 1)] + Array(missing.utf8) + [0])
+        #expect(try replies(rig, c, count: 1) == [0x15])
+        #expect(rig.log.contains("plymouth: cannot move into the new root: chdir \(missing) failed", level: .warning), "\(rig.log.lines)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/root") == "/")
+        #expect(FileManager.default.currentDirectoryPath == before)
+        c.sendBytes(Array("P\0".utf8))
+        #expect(try replies(rig, c, count: 1) == [0x06])
     }
 
     @Test func aKeystrokeWatchIsAnsweredWithItsKeyAndIgnoreEndsOne() throws {

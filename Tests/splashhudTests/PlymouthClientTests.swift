@@ -119,6 +119,35 @@ struct PlymouthClientTests {
         #expect(log.contains("ended: quit --retain") && log.contains("retaining the last frame"), "\(log)")
     }
 
+    /// `plymouth update-root-fs --new-root-dir=DIR`, as an initramfs sends it before switch_root:
+    /// the daemon's own process moves into DIR (its root and working directory in /proc) and goes
+    /// on answering and drawing. A directory that is not there is refused (the client fails), and
+    /// the daemon stays where it was.
+    @Test(.enabled(if: geteuid() == 0, "chroot needs root"))
+    func updateRootFsMovesTheDaemonIntoTheNewRoot() throws {
+        let dir = try temporaryDirectory("plymouth")
+        let daemon = try start(dir)
+        defer { if daemon.isRunning { daemon.terminate() }; daemon.waitUntilExit() }
+        let proc = "/proc/\(daemon.processIdentifier)"
+        let root = "\(dir)/newroot"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        #expect(try SplashBinary.run(Self.plymouth, ["--show-splash"]).0 == 0)
+        let (refused, output) = try SplashBinary.run(Self.plymouth, ["update-root-fs", "--new-root-dir=\(dir)/missing"])
+        #expect(refused != 0, "\(output)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: "\(proc)/root") == "/")
+        #expect(try SplashBinary.run(Self.plymouth, ["update-root-fs", "--new-root-dir=\(root)"]).0 == 0)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: "\(proc)/root") == root)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: "\(proc)/cwd") == root)
+        #expect(try SplashBinary.run(Self.plymouth, ["display-message", "--text=In the real root"]).0 == 0)
+        try waitForState(dir, "the message in the new root") { $0.contains("status \"In the real root\"") }
+        #expect(try SplashBinary.run(Self.plymouth, ["quit"]).0 == 0)
+        daemon.waitUntilExit()
+        #expect(daemon.terminationReason == .exit && daemon.terminationStatus == 0)
+        let log = try String(contentsOfFile: "\(dir)/log", encoding: .utf8)
+        #expect(log.contains("plymouth: cannot move into the new root: chdir \(dir)/missing failed"), "\(log)")
+        #expect(log.contains("plymouth: moved into the new root \(root)"), "\(log)")
+    }
+
     @Test func aSecondPlymouthListenerIsRefusedBeforeTheScreen() throws {
         let dir = try temporaryDirectory("plymouth")
         let daemon = try start(dir)

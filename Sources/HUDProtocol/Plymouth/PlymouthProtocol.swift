@@ -23,6 +23,8 @@ public enum PlymouthRequest: Equatable, Sendable {
     case changeMode(String)
     case pauseProgress
     case unpauseProgress
+    /// `update-root-fs --new-root-dir=DIR` (`--newroot=DIR`): the daemon moves into DIR, the
+    /// real root the initramfs is about to switch to.
     case newRoot(String)
     case hasActiveVT
     /// `watch-keystroke [--keys=KEYS]`: answered with the text of the next key pressed that is in

@@ -114,8 +114,18 @@ public final class PlymouthServer {
         }
         runtime.peerLog.log(.debug, "requests", from: c.origin, "\(c.name): \(request)")
         switch request {
-        case .ping, .systemInitialized, .newRoot, .error:
+        case .ping, .systemInitialized, .error:
             if case .error = request { runtime.peerLog.log(.notice, "boot errors", from: c.origin, "plymouth: the boot reported an error") }
+        case .newRoot(let directory):
+            // `update-root-fs --new-root-dir` (`--newroot`) before switch_root, as plymouthd takes
+            // it: the daemon lives on into the real root, and what it opens later is found there.
+            do {
+                try ProcessRoot.change(to: directory)
+                runtime.peerLog.log(.notice, "new roots", from: c.origin, "plymouth: moved into the new root \(directory)")
+            } catch {
+                runtime.peerLog.log(.warning, "refused requests", from: c.origin, "plymouth: cannot move into the new root: \(error); the root stays as it was")
+                return reply(c, PlymouthWire.nakByte)
+            }
         case .showSplash:
             runtime.enqueue(.hud(.show(status: message)), from: c.origin)
         case .hideSplash:
