@@ -37,6 +37,7 @@ extension HUDAppearance {
         case .maximumDismiss(let v): maximumDismiss = v
         case .fadeIn(let v): fadeIn = v
         case .fadeOut(let v): fadeOut = v
+        case .animated(let v): animated = v
         case .grace(let v): grace = v
         case .mode(let v): mode = v
         case .label(let text): label = text.isEmpty ? nil : text

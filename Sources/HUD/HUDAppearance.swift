@@ -33,6 +33,8 @@ public struct HUDAppearance: Equatable, Sendable {
     public var fadeIn: Interval = .milliseconds(150)
     public var fadeOut: Interval = .milliseconds(150)
     public var grace: Interval = .zero
+    /// False: shows and hides happen at once (SV's fades as 0, MB's `showAnimated:NO`).
+    public var animated = true
 
     // MARK: MBProgressHUD (B1); any MB setting puts the HUD in MB behaviour
     /// MBProgressHUD's mode; nil while the HUD behaves as SVProgressHUD.

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 // MBProgressHUD 1.2.0's rules (reference B3), as its `showAnimated:`, `hideAnimated:`,
 // `hideAnimated:afterDelay:`, the three timer callbacks, `showUsingAnimation:`,
-// `hideUsingAnimation:`, `animateIn:withType:completion:` and `done` do them (always animated).
+// `hideUsingAnimation:`, `animateIn:withType:completion:` and `done` do them. `animated` (on by
+// default) is the BOOL of `showAnimated:` and `hideAnimated:`, which MB keeps as `useAnimation` for
+// its grace and min-show timers too.
 //
 // MB posts no notifications. Our events map onto its steps:
 // - will-appear: `showUsingAnimation:` runs (the HUD starts to appear);
-// - did-appear: that animate-in ends without being replaced or removed;
+// - did-appear: that animate-in ends without being replaced or removed (at once when not animated);
 // - will-disappear: `hideUsingAnimation:` runs (either branch);
 // - did-disappear: `done` with `finished` set, where MB takes the HUD's alpha to 0;
 // - hidden: `done`, always: the completion block and `hudWasHidden:`.
@@ -27,6 +29,9 @@ struct MBState {
     var minShowTimer: Int?
     var hideDelayTimer: Int?
     var progress = Fixed16_16.zero
+    /// `useAnimation`: the BOOL of the last `showAnimated:` or `hideAnimated:`, which the grace
+    /// and min-show timers' show and hide use.
+    var useAnimation = true
     /// The custom view of `.customImage` mode.
     var image: HUDImageKind?
     /// When the indeterminate indicator started turning (the HUD's last appearance).
@@ -61,6 +66,7 @@ extension HUDController {
 
     /// `showAnimated:`.
     func mbShowAnimated() {
+        mb.useAnimation = appearance.animated
         timers.cancel(mb.minShowTimer)
         mb.finished = false
         if appearance.grace > .zero {
@@ -83,11 +89,20 @@ extension HUDController {
         mb.containerAlpha = .one
         mb.activityStart = time
         post(.willAppear)
-        mbAnimate(in: true)
+        if mb.useAnimation {
+            mbAnimate(in: true)
+        } else {
+            // `showUsingAnimation:NO`: the bezel and the background at 1 at once.
+            scale.set(.one)
+            alpha.set(.one)
+            backdrop.set(.one)
+            post(.didAppear)
+        }
     }
 
-    /// `hideAnimated:` (`pop`, and the hide-delay timer).
-    func mbHide() {
+    /// `hideAnimated:` (`pop`, and the hide-delay timer with the `animated` it was set with).
+    func mbHide(animated: Bool? = nil) {
+        mb.useAnimation = animated ?? appearance.animated
         timers.cancel(mb.graceTimer)
         mb.finished = true
         if appearance.minShow > .zero, let started = mb.showStarted {
@@ -103,19 +118,20 @@ extension HUDController {
     /// `hideAnimated:afterDelay:` (`dismiss DELAY`): a later call replaces the pending one.
     func mbHide(afterDelay delay: Interval) {
         timers.cancel(mb.hideDelayTimer)
-        mb.hideDelayTimer = timers.schedule(.mbHideDelay, at: time + max(delay, .zero))
+        mb.hideDelayTimer = timers.schedule(.mbHideDelay(animated: appearance.animated), at: time + max(delay, .zero))
     }
 
     /// `hideUsingAnimation:` (also the min-show timer's callback).
     func mbHideUsingAnimation() {
         timers.cancel(mb.hideDelayTimer)
         post(.willDisappear)
-        if mb.showStarted != nil {
+        if mb.useAnimation && mb.showStarted != nil {
             mb.showStarted = nil
             mbAnimate(in: false)
         } else {
-            // Never shown (a hide during grace): the bezel to 0 and the background to 1, as the
-            // code does, then `done`.
+            // Not animated, or never shown (a hide during grace): the bezel to 0 and the
+            // background to 1, as the code does, then `done` (which takes the HUD's alpha to 0).
+            mb.showStarted = nil
             alpha.set(.zero)
             backdrop.set(.one)
             mbDone()

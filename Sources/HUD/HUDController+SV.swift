@@ -96,7 +96,7 @@ extension HUDController {
         //    what is on screen (BeginFromCurrentState: during a fade-out that is its current state).
         post(.willAppear)
         scale.set(scale.model * Self.svZoom)
-        animate([(.scale, .one), (.alpha, .one), (.backdrop, .one)], duration: appearance.fadeIn,
+        animate([(.scale, .one), (.alpha, .one), (.backdrop, .one)], duration: appearance.animated ? appearance.fadeIn : .zero,
                 curve: .easeInEaseOut, completion: .svFadeIn(autoDismiss: autoDismiss))
     }
 
@@ -133,7 +133,7 @@ extension HUDController {
         timers.cancel(sv.graceTimer)
         sv.graceTimer = nil
         animate([(.scale, scale.model * Self.svUnzoom), (.alpha, .zero), (.backdrop, .zero)],
-                duration: appearance.fadeOut, curve: .easeInEaseOut, completion: .svFadeOut)
+                duration: appearance.animated ? appearance.fadeOut : .zero, curve: .easeInEaseOut, completion: .svFadeOut)
     }
 
     /// fadeOut's completion: only if the alpha is still 0, the views go (the ring and spinner

@@ -18,8 +18,9 @@ enum TimerAction {
     case svAutoDismiss
     /// SV's `dispatch_after(delay)` inside `dismissWithDelay:` (not cancellable).
     case svDelayedFadeOut
-    /// MB's `graceTimer`, `minShowTimer`, `hideDelayTimer`.
-    case mbGrace, mbMinShow, mbHideDelay
+    /// MB's `graceTimer`, `minShowTimer`; `hideDelayTimer`, with the `animated` it was set with.
+    case mbGrace, mbMinShow
+    case mbHideDelay(animated: Bool)
     /// An animation group's completion block; `finished` is UIKit's flag (NO once the group's
     /// animations were replaced or removed).
     case animationDone(group: Int, AnimationCompletion, finished: Bool)
@@ -45,7 +46,7 @@ extension HUDController {
         case .svDelayedFadeOut: svFadeOut()
         case .mbGrace: mbHandleGraceTimer()
         case .mbMinShow: mbHideUsingAnimation()
-        case .mbHideDelay: mbHide()
+        case .mbHideDelay(let animated): mbHide(animated: animated)
         case .animationDone(_, let completion, let finished): complete(completion, finished: finished)
         }
     }

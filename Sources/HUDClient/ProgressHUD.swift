@@ -36,7 +36,7 @@ public final class ProgressHUD: @unchecked Sendable {
         var button: String?
     }
 
-    /// An object for the HUD at `connection`; nothing is shown until ``show()``.
+    /// An object for the HUD at `connection`; nothing is shown until ``show(animated:)``.
     public init(connection: any HUDConnection) { self.connection = connection }
 
     /// A HUD in indeterminate mode, shown at once (MB's `showHUDAddedTo:animated:`).
@@ -103,14 +103,23 @@ public final class ProgressHUD: @unchecked Sendable {
         }
     }
 
-    /// MB's `showAnimated:`.
-    public func show() { post(.hud(.show(status: label))) }
+    /// MB's `showAnimated:`: with its transition, or at once (`set animated off` for this show,
+    /// then on again).
+    public func show(animated: Bool = true) {
+        if !animated { post(.hud(.set(.animated(false)))) }
+        post(.hud(.show(status: label)))
+        if !animated { post(.hud(.set(.animated(true)))) }
+    }
 
     /// MB's `hideAnimated:afterDelay:`; `completion` (MB's completionBlock) runs once it is hidden.
-    public func hide(afterDelay delay: Double = 0, completion: (@Sendable () -> Void)? = nil) {
+    /// Not `animated`: gone at once when the delay ends (`set animated off` until then, then on
+    /// again).
+    public func hide(animated: Bool = true, afterDelay delay: Double = 0, completion: (@Sendable () -> Void)? = nil) {
         let hud = connection
+        if !animated { post(.hud(.set(.animated(false)))) }
         connection.post(.hud(.dismiss(delay: .seconds(delay)))) { _ in
             if let completion { hud.whenHidden(completion) }
         }
+        if !animated { post(.hud(.set(.animated(true)))) }
     }
 }

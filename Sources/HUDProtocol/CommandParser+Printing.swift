@@ -55,6 +55,7 @@ extension HUDSetting: CustomStringConvertible {
         case .maximumDismiss: "max-dismiss"
         case .fadeIn: "fade-in"
         case .fadeOut: "fade-out"
+        case .animated: "animated"
         case .grace: "grace"
         case .mode: "mode"
         case .label: "label"
@@ -94,7 +95,7 @@ extension HUDSetting: CustomStringConvertible {
             return P.format(f)
         case .minimumSize(let s), .imageSize(let s): return P.format(s.width) + "x" + P.format(s.height)
         case .offset(let p): return P.format(p.x) + "," + P.format(p.y)
-        case .tintImages(let on), .square(let on): return on ? "on" : "off"
+        case .tintImages(let on), .square(let on), .animated(let on): return on ? "on" : "off"
         case .minimumDismiss(let i), .maximumDismiss(let i), .fadeIn(let i), .fadeOut(let i), .grace(let i),
              .minShow(let i):
             return P.format(i)

@@ -9,7 +9,7 @@ extension CommandParser {
         "style", "mask", "animation", "foreground-color", "background-color", "backdrop-color",
         "image-color", "font", "font-size", "ring-thickness", "ring-radius", "ring-no-text-radius",
         "corner-radius", "min-size", "offset", "image-size", "tint-images", "min-dismiss",
-        "max-dismiss", "fade-in", "fade-out", "grace",
+        "max-dismiss", "fade-in", "fade-out", "grace", "animated",
         "mode", "label", "details", "button", "margin", "square", "min-show", "transition",
         "content-color", "bezel-color",
         "tap-dismiss", "max-fps", "prompt-width", "text-direction",
@@ -86,6 +86,7 @@ extension CommandParser {
                                   in: -maxLength...maxLength, range: "-2048...2048")
             return .offset(Point(x: x, y: y))
         case "tint-images": return .tintImages(try onOff(word, for: command))
+        case "animated": return .animated(try onOff(word, for: command))
         case "square": return .square(try onOff(word, for: command))
         case "min-dismiss": return .minimumDismiss(try duration(word, for: command))
         case "max-dismiss":
@@ -119,7 +120,7 @@ extension CommandParser {
         case "transition": return HUDTransition.allCases.map(\.rawValue)
         case "tap-dismiss": return HUDTapDismiss.allCases.map(\.rawValue)
         case "text-direction": return HUDTextDirection.allCases.map(\.rawValue)
-        case "tint-images", "square": return ["on", "off"]
+        case "tint-images", "square", "animated": return ["on", "off"]
         default: return nil
         }
     }

@@ -57,7 +57,7 @@
 ///   -2048...2048. Converted with `Fixed16_16(Double)`; the bounds keep a HUD at the largest
 ///   scale within fixed point and a glyph's mask within a few megabytes.
 /// - colours: `#RRGGBB` or `#RRGGBBAA`, hex digits in either case.
-/// - switches (`tint-images`, `square`): `on` or `off`.
+/// - switches (`tint-images`, `square`, `animated`): `on` or `off`.
 /// - choices: `style` light|dark|custom; `mask` none|clear|black|gradient|custom; `animation`
 ///   flat|native; `mode` indeterminate|determinate|annular|bar|text|custom; `transition`
 ///   fade|zoom|zoom-in|zoom-out.

@@ -56,6 +56,10 @@ public enum HUDSetting: Equatable, Sendable {
     case maximumDismiss(Interval)
     case fadeIn(Interval)
     case fadeOut(Interval)
+    /// `animated on|off`: whether the HUD appears and goes with its transition (on, the default)
+    /// or at once: SV's fade-in and fade-out taken as 0, MB's `showAnimated:NO` and
+    /// `hideAnimated:NO`. A daemon that takes over a HUD already on screen shows it so.
+    case animated(Bool)
     case grace(Interval)
     case mode(HUDMode)
     case label(String)

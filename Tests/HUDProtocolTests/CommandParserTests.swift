@@ -136,6 +136,8 @@ func settingParsed(_ line: String, sourceLocation: SourceLocation = #_sourceLoca
         #expect(settingParsed("set transition zoom-out") == .transition(.zoomOut))
         #expect(settingParsed("set tint-images on") == .tintImages(true))
         #expect(settingParsed("set tint-images off") == .tintImages(false))
+        #expect(settingParsed("set animated off") == .animated(false))
+        #expect(settingParsed("set animated on") == .animated(true))
         #expect(settingParsed("set square on") == .square(true))
         #expect(settingParsed("set square off") == .square(false))
         #expect(settingParsed("set tap-dismiss anywhere") == .tapDismiss(.anywhere))
@@ -212,13 +214,13 @@ func settingParsed(_ line: String, sourceLocation: SourceLocation = #_sourceLoca
             "font": "/f.ttf", "font-size": "15", "ring-thickness": "2", "ring-radius": "18",
             "ring-no-text-radius": "24", "corner-radius": "14", "min-size": "1x2", "offset": "3,4",
             "image-size": "28x28", "tint-images": "on", "min-dismiss": "5", "max-dismiss": "inf",
-            "fade-in": "0.15", "fade-out": "0.15", "grace": "0", "mode": "bar", "label": "L",
+            "fade-in": "0.15", "fade-out": "0.15", "grace": "0", "animated": "off", "mode": "bar", "label": "L",
             "details": "D", "button": "B", "margin": "20", "square": "on", "min-show": "1",
             "transition": "zoom", "content-color": "#111111", "bezel-color": "#222222",
             "tap-dismiss": "outside", "max-fps": "15", "prompt-width": "240", "text-direction": "rtl",
         ]
         #expect(Set(CommandParser.keys) == Set(samples.keys))
-        #expect(CommandParser.keys.count == 36)
+        #expect(CommandParser.keys.count == 37)
         for key in CommandParser.keys {
             // The parsed setting reports the key it was written with.
             #expect(settingParsed("set \(key) \(samples[key]!)")?.key == key)

@@ -14,7 +14,7 @@ import Raster
         .ringRadius(Fixed16_16(raw: 1)), .ringNoTextRadius(Fixed16_16(raw: 0x0800_0000)),
         .cornerRadius(Fixed16_16(raw: 6554)), .minimumSize(Size(200, 100.75)), .offset(Point(-12.5, 40)),
         .imageSize(Size(width: Fixed16_16(raw: 12345), height: Fixed16_16(raw: 65535))), .tintImages(false),
-        .tintImages(true), .minimumDismiss(.seconds(5)), .maximumDismiss(.forever),
+        .tintImages(true), .animated(false), .animated(true), .minimumDismiss(.seconds(5)), .maximumDismiss(.forever),
         .maximumDismiss(Interval(nanoseconds: 1)), .fadeIn(.milliseconds(150)), .fadeOut(.zero),
         .grace(Interval(nanoseconds: 1_000_000_000_000_000)), .mode(.customImage), .mode(.bar), .mode(.text),
         .mode(.indeterminate), .mode(.determinate), .mode(.annular), .label("Please \"wait\""),

@@ -61,18 +61,31 @@ import Testing
     }
 
     @Test func aStateResumesAsAScript() throws {
-        // A ring with a quoted status: shown at once without a fade-in, then the default fade-in.
+        func commands(_ state: HUDState) throws -> [HUDCommand] {
+            let script = try CommandParser.parseScript(state.resumeScript)
+            #expect(script.allSatisfy { $0.time == .zero })
+            return script.map(\.command)
+        }
+        let off = HUDCommand.set(.animated(false)), on = HUDCommand.set(.animated(true))
+        // SV's ring with a quoted status: shown at once (animated off), then animated again.
         let ring = HUDState(visible: true, mode: "ring", progress: 0.4, status: "Copying \"files\" -- 2", outputs: [])
-        let commands = try CommandParser.parseScript(ring.resumeScript).map(\.command)
-        #expect(commands.count == 3)
-        #expect(commands[1] == .progress(fraction: Fixed16_16(0.4), status: "Copying \"files\" -- 2"))
-        #expect(try CommandParser.parseScript(ring.resumeScript).allSatisfy { $0.time == .zero })
-        #expect(ring.resumeScript.contains("@0 set fade-in 0\n") && ring.resumeScript.hasSuffix("@0 set fade-in 0.15\n"))
-        // A pie or a bar is a progress too; a spinner, an image or a text is shown with its status.
-        let bar = HUDState(visible: true, mode: "bar", progress: 1, status: nil, outputs: [])
-        #expect(try CommandParser.parseScript(bar.resumeScript)[1].command == .progress(fraction: Fixed16_16(1.0), status: nil))
+        #expect(try commands(ring) == [off, .progress(fraction: Fixed16_16(0.4), status: "Copying \"files\" -- 2"), on])
+        // MB's bar, pie and annular: the mode, the progress with the label, then a show (MB's
+        // progress does not show the HUD).
+        let bar = HUDState(visible: true, mode: "bar", progress: 1, status: "Flashing", outputs: [])
+        #expect(try commands(bar) == [off, .set(.mode(.bar)), .progress(fraction: .one, status: "Flashing"), .show(status: nil), on])
+        let pie = HUDState(visible: true, mode: "pie", progress: 0.25, status: nil, outputs: [])
+        #expect(try commands(pie) == [off, .set(.mode(.determinate)), .progress(fraction: Fixed16_16(0.25), status: nil), .show(status: nil), on])
+        let annular = HUDState(visible: true, mode: "annular", progress: 0.5, status: nil, outputs: [])
+        #expect(try commands(annular)[1] == .set(.mode(.annular)))
+        // MB's activity and text: the mode, then a show with the label.
+        let text = HUDState(visible: true, mode: "text", progress: nil, status: "Done", outputs: [])
+        #expect(try commands(text) == [off, .set(.mode(.text)), .show(status: "Done"), on])
+        let activity = HUDState(visible: true, mode: "activity", progress: nil, status: nil, outputs: [])
+        #expect(try commands(activity) == [off, .set(.mode(.indeterminate)), .show(status: nil), on])
+        // SV's spinner, or anything else, is shown with its status.
         let spinner = HUDState(visible: true, mode: "spinner", progress: nil, status: "--stay", outputs: [])
-        #expect(try CommandParser.parseScript(spinner.resumeScript)[1].command == .show(status: "--stay"))
+        #expect(try commands(spinner) == [off, .show(status: "--stay"), on])
         // Hidden: a script that shows nothing.
         let hidden = HUDState(visible: false, mode: "hidden", progress: nil, status: nil, outputs: [])
         #expect(try CommandParser.parseScript(hidden.resumeScript).isEmpty)

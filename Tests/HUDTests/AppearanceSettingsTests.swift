@@ -22,7 +22,7 @@ import HUDProtocol
             "set font /f.ttf", "set font-size 17", "set ring-thickness 3", "set ring-radius 20",
             "set ring-no-text-radius 26", "set corner-radius 10", "set min-size 100x50", "set offset 5,-6",
             "set image-size 32x30", "set tint-images off", "set min-dismiss 2", "set max-dismiss 8",
-            "set fade-in 0.2", "set fade-out 0.3", "set grace 0.5")
+            "set fade-in 0.2", "set fade-out 0.3", "set grace 0.5", "set animated off")
         #expect(a.style == .dark)
         #expect(a.mask == .gradient)
         #expect(a.spinner == .native)
@@ -42,6 +42,7 @@ import HUDProtocol
         #expect(a.fadeIn == .milliseconds(200))
         #expect(a.fadeOut == .milliseconds(300))
         #expect(a.grace == .milliseconds(500))
+        #expect(!a.animated)
         // None of these is an MB setting: the HUD still behaves as SVProgressHUD.
         #expect(a.mode == nil)
         #expect(!a.usesMBBehaviour)

@@ -25,6 +25,37 @@ import Raster
         #expect(t.hud.activityCount == 0)
     }
 
+    @Test func notAnimatedItAppearsAndGoesAtOnce() {
+        // showAnimated:NO / hideAnimated:NO (`set animated off`): no spring either way.
+        let t = mb([.animated(false), .transition(.zoom), .mask(.black)])
+        t.at(0, .show(status: "Loading"))
+        let f = t.frame(0)
+        #expect(f.alpha == .one && f.backdropAlpha == .one && f.scale == .one)
+        t.at(1, .dismiss(delay: .zero))
+        #expect(t.frame(1).alpha == .zero)
+        #expect(t.log(until: 2) == [
+            "0.000 will-appear Loading", "0.000 did-appear Loading",
+            "1.000 will-disappear Loading", "1.000 did-disappear Loading", "1.000 hidden Loading",
+        ])
+    }
+
+    @Test func aDelayedHideKeepsTheAnimatedItWasGiven() {
+        // hideAnimated:NO afterDelay: the timer carries NO, whatever the setting is when it fires
+        // (the Swift API turns it on again right after); and the grace timer's show uses the
+        // showAnimated: it was called with.
+        let t = mb([.grace(.seconds(1))])
+        t.at(0, .set(.animated(false)))
+        t.at(0, .show(status: nil))
+        t.at(0, .set(.animated(true)))
+        t.at(2, .set(.animated(false)))
+        t.at(2, .dismiss(delay: .seconds(1)))
+        t.at(2, .set(.animated(true)))
+        #expect(t.log(until: 4) == [
+            "1.000 will-appear", "1.000 did-appear",
+            "3.000 will-disappear", "3.000 did-disappear", "3.000 hidden",
+        ])
+    }
+
     @Test func springDrivesAlphaAndBackdropTogether() {
         // B3: both the bezel and the backdrop alpha are animated, spring(0.5) = 61959/65536.
         let t = mb([.mask(.black)])

@@ -24,6 +24,18 @@ import Raster
         #expect(t.hud.nextEventTime() == nil)
     }
 
+    @Test func notAnimatedTheFadesTakeNoTime() {
+        // `set animated off`: fade-in and fade-out as 0, whatever their settings.
+        let t = VirtualHUD([.animated(false), .fadeIn(.seconds(1))])
+        t.at(0, .show(status: "Loading"))
+        #expect(t.frame(0).alpha == .one && t.frame(0).scale == .one)
+        t.at(1, .dismiss(delay: .zero))
+        #expect(t.log(until: 2) == [
+            "0.000 will-appear Loading", "0.000 did-appear Loading",
+            "1.000 will-disappear Loading", "1.000 did-disappear Loading",
+        ])
+    }
+
     @Test func successAutoDismissesAfterFadeInPlusDisplayDuration() {
         // A4 fadeIn completion starts the timer; A2: a 5-character status gives the 5 s minimum.
         let t = VirtualHUD()

@@ -127,26 +127,48 @@ struct DaemonProcessTests {
         #expect(d.process.terminationStatus == 0, "\(d.log)")
         let saved = try String(contentsOfFile: script, encoding: .utf8)
         #expect(saved.contains("@0 progress 0.4 \"Installing \\\"2\\\" of 3\""), "\(saved)")
-        // The successor: the same HUD at once (no fade-in), the same picture as the kept frame.
-        let next = Process()
-        next.executableURL = URL(fileURLWithPath: try SplashBinary.path("splashhudd"))
-        next.arguments = ["--display", "memory:200x120", "--socket", "none", "--script", script, "--duration", "0.3",
-                          "--retain", "--out", "\(d.dir)/next", "--log-level", "error"]
-        try next.run()
-        next.waitUntilExit()
-        #expect(next.terminationStatus == 0)
-        let kept = try PNGDecoderHelper.decode("\(d.dir)/out/shown-last.png"), shown = try PNGDecoderHelper.decode("\(d.dir)/next/shown-last.png")
-        #expect(kept.pixels == shown.pixels, "the successor's frame differs from the one handed over")
-        let events = try String(contentsOfFile: "\(d.dir)/next/events.txt", encoding: .utf8)
-        let lines = events.split(separator: "\n").map { $0.split(separator: " ", maxSplits: 2) }
-        #expect(lines.count >= 2 && lines[0][1] == "will-appear" && lines[1][1] == "did-appear" && lines[0][0] == lines[1][0],
-                "shown at once, no fade-in: \(events)")
+        try expectTheSuccessorShowsTheKeptFrame(d, script: script)
         // A path that cannot be written: the daemon is not told to quit (exit 73).
         let e = try Running()
         defer { e.end() }
         let (s2, o2) = try e.client(["quit", "--save-script", "/nonexistent/dir/resume.hud"])
         #expect(s2 == 73 && o2.contains("the daemon was not told to quit"), "\(o2)")
         #expect(try e.client(["ping"]).0 == 0)
+    }
+
+    /// MBProgressHUD's bar handed over: the successor shows the same bar at once (MB's
+    /// `showAnimated:NO`, not its 0.3 s spring), not SV's ring.
+    @Test func quitSavesAnMBBarForASuccessor() throws {
+        let d = try Running()
+        defer { d.end() }
+        #expect(try d.client(["send", "set mode bar", "progress 0.4 Flashing", "show"]).0 == 0)
+        Thread.sleep(forTimeInterval: 0.6)  // past MB's spring
+        #expect(try d.client(["state"]).1.hasPrefix("visible yes mode bar progress 0.4 status \"Flashing\""))
+        let script = "\(d.dir)/resume.hud"
+        let (status, output) = try d.client(["quit", "--retain", "--save-script", script, "--wait", "--timeout", "5000"])
+        #expect(status == 0, "\(output)")
+        d.process.waitUntilExit()
+        let saved = try String(contentsOfFile: script, encoding: .utf8)
+        #expect(saved.contains("@0 set mode bar\n@0 progress 0.4 \"Flashing\"\n@0 show\n"), "\(saved)")
+        try expectTheSuccessorShowsTheKeptFrame(d, script: script)
+    }
+
+    /// A successor started with `script` on the same memory display: its frame is the frame `d`
+    /// kept, pixel for pixel, and it appeared at once (will-appear and did-appear together).
+    func expectTheSuccessorShowsTheKeptFrame(_ d: Running, script: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let next = Process()
+        next.executableURL = URL(fileURLWithPath: try SplashBinary.path("splashhudd"))
+        next.arguments = ["--display", "memory:200x120", "--socket", "none", "--script", script, "--duration", "0.3",
+                          "--retain", "--out", "\(d.dir)/next", "--log-level", "error"]
+        try next.run()
+        next.waitUntilExit()
+        #expect(next.terminationStatus == 0, sourceLocation: sourceLocation)
+        let kept = try PNGDecoderHelper.decode("\(d.dir)/out/shown-last.png"), shown = try PNGDecoderHelper.decode("\(d.dir)/next/shown-last.png")
+        #expect(kept.pixels == shown.pixels, "the successor's frame differs from the one handed over", sourceLocation: sourceLocation)
+        let events = try String(contentsOfFile: "\(d.dir)/next/events.txt", encoding: .utf8)
+        let lines = events.split(separator: "\n").map { $0.split(separator: " ", maxSplits: 2) }
+        #expect(lines.count >= 2 && lines[0][1] == "will-appear" && lines[1][1] == "did-appear" && lines[0][0] == lines[1][0],
+                "shown at once, with no transition: \(events)", sourceLocation: sourceLocation)
     }
 
     @Test func waitAndSubscribeFollowTheHUD() throws {

@@ -63,6 +63,29 @@ struct SwiftAPITests {
         #expect(try hud.state().mode == "hidden")
     }
 
+    /// MB's `showAnimated:NO` and `hideAnimated:NO afterDelay:`: did-appear with will-appear,
+    /// and the delayed hide at once, though `animated` is on again by then.
+    @Test func aProgressHUDShowsAndHidesWithoutAnimation() async throws {
+        let hud = try LocalHUD(display: .memory(width: 160, height: 120))
+        defer { hud.quit() }
+        let events = hud.events()
+        let box = ProgressHUD(connection: hud)
+        box.mode = .bar
+        box.progress = 0.5
+        box.label = "Flashing"
+        box.show(animated: false)
+        box.hide(animated: false, afterDelay: 0.2)
+        var seen: [HUDEvent] = []
+        for await e in events {
+            seen.append(e)
+            if e.kind == .hidden { break }
+        }
+        let kinds = seen.map(\.kind)
+        #expect(kinds == [.willAppear, .didAppear, .willDisappear, .didDisappear, .hidden], "\(seen)")
+        #expect(seen.count == 5 && seen[0].time == seen[1].time && seen[2].time == seen[4].time, "\(seen)")
+        #expect(seen.count == 5 && seen[2].time - seen[0].time >= .milliseconds(200), "\(seen)")
+    }
+
     final class Counter: @unchecked Sendable {
         private let lock = NSLock()
         private var n = 0

@@ -1,24 +1,32 @@
 // SPDX-License-Identifier: MIT
 // A HUD's state as a script a new daemon starts with (`splashhud quit --save-script`,
-// `splashhudd --script`): the same HUD at once, without a fade-in, where a daemon hands the screen
-// over to its successor (an initramfs's to the real root's, over the frame it kept).
+// `splashhudd --script`): the same HUD at once, without its transition, where a daemon hands the
+// screen over to its successor (an initramfs's to the real root's, over the frame it kept).
 
 extension HUDState {
-    /// The script that shows this HUD at 0 s without a fade-in (then the default fade-in again):
-    /// a ring, pie, annular or bar as a progress, anything else shown with its status. A hidden
-    /// HUD gives a script that shows nothing.
+    /// The script that shows this HUD at 0 s with `animated off` (then on again): SV's ring as a
+    /// progress; MB's pie, annular and bar as its mode, the progress and a show; MB's activity
+    /// and text as their mode and a show; anything else shown with its status. A hidden HUD gives
+    /// a script that shows nothing.
     public var resumeScript: String {
         var lines = ["# what splashhudd showed when it was told to quit (splashhud quit --save-script)"]
         guard visible else { return lines.joined(separator: "\n") + "\n" }
-        lines.append("@0 set fade-in 0")
-        var command: [String]
-        switch mode {
-        case "ring", "pie", "annular", "bar": command = ["progress", Self.format(progress ?? 0)]
-        default: command = ["show"]
+        let status = status.flatMap { $0.isEmpty ? nil : CommandParser.quote($0) }
+        let mbMode = ["pie": HUDMode.determinate, "annular": .annular, "bar": .bar, "activity": .indeterminate, "text": .text][mode]
+        var commands: [[String]] = [["set", "animated", "off"]]
+        switch (mode, mbMode) {
+        case ("ring", _):
+            commands.append(["progress", Self.format(progress ?? 0)] + (status.map { [$0] } ?? []))
+        case (_, .some(let m)) where progress != nil:
+            // MB's `progress` sets the value and the label; only `show` shows.
+            commands += [["set", "mode", m.rawValue], ["progress", Self.format(progress ?? 0)] + (status.map { [$0] } ?? []), ["show"]]
+        case (_, .some(let m)):
+            commands += [["set", "mode", m.rawValue], ["show"] + (status.map { [$0] } ?? [])]
+        default:
+            commands.append(["show"] + (status.map { [$0] } ?? []))
         }
-        if let status, !status.isEmpty { command.append(CommandParser.quote(status)) }
-        lines.append("@0 " + command.joined(separator: " "))
-        lines.append("@0 set fade-in 0.15")  // HUDAppearance.fadeIn, the default
+        commands.append(["set", "animated", "on"])
+        lines += commands.map { "@0 " + $0.joined(separator: " ") }
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -76,7 +76,7 @@ extension HUDSetting {
         case .font: return .setFont
         case .style, .mask, .spinner, .foregroundColor, .backgroundColor, .backdropColor, .imageColor, .fontSize,
              .ringThickness, .ringRadius, .ringNoTextRadius, .cornerRadius, .minimumSize, .offset, .imageSize,
-             .tintImages, .minimumDismiss, .maximumDismiss, .fadeIn, .fadeOut, .grace, .mode, .label, .details,
+             .tintImages, .minimumDismiss, .maximumDismiss, .fadeIn, .fadeOut, .animated, .grace, .mode, .label, .details,
              .button, .margin, .square, .minShow, .transition, .contentColor, .bezelColor, .tapDismiss,
              .promptWidth, .textDirection, .maxFramesPerSecond:
             return nil
