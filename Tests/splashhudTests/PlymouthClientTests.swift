@@ -14,9 +14,10 @@ struct PlymouthClientTests {
     static let plymouth = "/usr/bin/plymouth"
 
     /// splashhudd --plymouth on the memory display, up once its control socket answers.
-    func start(_ dir: String, extra: [String] = []) throws -> Process {
+    func start(_ dir: String, extra: [String] = [], environment: [String: String] = [:]) throws -> Process {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: try SplashBinary.path("splashhudd"))
+        if !environment.isEmpty { p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         p.arguments = ["--display", "memory:320x200", "--plymouth", "--socket", "\(dir)/control", "--out", "\(dir)/out",
                        "--duration", "30", "--log-level", "info"] + extra
         _ = FileManager.default.createFile(atPath: "\(dir)/log", contents: nil)
@@ -126,7 +127,10 @@ struct PlymouthClientTests {
     @Test(.enabled(if: geteuid() == 0, "chroot needs root"))
     func updateRootFsMovesTheDaemonIntoTheNewRoot() throws {
         let dir = try temporaryDirectory("plymouth")
-        let daemon = try start(dir)
+        // In the new root (an empty directory here) an AddressSanitizer build's leak check at
+        // exit finds neither /proc nor its suppressions file, and fails the exit: not checked.
+        let asan = ProcessInfo.processInfo.environment["ASAN_OPTIONS"].map { $0 + ":" } ?? ""
+        let daemon = try start(dir, environment: ["ASAN_OPTIONS": asan + "detect_leaks=0"])
         defer { if daemon.isRunning { daemon.terminate() }; daemon.waitUntilExit() }
         let proc = "/proc/\(daemon.processIdentifier)"
         let root = "\(dir)/newroot"
