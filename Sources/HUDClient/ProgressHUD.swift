@@ -106,9 +106,7 @@ public final class ProgressHUD: @unchecked Sendable {
     /// MB's `showAnimated:`: with its transition, or at once (`set animated off` for this show,
     /// then on again).
     public func show(animated: Bool = true) {
-        if !animated { post(.hud(.set(.animated(false)))) }
-        post(.hud(.show(status: label)))
-        if !animated { post(.hud(.set(.animated(true)))) }
+        withAnimation(animated) { post(.hud(.show(status: label))) }
     }
 
     /// MB's `hideAnimated:afterDelay:`; `completion` (MB's completionBlock) runs once it is hidden.
@@ -116,10 +114,17 @@ public final class ProgressHUD: @unchecked Sendable {
     /// again).
     public func hide(animated: Bool = true, afterDelay delay: Double = 0, completion: (@Sendable () -> Void)? = nil) {
         let hud = connection
-        if !animated { post(.hud(.set(.animated(false)))) }
-        connection.post(.hud(.dismiss(delay: .seconds(delay)))) { _ in
-            if let completion { hud.whenHidden(completion) }
+        withAnimation(animated) {
+            connection.post(.hud(.dismiss(delay: .seconds(delay)))) { _ in
+                if let completion { hud.whenHidden(completion) }
+            }
         }
+    }
+
+    /// Posts what `body` posts with `animated off` around it when not `animated`.
+    private func withAnimation(_ animated: Bool, _ body: () -> Void) {
+        if !animated { post(.hud(.set(.animated(false)))) }
+        body()
         if !animated { post(.hud(.set(.animated(true)))) }
     }
 }

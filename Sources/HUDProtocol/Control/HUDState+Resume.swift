@@ -11,19 +11,17 @@ extension HUDState {
     public var resumeScript: String {
         var lines = ["# what splashhudd showed when it was told to quit (splashhud quit --save-script)"]
         guard visible else { return lines.joined(separator: "\n") + "\n" }
-        let status = status.flatMap { $0.isEmpty ? nil : CommandParser.quote($0) }
+        let label = status.flatMap { $0.isEmpty ? nil : [CommandParser.quote($0)] } ?? []
         let mbMode = ["pie": HUDMode.determinate, "annular": .annular, "bar": .bar, "activity": .indeterminate, "text": .text][mode]
         var commands: [[String]] = [["set", "animated", "off"]]
-        switch (mode, mbMode) {
-        case ("ring", _):
-            commands.append(["progress", Self.format(progress ?? 0)] + (status.map { [$0] } ?? []))
-        case (_, .some(let m)) where progress != nil:
+        if mode == "ring" {
+            commands.append(["progress", Self.format(progress ?? 0)] + label)
+        } else if let mbMode {
+            commands.append(["set", "mode", mbMode.rawValue])
             // MB's `progress` sets the value and the label; only `show` shows.
-            commands += [["set", "mode", m.rawValue], ["progress", Self.format(progress ?? 0)] + (status.map { [$0] } ?? []), ["show"]]
-        case (_, .some(let m)):
-            commands += [["set", "mode", m.rawValue], ["show"] + (status.map { [$0] } ?? [])]
-        default:
-            commands.append(["show"] + (status.map { [$0] } ?? []))
+            if let progress { commands += [["progress", Self.format(progress)] + label, ["show"]] } else { commands.append(["show"] + label) }
+        } else {
+            commands.append(["show"] + label)
         }
         commands.append(["set", "animated", "on"])
         lines += commands.map { "@0 " + $0.joined(separator: " ") }
