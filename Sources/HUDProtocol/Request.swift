@@ -29,11 +29,14 @@ public enum Request: Equatable, Sendable {
     case deactivate
     /// `reactivate`: take the display back and draw again.
     case reactivate
+    /// `newroot DIR`: move into the real root mounted at DIR before the initramfs switches to it
+    /// (Plymouth's `update-root-fs --new-root-dir`), so the daemon lives on past `switch_root`.
+    case newRoot(String)
 }
 
 extension CommandParser {
     /// The verbs beyond the HUD's: ending the splash, and the self-moving progress.
-    public static let serviceVerbs = ["quit", "progress-over", "press", "deactivate", "reactivate"]
+    public static let serviceVerbs = ["quit", "progress-over", "press", "deactivate", "reactivate", "newroot"]
 
     /// The request on `line`, or nil for a blank or comment line. A malformed line throws and
     /// yields nothing, so the caller changes nothing.
@@ -67,6 +70,14 @@ extension CommandParser {
         case "deactivate", "reactivate":
             try end(rest, for: verb.text)
             return verb.text == "deactivate" ? .deactivate : .reactivate
+        case "newroot":
+            let directory = try required(rest, for: verb.text, expected: "the new root's directory, an absolute path")
+            try end(rest.dropFirst(), for: verb.text)
+            guard directory.text.hasPrefix("/") else {
+                throw CommandError(.missingArgument(command: verb.text, expected: "the new root's directory as an absolute path, not '\(directory.text)'"),
+                                   column: directory.column)
+            }
+            return .newRoot(directory.text)
         case "progress-over":
             let f = try required(rest, for: verb.text, expected: "a fraction")
             let s = try required(rest.dropFirst(), for: verb.text, expected: "seconds")
@@ -95,6 +106,7 @@ extension Request: CustomStringConvertible {
         case .pressButton: return "press"
         case .deactivate: return "deactivate"
         case .reactivate: return "reactivate"
+        case .newRoot(let directory): return "newroot \(CommandParser.quote(directory))"
         }
     }
 }

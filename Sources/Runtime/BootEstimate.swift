@@ -51,7 +51,7 @@ public final class BootEstimate {
 
     public let path: String
     /// Last boot's record, nil when there was none (or it could not be read).
-    public let previous: Record?
+    public private(set) var previous: Record?
     public private(set) var shown: Double = 0
     /// False once a client sent progress itself.
     public private(set) var active = true
@@ -70,17 +70,30 @@ public final class BootEstimate {
         self.logger = logger
         self.runtime = runtime
         start = runtime.now
-        var previous: Record?
-        do {
-            let bytes = try Files.readFile(path, limit: 65536)
-            previous = Record(text: String(decoding: bytes, as: UTF8.self))
-            if previous == nil { logger.notice("boot estimate: \(path) is not a boot-duration file; ignored") }
-        } catch {
-            logger.info("boot estimate: no previous boot (\(error))")
-        }
-        self.previous = previous
+        previous = Self.load(path, logger: logger)
         runtime.onApplied = { [weak self] request in self?.observe(request) }
         runtime.atTurnEnd { [weak self] in self?.turnEnded() }
+        // Started in the initramfs, whose state directory is empty: the record is read again in
+        // the real root once the daemon has moved there, as plymouthd reads its boot-duration.
+        runtime.whenRootMoves { [weak self] in self?.rootMoved() }
+        if previous != nil { scheduleTick() }
+    }
+
+    private static func load(_ path: String, logger: Logger) -> Record? {
+        do {
+            let bytes = try Files.readFile(path, limit: 65536)
+            let record = Record(text: String(decoding: bytes, as: UTF8.self))
+            if record == nil { logger.notice("boot estimate: \(path) is not a boot-duration file; ignored") }
+            return record
+        } catch {
+            logger.info("boot estimate: no previous boot (\(error))")
+            return nil
+        }
+    }
+
+    private func rootMoved() {
+        guard previous == nil else { return }
+        previous = Self.load(path, logger: logger)
         if previous != nil { scheduleTick() }
     }
 

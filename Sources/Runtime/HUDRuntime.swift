@@ -73,6 +73,10 @@ public final class HUDRuntime: RequestTarget {
     public var onServiceRequest: ((Request) -> Void)?
     /// Told of every request applied (the boot estimate stops when a client sends progress).
     public var onApplied: ((Request) -> Void)?
+    /// Told once the daemon has moved into a new root (`moveRoot(to:)`).
+    private var rootObservers: [() -> Void] = []
+    /// `observer` runs after each move into a new root (the boot estimate reads its record there).
+    public func whenRootMoves(_ observer: @escaping () -> Void) { rootObservers.append(observer) }
     /// Where commands may name image and font files (the daemon's `--asset-dir`): a path is
     /// resolved (symlinks, `..`) and opened only inside one of these. nil: anywhere (a program's
     /// own HUD, tests). The profile's own font and logo are not commands and not confined.
@@ -367,6 +371,18 @@ extension HUDRuntime: CommandOwner {
 
     func handOverDisplay() { handover.handOver() }
     func takeDisplayBack() { handover.takeBack() }
+
+    /// Into the real root mounted at `directory` (ProcessRoot.swift), then what follows the
+    /// root (the boot estimate's record) is told; refused with the reason when the move fails
+    /// (the caller logs it as its transport words it).
+    public func moveRoot(to directory: String) -> RequestOutcome {
+        do { try ProcessRoot.change(to: directory) } catch {
+            return .refused("cannot move into the new root: \(error); the root stays as it was")
+        }
+        logger.notice("moved into the new root \(directory): what is opened from now on is found there")
+        for observer in rootObservers { observer() }
+        return .applied
+    }
 }
 
 extension HUDRuntime: PromptSurface {

@@ -175,7 +175,7 @@ public final class SplashSession {
             let deadline = clock() + Self.quitGraceNanoseconds
             quitDeadline = deadline
             runtime.schedule(at: deadline) { [unowned self] in checkFadeOut() }
-        case .hud, .progressKeepingStatus, .progressOver, .pressButton, .deactivate, .reactivate:
+        case .hud, .progressKeepingStatus, .progressOver, .pressButton, .deactivate, .reactivate, .newRoot:
             runtime.apply(request)
         }
     }

@@ -14,6 +14,7 @@ import HUDProtocol
         .setFont: ["set font /usr/share/fonts/x.ttf"],
         .subscribeKeys: ["subscribe keys"],
         .askPassword: ["ask-password \"PIN\""],
+        .newRoot: ["newroot /root", "newroot \"/mnt/real root\""],
     ]
 
     @Test func eachPrivilegedVerbIsWhatItsLinesParseTo() throws {

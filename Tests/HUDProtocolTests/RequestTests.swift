@@ -18,6 +18,22 @@ import Testing
         #expect(throws: CommandError(.tooManyArguments(command: "deactivate"), column: 12)) { try request("deactivate now") }
     }
 
+    /// `newroot DIR`: one absolute path, quoted on the wire when it needs to be; it is root's.
+    @Test func newRootTakesOneAbsoluteDirectory() throws {
+        #expect(try request("newroot /root") == .newRoot("/root"))
+        #expect(try request("newroot \"/mnt/real root\"") == .newRoot("/mnt/real root"))
+        for r in [Request.newRoot("/root"), .newRoot("/mnt/a \"b\"")] { #expect(try request(r.description) == r) }
+        #expect(throws: CommandError(.missingArgument(command: "newroot", expected: "the new root's directory, an absolute path"), column: nil)) {
+            try request("newroot")
+        }
+        #expect(throws: CommandError(.missingArgument(command: "newroot", expected: "the new root's directory as an absolute path, not 'root'"), column: 9)) {
+            try request("newroot root")
+        }
+        #expect(throws: CommandError(.tooManyArguments(command: "newroot"), column: 15)) { try request("newroot /root /x") }
+        #expect(Request.newRoot("/root").privilegedVerb == .newRoot)
+        #expect(PrivilegedVerb(allowName: "newroot") == .newRoot)
+    }
+
     @Test func everythingElseIsAHUDCommand() throws {
         #expect(try request("MSG QUIT") == .hud(.status("QUIT")))
         // psplash's and fbsplash's progress keeps the message (SV's `progress 0.4` clears it).

@@ -149,7 +149,41 @@ struct PlymouthClientTests {
         #expect(daemon.terminationReason == .exit && daemon.terminationStatus == 0)
         let log = try String(contentsOfFile: "\(dir)/log", encoding: .utf8)
         #expect(log.contains("plymouth: cannot move into the new root: chdir \(dir)/missing failed"), "\(log)")
-        #expect(log.contains("plymouth: moved into the new root \(root)"), "\(log)")
+        #expect(log.contains("moved into the new root \(root)"), "\(log)")
+    }
+
+    /// Our own verb, as the initramfs's hand-over sends it: refused with the reason for a missing
+    /// directory; then the daemon is in the new root, and its boot estimate, which found no record
+    /// in the old one, reads last boot's there (as plymouthd does) and moves the HUD from the
+    /// spinner to the ring; at the end it remembers this boot in the new root.
+    @Test(.enabled(if: geteuid() == 0, "chroot needs root"))
+    func newrootMovesTheDaemonAndTheBootEstimateReadsItsRecordThere() throws {
+        let dir = try temporaryDirectory("plymouth")
+        let stateDir = "/var/lib/splashhud-newroot-test-\(UInt32.random(in: 0...UInt32.max))"
+        let root = "\(dir)/newroot"
+        try FileManager.default.createDirectory(atPath: root + stateDir, withIntermediateDirectories: true)
+        try "total 2\n".write(toFile: "\(root)\(stateDir)/boot-duration", atomically: true, encoding: .utf8)
+        let asan = ProcessInfo.processInfo.environment["ASAN_OPTIONS"].map { $0 + ":" } ?? ""
+        let daemon = try start(dir, extra: ["--boot-estimate", "--state-dir", stateDir], environment: ["ASAN_OPTIONS": asan + "detect_leaks=0"])
+        defer { if daemon.isRunning { daemon.terminate() }; daemon.waitUntilExit() }
+        let client = try SplashBinary.path()
+        #expect(try SplashBinary.run(client, ["show", "--socket", "\(dir)/control"]).0 == 0)
+        Thread.sleep(forTimeInterval: 0.6)
+        #expect(try state(dir).contains("mode spinner"), "no record before the move: no estimate")
+        let (refused, why) = try SplashBinary.run(client, ["newroot", "\(dir)/missing", "--socket", "\(dir)/control"])
+        #expect(refused != 0 && why.contains("cannot move into the new root: chdir \(dir)/missing failed"), "\(refused) \(why)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(daemon.processIdentifier)/root") == "/")
+        #expect(try SplashBinary.run(client, ["newroot", root, "--socket", "\(dir)/control"]).0 == 0)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(daemon.processIdentifier)/root") == root)
+        try waitForState(dir, "the estimate from the new root's record") { $0.contains("mode ring progress 0.") }
+        #expect(try SplashBinary.run(client, ["quit", "--socket", "\(dir)/control"]).0 == 0)
+        daemon.waitUntilExit()
+        #expect(daemon.terminationReason == .exit && daemon.terminationStatus == 0)
+        let remembered = try String(contentsOfFile: "\(root)\(stateDir)/boot-duration", encoding: .utf8)
+        #expect(remembered.hasPrefix("total ") && remembered != "total 2\n", "this boot remembered in the new root: \(remembered)")
+        #expect(!FileManager.default.fileExists(atPath: stateDir), "nothing written outside the new root")
+        let log = try String(contentsOfFile: "\(dir)/log", encoding: .utf8)
+        #expect(log.contains("moved into the new root \(root)"), "\(log)")
     }
 
     @Test func aSecondPlymouthListenerIsRefusedBeforeTheScreen() throws {

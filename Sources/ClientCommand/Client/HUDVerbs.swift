@@ -7,7 +7,7 @@ import CommandLineOptions
 
 extension ClientVerb {
     static let hudVerbNames = ["show", "progress", "progress-over", "success", "error", "info", "image", "status", "dismiss", "pop",
-                               "reset", "set", "quit", "deactivate", "reactivate", "ping"]
+                               "reset", "set", "quit", "deactivate", "reactivate", "newroot", "ping"]
 
     static let statusOperand = OperandHelp("status", "The status text.")
     static let imageFlags = [
@@ -68,6 +68,10 @@ extension ClientVerb {
             return .line(spec(name, "Give the display up for the next program (a kiosk's compositor or app), the last frame left on the screen: answered once DRM master is free. The profile's [handover] watchdog takes it back when no one draws.")) { _ in "deactivate" }
         case "reactivate":
             return .line(spec(name, "Take the display back and draw again.")) { _ in "reactivate" }
+        case "newroot":
+            return .line(spec(name, "Move the daemon into the real root mounted at DIR before the initramfs switches to it (Plymouth's update-root-fs --new-root-dir): it lives on past switch_root, and what it opens later is found there. Root only.",
+                              operands: "<dir>", operandHelp: [OperandHelp("dir", "The real root's mount point, an absolute path (initramfs-tools' $rootmnt).")],
+                              count: 1...1)) { commandLine("newroot", $0.operands) }
         case "ping":
             return .line(spec(name, "Exit 0 when the daemon answers within the timeout.")) { _ in "ping" }
         default:

@@ -13,6 +13,7 @@ public enum PrivilegedVerb: String, CaseIterable, Sendable {
     case setFont = "set-font"
     case subscribeKeys = "subscribe-keys"
     case askPassword = "ask-password"
+    case newRoot = "newroot"
 
     /// `--allow` takes the name with a hyphen or, quoted, a space (`"set font"`).
     public init?(allowName: String) {
@@ -27,6 +28,7 @@ public enum PrivilegedVerb: String, CaseIterable, Sendable {
         case .setFont: return "a font path"
         case .subscribeKeys: return "watching keys"
         case .askPassword: return "asking for a passphrase"
+        case .newRoot: return "moving the daemon into a new root"
         }
     }
 }
@@ -48,6 +50,7 @@ extension Request {
     public var privilegedVerb: PrivilegedVerb? {
         switch self {
         case .quit, .dismissAndQuit: return .quit
+        case .newRoot: return .newRoot
         case .hud(let command): return command.privilegedVerb
         case .progressKeepingStatus, .progressOver, .pressButton, .deactivate, .reactivate: return nil
         }

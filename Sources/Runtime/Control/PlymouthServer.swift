@@ -119,11 +119,8 @@ public final class PlymouthServer {
         case .newRoot(let directory):
             // `update-root-fs --new-root-dir` (`--newroot`) before switch_root, as plymouthd takes
             // it: the daemon lives on into the real root, and what it opens later is found there.
-            do {
-                try ProcessRoot.change(to: directory)
-                runtime.peerLog.log(.notice, "new roots", from: c.origin, "plymouth: moved into the new root \(directory)")
-            } catch {
-                runtime.peerLog.log(.warning, "refused requests", from: c.origin, "plymouth: cannot move into the new root: \(error); the root stays as it was")
+            if case .refused(let why) = runtime.moveRoot(to: directory) {
+                runtime.peerLog.log(.warning, "refused requests", from: c.origin, "plymouth: \(why)")
                 return reply(c, PlymouthWire.nakByte)
             }
         case .showSplash:

@@ -20,6 +20,8 @@ protocol CommandOwner: AnyObject {
     func handOverDisplay()
     /// `reactivate`: the display taken back.
     func takeDisplayBack()
+    /// `newroot DIR`: the process moved into the real root mounted at DIR.
+    func moveRoot(to directory: String) -> RequestOutcome
 }
 
 final class CommandApplier {
@@ -76,6 +78,10 @@ final class CommandApplier {
         case .reactivate:
             owner?.takeDisplayBack()
             return .applied
+        case .newRoot(let directory):
+            let outcome = owner?.moveRoot(to: directory) ?? .refused("nothing serves \(request) here")
+            if case .refused(let why) = outcome { logRefusal(why) }
+            return outcome
         }
     }
 
