@@ -129,7 +129,7 @@ if ((uninstall)); then
     rm -f "$destdir$prefix/share/man/man1/splashhud"*.1 "$destdir$prefix/share/man/man5/splashhud.conf.5" \
         "$destdir$prefix/share/man/man8/splashhudd.8"
     rm -rf "$destdir$prefix/share/splashhud" "$destdir$prefix/share/doc/splashhud" "$destdir/usr/lib/dracut/modules.d/90splashhud"
-    for u in splashhud.service splashhud-quit.service splashhud-ask-password.path splashhud-ask-password.service splashhud-mqtt.service \
+    for u in splashhud.service splashhud-quit.service splashhud-initramfs.service splashhud-ask-password.path splashhud-ask-password.service splashhud-mqtt.service \
         splashhud-updates@.service "${shutdown_units[@]}"; do
         rm -f "$destdir/etc/systemd/system/$u"
     done
@@ -320,6 +320,7 @@ if [[ -d $notices/relink ]]; then
 fi
 unit splashhud.service
 unit splashhud-quit.service
+unit splashhud-initramfs.service
 unit splashhud-ask-password.path
 unit splashhud-ask-password.service
 unit splashhud-mqtt.service

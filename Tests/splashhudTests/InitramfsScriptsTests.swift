@@ -93,4 +93,46 @@ struct InitramfsScriptsTests {
             #expect((status == 0) == expected, "\(URL(fileURLWithPath: newroot).lastPathComponent): status \(status) \(output)")
         }
     }
+
+    /// `keeps NEWROOT`: the daemon lives on only where the real root would start the same one:
+    /// its unit, rule and daemon installed, no Plymouth of its own, the settings the image was
+    /// built with, holding only options the initramfs's daemon took, and the same board profile.
+    @Test func theDaemonLivesOnOnlyAsTheRealRootWouldRunIt() throws {
+        let base = try temporaryDirectory("keeps")
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        let fm = FileManager.default
+        func root(_ name: String, options: String, plymouth: Bool = false) throws -> String {
+            let r = "\(base)/\(name)"
+            for (dir, file, mode) in [("usr/bin", "splashhudd", 0o755), ("etc/systemd/system", "splashhud.service", 0o644),
+                                      ("etc/udev/rules.d", "90-splashhud.rules", 0o644), ("etc/default", "splashhud", 0o644)]
+                + (plymouth ? [("usr/sbin", "plymouthd", 0o755)] : []) {
+                try fm.createDirectory(atPath: "\(r)/\(dir)", withIntermediateDirectories: true)
+                let text = file == "splashhud" && dir == "etc/default" ? "SPLASHHUD_OPTIONS=\"\(options)\"\n" : "\n"
+                #expect(fm.createFile(atPath: "\(r)/\(dir)/\(file)", contents: Data(text.utf8), attributes: [.posixPermissions: mode]))
+            }
+            return r
+        }
+        /// The image: its initrd.conf (SPLASHHUD_KEEP, SPLASHHUD_PROFILE) and its copy of the settings.
+        func keeps(_ newroot: String, image options: String, keep: String = "yes", profile: String = "") throws -> Bool {
+            let image = "\(base)/image-\(UInt32.random(in: 0...UInt32.max))"
+            try fm.createDirectory(atPath: image, withIntermediateDirectories: true)
+            try "SPLASHHUD_KEEP=\"\(keep)\"\nSPLASHHUD_PROFILE=\"\(profile)\"\n".write(toFile: "\(image)/initrd.conf", atomically: true, encoding: .utf8)
+            try "SPLASHHUD_OPTIONS=\"\(options)\"\n".write(toFile: "\(image)/default", atomically: true, encoding: .utf8)
+            let (status, output) = try SplashBinary.run("/usr/bin/env", ["SPLASHHUD_CONF=\(image)/initrd.conf", "SPLASHHUD_DEFAULT=\(image)/default",
+                                                                         "/bin/sh", Self.helper, "keeps", newroot])
+            #expect(output.isEmpty, "\(output)")
+            return status == 0
+        }
+        let portable = "--profile qemu-virtio --boot-estimate --log-level info --max-fps=15 --state-dir /var/lib/x"
+        #expect(try keeps(try root("plain", options: ""), image: ""))
+        #expect(try keeps(try root("portable", options: portable), image: portable))
+        #expect(try !keeps(try root("turned-off", options: ""), image: "", keep: "no"))
+        #expect(try !keeps(try root("plymouth", options: "", plymouth: true), image: ""), "its plymouthd wants the socket")
+        #expect(try !keeps(try root("changed", options: "--boot-estimate"), image: ""), "the image is older than the settings")
+        #expect(try !keeps(try root("group", options: "--socket-group video"), image: "--socket-group video"), "an option the daemon did not take")
+        #expect(try !keeps(try root("dangling", options: "--max-fps"), image: "--max-fps"))
+        #expect(try !keeps(try root("profile", options: ""), image: "", profile: "rpi4"), "initrd.conf's profile is not the real root's")
+        #expect(try keeps(try root("same-profile", options: "--profile rpi4"), image: "--profile rpi4", profile: "rpi4"))
+        #expect(try !keeps("\(base)/missing", image: ""))
+    }
 }

@@ -13,7 +13,7 @@ import Testing
 struct ServiceUnitTests {
     static let udev = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("udev").path
-    static let units = ["splashhud.service", "splashhud-quit.service", "splashhud-update-example.service",
+    static let units = ["splashhud.service", "splashhud-quit.service", "splashhud-initramfs.service", "splashhud-update-example.service",
                         "splashhud-ask-password.path", "splashhud-ask-password.service"] + shutdownUnits.map(\.unit)
     /// The splash of each end of the machine, its Plymouth mode, and the unit systemd ends it with.
     static let shutdownUnits = [("splashhud-poweroff.service", "shutdown", "poweroff"), ("splashhud-reboot.service", "reboot", "reboot"),
@@ -62,9 +62,27 @@ struct ServiceUnitTests {
             // Prefixes: "-" ignores failure, "@", "+", "!", ":" change how it runs; none changes the words.
             while let first = argv.first?.first, "-@+!:".contains(first) { argv[0].removeFirst() }
             if argv.first == "/bin/rm" {
-                // The initramfs's hand-over file, read once (EnvironmentFile=).
-                #expect(unit == "splashhud.service" && e.key == "ExecStartPost" && argv == ["/bin/rm", "-f", "/run/initramfs/splashhud.env"],
+                // The initramfs's hand-over file, read once (EnvironmentFile=); the mark of a
+                // daemon it kept, gone with the boot's QUIT.
+                #expect((unit == "splashhud.service" && e.key == "ExecStartPost" && argv == ["/bin/rm", "-f", "/run/initramfs/splashhud.env"])
+                        || (unit == "splashhud-quit.service" && e.key == "ExecStartPost" && e.value.hasPrefix("-")
+                            && argv == ["/bin/rm", "-f", "/run/splashhud/initramfs-daemon"]),
                         "\(unit) \(e.key): \(e.value)")
+                continue
+            }
+            if unit == "splashhud-initramfs.service" {
+                // Nothing to start (the daemon runs); its stop ends the kept daemon with the real
+                // client's quit, only while the mark says it is there.
+                if e.key == "ExecStart" { #expect(argv == ["/bin/true"]); continue }
+                #expect(e.key == "ExecStop" && e.value.hasPrefix("-") && argv.count == 3 && argv[0] == "/bin/sh", "\(e.value)")
+                let steps = (argv.last ?? "").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+                #expect(steps.first == "[ -e /run/splashhud/initramfs-daemon ] || exit 0" && steps.last == "rm -f /run/splashhud/initramfs-daemon", "\(steps)")
+                let quit = Self.words(steps.count == 3 ? steps[1] : "")
+                #expect(quit.first == "/usr/bin/splashhud" && quit.dropFirst().first == "quit", "\(quit)")
+                do {
+                    let (_, _, connection) = try SplashHUDClient.parse(Array(quit.dropFirst()))
+                    #expect(connection.timeout <= 1000, "\(e.value)")
+                } catch { Issue.record("\(unit): `\(steps)` is refused by the client: \(error)") }
                 continue
             }
             if argv.first == "/usr/bin/systemd-tty-ask-password-agent" {
@@ -122,6 +140,25 @@ struct ServiceUnitTests {
             }
             #expect(connection.timeout <= 1000, "\(unit) \(e.key): a client call must never wait long")
         }
+    }
+
+    /// The daemon the initramfs keeps: the helper's mark is the path splashhud.service's condition
+    /// skips on, the one splashhud-initramfs.service stands for, and the one the boot's QUIT
+    /// removes; that unit ends the daemon before any shutdown splash starts.
+    @Test func theKeptDaemonsMarkIsOnePathEverywhere() throws {
+        let mark = "/run/splashhud/initramfs-daemon"
+        let helper = try String(contentsOfFile: "\(Self.udev)/../initramfs/splashhud-initrd", encoding: .utf8)
+        #expect(helper.contains("\nkept_mark=\(mark)\n"), "the helper writes another mark")
+        let daemon = try Self.entries("splashhud.service"), kept = try Self.entries("splashhud-initramfs.service")
+        #expect(daemon.contains { $0.key == "ConditionPathExists" && $0.value == "!\(mark)" })
+        #expect(kept.contains { $0.key == "ConditionPathExists" && $0.value == mark })
+        #expect(kept.contains { $0.key == "Conflicts" && $0.value == "shutdown.target" })
+        #expect(kept.contains { $0.key == "DefaultDependencies" && $0.value == "no" })
+        let before = Set(kept.filter { $0.key == "Before" }.flatMap { $0.value.split(separator: " ").map(String.init) })
+        for end in Self.shutdownUnits { #expect(before.contains(end.unit), "\(end.unit) starts before the kept daemon has ended") }
+        let quit = try Self.entries("splashhud-quit.service")
+        #expect(quit.contains { $0.key == "Wants" && $0.value.split(separator: " ").contains("splashhud-initramfs.service") })
+        #expect(quit.contains { $0.key == "ExecStartPost" && $0.value == "-/bin/rm -f \(mark)" })
     }
 
     @Test func theSplashNeverHoldsBoot() throws {
