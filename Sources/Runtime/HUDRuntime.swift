@@ -75,6 +75,8 @@ public final class HUDRuntime: RequestTarget {
     public var onApplied: ((Request) -> Void)?
     /// Told once the daemon has moved into a new root (`moveRoot(to:)`).
     private var rootObservers: [() -> Void] = []
+    /// The directory the last `moveRoot(to:)` moved into, as it was named.
+    private var movedInto: String?
     /// `observer` runs after each move into a new root (the boot estimate reads its record there).
     public func whenRootMoves(_ observer: @escaping () -> Void) { rootObservers.append(observer) }
     /// Where commands may name image and font files (the daemon's `--asset-dir`): a path is
@@ -376,9 +378,16 @@ extension HUDRuntime: CommandOwner {
     /// root (the boot estimate's record) is told; refused with the reason when the move fails
     /// (the caller logs it as its transport words it).
     public func moveRoot(to directory: String) -> RequestOutcome {
+        // Said twice (SplashHUD's hand-over, then Plymouth's own init-bottom script or dracut's
+        // `--newroot`), the path would be taken inside the new root (its /root, root's home).
+        guard directory != movedInto else {
+            logger.notice("already moved into the new root \(directory): nothing to do")
+            return .applied
+        }
         do { try ProcessRoot.change(to: directory) } catch {
             return .refused("cannot move into the new root: \(error); the root stays as it was")
         }
+        movedInto = directory
         logger.notice("moved into the new root \(directory): what is opened from now on is found there")
         for observer in rootObservers { observer() }
         return .applied

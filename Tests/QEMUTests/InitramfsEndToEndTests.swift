@@ -90,7 +90,7 @@ struct InitramfsEndToEndTests {
         let order = lines.filter { $0.hasPrefix("ORDER init-bottom /scripts/") }
         let ours = order.firstIndex { $0.contains("/splashhud ") }, udev = order.firstIndex { $0.contains("/udev ") }
         #expect(ours != nil && udev != nil && ours! < udev!, "init-bottom order: \(order)")
-        try checkBoot(lines: lines, output: output, dir: dir, bin: bin, name: "initramfs-tools")
+        try checkBoot(lines: lines, output: output, dir: dir, bin: bin, name: "initramfs-tools", kept: true)
     }
 
     @Test("dracut's image without systemd: the same boot through the module's pre-trigger and pre-pivot hooks, its LUKS2 root unlocked at the crypt module's prompt on the HUD")
@@ -211,9 +211,12 @@ struct InitramfsEndToEndTests {
         #expect(PromptRender.differing(expected, prompt) > 0, "dracut: typing did not change the prompt")
     }
 
-    /// What both boots must show: the HUD before the root is mounted, kept over switch_root, taken
-    /// over by splashhud.service's command line, and the console back after splashhud-quit.service's.
-    func checkBoot(lines: [String], output: String, dir: String, bin: String, name: String, root: String = "/dev/vda ext4") throws {
+    /// What every boot must show: the HUD before the root is mounted and over switch_root, then
+    /// either the initramfs's daemon living on in the real root (`kept`: initramfs-tools) or
+    /// splashhud.service's command line taking the HUD over (dracut's hand-over), and the console
+    /// back after splashhud-quit.service's.
+    func checkBoot(lines: [String], output: String, dir: String, bin: String, name: String, root: String = "/dev/vda ext4",
+                   kept: Bool = false) throws {
         func info(_ prefix: String) -> String? {
             lines.first { $0.contains("guest said: INFO \(prefix) ") }.map { String($0[$0.range(of: "INFO \(prefix) ")!.upperBound...]) }
         }
@@ -224,17 +227,36 @@ struct InitramfsEndToEndTests {
             let mounts = try #require(info(key), "\(name): no \(key) line:\n\(output)").split(separator: " ")
             #expect(mounts.contains("/run") && !mounts.contains("/root") && !mounts.contains("/sysroot"), "\(name) \(key): \(mounts)")
         }
-        // The real root: the initramfs's daemon is gone, its HUD handed over through the unit's
-        // EnvironmentFile (read once), the quit unit ends the new daemon cleanly.
         #expect(info("REALROOT pid") == "1" && info("REALROOT root") == root, "\(name): the real root's init must run:\n\(output)")
-        #expect(info("REALROOT initramfs-daemon") == "none", "\(name):\n\(output)")
-        #expect(info("REALROOT handover") == "SPLASHHUD_HANDOVER=\"--script /run/initramfs/splashhud-resume.hud\"", "\(name):\n\(output)")
         #expect(info("REALROOT state")?.hasPrefix("visible yes mode ring progress 0.5 status \"Initramfs\"") == true, "\(name):\n\(output)")
         #expect(info("REALROOT env-left") == "none", "\(name): ExecStartPost must remove the hand-over file")
-        #expect(info("REALROOT quit") == "0" && info("REALROOT daemon") == "0", "\(name):\n\(output)")
-        #expect(output.contains("the real root's splashhud.service takes the screen over"), "\(name):\n\(output)")
-        // The hand-over, logged on the kernel's clock: from its start to the daemon's end.
+        #expect(info("REALROOT quit") == "0", "\(name):\n\(output)")
+        #expect(info("REALROOT mark-left") == "none", "\(name): the quit unit must remove the kept daemon's mark")
         let handover = try #require(output.split(separator: "\n").first { $0.contains("splashhud: handover: began ") }, "\(name):\n\(output)")
+        if kept {
+            // The real root: the initramfs's daemon lives on there, moved into it (its root is the
+            // real one), its pid in the mark and in /run/plymouth/pid (systemd's password agent
+            // asks through it); splashhud.service skipped its start; the quit unit ended it.
+            let pid = try #require(info("REALROOT initramfs-daemon"), "\(name):\n\(output)")
+            #expect(pid != "none" && info("REALROOT kept") == "\(pid) root / pidfile \(pid)", "\(name):\n\(output)")
+            #expect(lines.contains { $0.contains("guest said: INFO REALROOT unit skipped") }, "\(name): splashhud.service started a second daemon:\n\(output)")
+            #expect(info("REALROOT handover") == "none", "\(name):\n\(output)")
+            #expect(["0", "gone"].contains(info("REALROOT daemon") ?? ""), "\(name):\n\(output)")
+            #expect(output.contains("ended: QUIT (after the fade-out)"), "\(name): the kept daemon did not end on the quit unit's QUIT:\n\(output)")
+            #expect(output.contains("moved into the new root /root"), "\(name):\n\(output)")
+            #expect(handover.contains(", daemon kept ") && handover.contains("it lives on in the real root"), "\(name): \(handover)")
+            #expect(!output.contains("the real root's splashhud.service takes the screen over"), "\(name):\n\(output)")
+        } else {
+            // The real root: the initramfs's daemon is gone, its HUD handed over through the unit's
+            // EnvironmentFile (read once), the quit unit ends the new daemon cleanly.
+            #expect(info("REALROOT initramfs-daemon") == "none", "\(name):\n\(output)")
+            #expect(info("REALROOT kept") == "none root none pidfile none", "\(name):\n\(output)")
+            #expect(info("REALROOT handover") == "SPLASHHUD_HANDOVER=\"--script /run/initramfs/splashhud-resume.hud\"", "\(name):\n\(output)")
+            #expect(info("REALROOT daemon") == "0", "\(name):\n\(output)")
+            #expect(output.contains("the real root's splashhud.service takes the screen over"), "\(name):\n\(output)")
+            #expect(handover.contains(", daemon ended "), "\(name): \(handover)")
+        }
+        // The hand-over, logged on the kernel's clock: from its start to the daemon's end or move.
         let times = handover.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .punctuationCharacters)) }
         #expect(times.count == 2 && times[0] > 0 && times[1] >= times[0], "\(name): \(handover)")
 

@@ -114,6 +114,13 @@ echo "INFO INITRAMFS shot-mounts$mounts" >&3
 exec 3>&-
 """
 
+NO_PLYMOUTH = r"""#!/bin/sh
+# The test's hook (not part of SplashHUD): the image as a machine without Plymouth builds it.
+case "$1" in prereqs) echo ""; exit 0 ;; esac
+rm -rf "$DESTDIR"/usr/sbin/plymouthd "$DESTDIR"/sbin/plymouthd "$DESTDIR"/bin/plymouth "$DESTDIR"/usr/bin/plymouth \
+    "$DESTDIR"/scripts/*/plymouth "$DESTDIR"/usr/lib/x86_64-linux-gnu/plymouth "$DESTDIR"/usr/share/plymouth
+"""
+
 REAL_INIT = r"""#!/bin/busybox sh
 # The test's real root init (not part of SplashHUD): systemd's part in the hand-over.
 /bin/busybox --install -s /bin
@@ -124,23 +131,34 @@ ctl() { echo "$1" >&3; read -r answer <&3; echo "realroot: $1 -> $answer"; }
 echo "INFO REALROOT pid $$" >&3
 echo "INFO REALROOT root $(grep ' / ' /proc/mounts | cut -d' ' -f1,3)" >&3
 echo "INFO REALROOT initramfs-daemon $(pidof splashhudd || echo none)" >&3
+# A daemon the initramfs kept (initramfs-tools): its mark, its root (the real one, "/"), the pid
+# file systemd's password agent reads.
+mark=/run/splashhud/initramfs-daemon
+kept=$(cat $mark 2>/dev/null)
+echo "INFO REALROOT kept ${kept:-none} root $(readlink /proc/${kept:-0}/root 2>/dev/null || echo none) pidfile $(cat /run/plymouth/pid 2>/dev/null || echo none)" >&3
 ctl "SHOT retained settled"
 for i in 1 2 3 4 5 6; do echo "SplashHUD initramfs test: the real root's console, line $i" > /dev/tty1; done
 # splashhud.service, as systemd would start it (udev's rule pulls it in when card0 is added):
-# its EnvironmentFiles in order (the hand-over's, the machine's settings), its ExecStart with the
-# variables expanded, its ExecStartPost.
+# its condition on the kept daemon's mark, its EnvironmentFiles in order (the hand-over's, the
+# machine's settings), its ExecStart with the variables expanded, its ExecStartPost.
 unit=/etc/systemd/system/splashhud.service
 envs=$(sed -n 's/^EnvironmentFile=-\{0,1\}//p' $unit)
 env=$(echo "$envs" | grep '/run/initramfs/splashhud.env$' || echo /unit-reads-no-handover-file)
 echo "INFO REALROOT handover $(cat "$env" 2>/dev/null || echo none)" >&3
-for e in $envs; do [ -r "$e" ] && . "$e"; done
-start=$(sed -n 's/^ExecStart=//p' $unit)
-eval "$start" >/run/realroot-daemon.log 2>&1 &
-pid=$!
-post=$(sed -n 's/^ExecStartPost=-\{0,1\}//p' $unit)
-i=0
-while ! splashhud ping --timeout 1000 >/dev/null 2>&1 && [ $i -lt 60 ]; do sleep 0.1; i=$((i + 1)); done
-$post
+skip=$(sed -n 's/^ConditionPathExists=!//p' $unit)
+if [ -n "$skip" ] && [ -e "$skip" ]; then
+    echo "INFO REALROOT unit skipped" >&3
+    pid=$kept
+else
+    for e in $envs; do [ -r "$e" ] && . "$e"; done
+    start=$(sed -n 's/^ExecStart=//p' $unit)
+    eval "$start" >/run/realroot-daemon.log 2>&1 &
+    pid=$!
+    post=$(sed -n 's/^ExecStartPost=-\{0,1\}//p' $unit)
+    i=0
+    while ! splashhud ping --timeout 1000 >/dev/null 2>&1 && [ $i -lt 60 ]; do sleep 0.1; i=$((i + 1)); done
+    $post
+fi
 echo "INFO REALROOT state $(splashhud state 2>&1)" >&3
 echo "INFO REALROOT env-left $(ls "$env" 2>/dev/null || echo none)" >&3
 sleep 2
@@ -149,8 +167,18 @@ ctl "SHOT realroot settled"
 quit=$(sed -n 's/^ExecStart=-\{0,1\}//p' /etc/systemd/system/splashhud-quit.service)
 $quit
 echo "INFO REALROOT quit $?" >&3
-wait $pid
-echo "INFO REALROOT daemon $?" >&3
+qpost=$(sed -n 's/^ExecStartPost=-\{0,1\}//p' /etc/systemd/system/splashhud-quit.service)
+$qpost
+if [ "$pid" = "$kept" ]; then
+    # Not started here: this init (PID 1, as systemd) inherited it; its status once it is a zombie.
+    i=0
+    while [ $i -lt 50 ] && ! grep -q '^State:.*Z' /proc/$pid/status 2>/dev/null && [ -e /proc/$pid ]; do sleep 0.1; i=$((i + 1)); done
+    echo "INFO REALROOT daemon $(cut -d' ' -f52 /proc/$pid/stat 2>/dev/null || echo gone)" >&3
+else
+    wait $pid
+    echo "INFO REALROOT daemon $?" >&3
+fi
+echo "INFO REALROOT mark-left $(ls $mark 2>/dev/null || echo none)" >&3
 echo "INFO REALROOT fb $(cat /proc/fb | tr '\n' ' ') vt $(cat /sys/class/tty/tty0/active) fbcon $(cat /sys/class/vtconsole/vtcon1/name /sys/class/vtconsole/vtcon1/bind 2>&1 | tr '\n' ' ') vcs1 $(head -c 60 /dev/vcs1)" >&3
 ctl "SHOT console stable"
 echo "--- initramfs daemon log"; cat /run/initramfs/splashhud.log
@@ -190,7 +218,9 @@ def stage(bin_dir, work):
         text = f.read()
     with open(conf, "w") as f:
         f.write(text.replace('SPLASHHUD_DRM_MODULES=""', 'SPLASHHUD_DRM_MODULES="virtio-gpu"'))
-    env = dict(os.environ, SPLASHHUD_PREFIX=os.path.join(st, "usr"), SPLASHHUD_CONF=conf)
+    # The machine's settings as install.sh leaves them, the image's copy and the real root's alike.
+    env = dict(os.environ, SPLASHHUD_PREFIX=os.path.join(st, "usr"), SPLASHHUD_CONF=conf,
+               SPLASHHUD_DEFAULT=os.path.join(st, "etc/default/splashhud"))
     return st, env
 
 
@@ -237,7 +267,7 @@ def root_filesystem(st, work):
     os.makedirs(os.path.join(root, "usr/bin"), exist_ok=True)
     for b in (daemon, client):
         shutil.copy2(b, os.path.join(root, "usr/bin", os.path.basename(b)))
-    for sub in ("etc/systemd", "etc/udev", "usr/share/splashhud"):
+    for sub in ("etc/systemd", "etc/udev", "etc/default", "usr/share/splashhud"):
         shutil.copytree(os.path.join(st, sub), os.path.join(root, sub), symlinks=True)
     font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
     os.makedirs(os.path.join(root, os.path.dirname(font).lstrip("/")), exist_ok=True)
@@ -278,6 +308,13 @@ def boot(a):
         f.write("MODULES=list\nBUSYBOX=y\nKEYMAP=n\nCOMPRESS=zstd\nRUNSIZE=10%\nFSTYPE=ext4\n")
     with open(os.path.join(confdir, "modules"), "w") as f:
         f.write("virtio_pci\nvirtio_blk\next4\n")
+    # A machine without Plymouth (this host's plymouth hook has put it in): its daemon, client and
+    # scripts out of the image before our hook runs (by name), which links /bin/plymouth to our client.
+    os.makedirs(os.path.join(confdir, "hooks"), exist_ok=True)
+    unplymouth = os.path.join(confdir, "hooks/00-no-plymouth")
+    with open(unplymouth, "w") as f:
+        f.write(NO_PLYMOUTH)
+    os.chmod(unplymouth, 0o755)
     probe = os.path.join(confdir, "scripts/init-premount/zz-splashhud-probe")
     with open(probe, "w") as f:
         f.write(PROBE)
