@@ -56,7 +56,7 @@ enum BridgeOptions {
             .option("cert-file", "path", help: "This kiosk's client certificate (PEM)."),
             .option("key-file", "path", help: "Its private key (PEM)."),
             .option("keepalive", "seconds", help: "MQTT keepalive, 5 to 3600 (default: 30); the last will fires at 1.5 times it."),
-            .option("allow", "verb", help: "Let a privileged verb through: quit, image, set-font, subscribe-keys, ask-password (repeatable, or comma-separated)."),
+            .option("allow", "verb", help: "Let a privileged verb through: quit, image, set-font, subscribe-keys, ask-password, newroot (repeatable, or comma-separated)."),
             .option("socket", "path", help: "The daemon's control socket (default: $SPLASHHUD_SOCKET or /run/splashhud/control)."),
             .option("protocol", "version", help: "5 (default) or 3.1.1; a broker that refuses 5 gets 3.1.1."),
             .option("session-expiry", "seconds", help: "How long the broker keeps commands for an offline kiosk (MQTT 5; default: 300)."),

@@ -5,13 +5,14 @@
 // root file system holding the daemon, the client, the units and the rule, and boots both on
 // virtio-gpu under QEMU: udev loads the driver, init-premount starts the splash, a probe after it
 // reports /proc/mounts and asks for a screendump while the root is not yet mounted; init-bottom
-// hands over with `quit --retain`; the real root's init (a script playing systemd's part) starts
-// splashhud.service's command line, which takes the HUD over, then splashhud-quit.service's, which
-// ends it and gives the console back. One boot of about 30 s plus 10-40 s to build the image.
+// moves the daemon into the real root (`splashhud newroot`), where it lives on: the real root's
+// init (a script playing systemd's part) skips splashhud.service on the kept daemon's mark, then runs
+// splashhud-quit.service's command line, which ends it and gives the console back. One boot of
+// about 30 s plus 10-40 s to build the image.
 //
 // The dracut module (Debian's dracut-core installs beside initramfs-tools): an image without systemd
-// in it (the module's pre-trigger and pre-pivot hooks, the probe as a pre-mount hook) booted the
-// same way, its root LUKSEndToEndTests's LUKS2 disk (cached): dracut's crypt module asks through
+// in it (the module's pre-trigger and pre-pivot hooks, the probe as a pre-mount hook; its hand-over
+// ends the daemon, and the real root's unit takes the HUD over) booted the same way, its root LUKSEndToEndTests's LUKS2 disk (cached): dracut's crypt module asks through
 // `plymouth` (the module's link to the client), luks-boot.py's typist types the passphrase on a
 // virtio keyboard and the prompt's screendump is held against the memory display's render; the
 // unlock is the only time it adds to the boot, rather than a boot of its own. And two images built
@@ -62,7 +63,7 @@ struct InitramfsEndToEndTests {
         return dir
     }
 
-    @Test("mkinitramfs's image: the splash before the root is mounted, handed over at switch_root, the console back at the end")
+    @Test("mkinitramfs's image: the splash before the root is mounted, its daemon kept through switch_root into the real root, the console back at the end")
     func debianInitramfs() throws {
         try VMSelftestTests.requireQEMUTools()
         try Self.requireTools(["mkinitramfs", "lsinitramfs", "unmkinitramfs", "mke2fs", "zstd"])

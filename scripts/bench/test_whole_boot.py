@@ -17,8 +17,10 @@ wb = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(wb)
 
 
-def console(point, cpu_ms=None, failed=False, ticks=None, first_frame=12.5):
-    """A timed boot's output as vmtest.py prints it (the guest's lines behind "guest said:")."""
+def console(point, cpu_ms=None, failed=False, ticks=None, first_frame=12.5, kept=True):
+    """A timed boot's output as vmtest.py prints it (the guest's lines behind "guest said:"): with
+    cpu_ms, SplashHUD's, its initramfs daemon kept in the real root or (kept=False) handed over to
+    splashhud.service's."""
     lines = [f"vmtest: UPTIME guest {point:.2f} host {point + 3.0:.3f}",
              f"vmtest: FIRST-FRAME {first_frame:.3f}",
              f"vmtest: guest said: INFO BENCH point {point:.2f}",
@@ -28,7 +30,12 @@ def console(point, cpu_ms=None, failed=False, ticks=None, first_frame=12.5):
              "vmtest: guest said: INFO BENCH initrd-freed 3.104512",
              "vmtest: guest said: INFO BENCH root-mounted 5.950000",
              "vmtest: guest said: INFO BENCH initrd-size 16384000"]
-    if cpu_ms is not None:
+    if cpu_ms is not None and kept:
+        lines += [f"vmtest: guest said: INFO BENCH splashhud-initramfs ended: QUIT (after the fade-out) after 9000.0 ms, {cpu_ms:.1f} ms CPU",
+                  "vmtest: guest said: INFO BENCH splashhudd-schedstat 1200000000 7500000000 412",
+                  "vmtest: guest said: INFO BENCH splashhud-handover began 6.01, daemon kept 6.40 (s of uptime): it lives on in the real root",
+                  "vmtest: guest said: INFO BENCH unit splashhud.service 0 0"]
+    elif cpu_ms is not None:
         lines += [f"vmtest: guest said: INFO BENCH splashhud-initramfs ended: QUIT after 900.0 ms, {cpu_ms / 2:.1f} ms CPU",
                   f"vmtest: guest said: INFO BENCH splashhud-root ended: QUIT (after the fade-out) after 4520.3 ms, {cpu_ms / 2:.1f} ms CPU",
                   "vmtest: guest said: INFO BENCH splashhudd-schedstat 1200000000 7500000000 412",
@@ -45,7 +52,7 @@ def console(point, cpu_ms=None, failed=False, ticks=None, first_frame=12.5):
 
 class WholeBootTests(unittest.TestCase):
     def test_a_boot_s_figures(self):
-        fig = wb.parse(console(36.47, cpu_ms=2270.0))
+        fig = wb.parse(console(36.47, cpu_ms=2270.0, kept=False))
         self.assertEqual(fig["point"], 36.47)
         # the kernel started 3.0 s after vmtest's clock did: the first frame is 9.5 s after it
         self.assertAlmostEqual(fig["first frame"], 9.5)
@@ -67,6 +74,15 @@ class WholeBootTests(unittest.TestCase):
         self.assertAlmostEqual(fig["splashhud ready"], 5.5)
         self.assertFalse(fig["splashhud failed"])
         self.assertEqual(fig["failed units"], 0)
+        self.assertFalse(fig["daemon kept"])
+
+    def test_a_kept_daemon_s_figures(self):
+        fig = wb.parse(console(35.0, cpu_ms=1490.0))
+        self.assertTrue(fig["daemon kept"])
+        self.assertAlmostEqual(fig["handover"], 0.39)
+        self.assertAlmostEqual(fig["splash CPU"], 1.49)  # one daemon, its one ending line
+        self.assertAlmostEqual(fig["splash run delay"], 7.5)
+        self.assertNotIn("splashhud ready", fig)  # splashhud.service skipped its start
 
     def test_plymouth_s_cpu_is_its_ticks(self):
         fig = wb.parse(console(49.48, ticks=1227))
@@ -74,7 +90,7 @@ class WholeBootTests(unittest.TestCase):
         self.assertNotIn("splash run delay", fig)
 
     def test_a_failed_start_is_counted(self):
-        fig = wb.parse(console(40.0, cpu_ms=1000.0, failed=True))
+        fig = wb.parse(console(40.0, cpu_ms=1000.0, failed=True, kept=False))
         self.assertTrue(fig["splashhud failed"])
         self.assertNotIn("splashhud ready", fig)  # never active
         self.assertEqual(fig["failed units"], 1)
@@ -89,8 +105,9 @@ class WholeBootTests(unittest.TestCase):
         self.assertEqual(wb.faults(wb.parse(text), "splashhud-progress"), ["no 'first frame'", "no 'handover'"])
         # Plymouth's CPU is its own: a boot without plymouthd's stat is wrong for it, not for none
         self.assertEqual(wb.faults(wb.parse(console(31.0)), "plymouth"), ["no 'splash CPU'"])
-        self.assertEqual(wb.faults(wb.parse(console(40.0, cpu_ms=1000.0, failed=True)), "splashhud"),
-                         ["no 'splashhud ready'", "splashhud.service failed", "1 failed unit(s)"])
+        self.assertEqual(wb.faults(wb.parse(console(40.0, cpu_ms=1000.0, failed=True, kept=False)), "splashhud"),
+                         ["the initramfs's daemon was not kept (splashhud-initrd handed over)",
+                          "splashhud.service failed", "1 failed unit(s)"])
 
     def test_report_gives_the_ratio_to_plymouth_s_added_time(self):
         results = {"none": [wb.parse(console(t)) for t in (31.0, 31.2, 31.4)],

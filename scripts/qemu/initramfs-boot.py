@@ -17,11 +17,14 @@
      for the daemon's HUD, reports /proc/mounts, sets a static progress and asks for a screendump,
      all before the root file system is mounted.
   3. A root file system (ext4 by mke2fs -d): busybox, the daemon, the client and their libraries,
-     the units and the rule (so the initramfs hands over with `quit --retain`), and /sbin/init, a
-     script that plays systemd's part: it asks for a screendump of the retained frame, writes to
-     tty1, runs splashhud.service (EnvironmentFile, ExecStart, ExecStartPost) and asks for a
-     screendump of its HUD, then runs splashhud-quit.service's ExecStart and asks for a
-     screendump of the console.
+     the units, the rule and the machine's settings (so the initramfs keeps its daemon: init-bottom
+     moves it into the real root with `newroot`), and /sbin/init, a script that plays systemd's
+     part: it asks for a screendump of the frame kept over switch_root, writes to tty1, runs
+     splashhud.service as systemd would (skipped while the kept daemon's mark is there; otherwise
+     its EnvironmentFile, ExecStart, ExecStartPost) and asks for a screendump of the HUD, then runs
+     splashhud-quit.service's ExecStart and ExecStartPost and asks for a screendump of the console.
+     The image is built as on a machine without Plymouth (a test hook takes out what this host's
+     plymouth hook put in); dracut's images hand over instead (their hooks do not keep).
   4. scripts/qemu/vmtest.py boot --display virtio --initrd ... --drive root.img.
   Prints IMAGE lines (what the initramfs holds) and vmtest's output; exits with vmtest's status.
 
