@@ -139,7 +139,10 @@ check)
     i=0
     st=""
     while [ $i -lt 90 ]; do
-        case "$(systemctl show -p ActiveState --value splashhud.service)" in
+        # The initramfs's daemon, kept in the real root, or splashhud.service's.
+        unit=splashhud.service
+        [ -e /run/splashhud/initramfs-daemon ] && unit=splashhud-initramfs.service
+        case "$(systemctl show -p ActiveState --value $unit)" in
             active) st=$(splashhud state --timeout 2000 2>&1)
                     case "$st" in *"visible yes"*"outputs card"*) break ;; esac ;;
             failed) st="splashhud.service failed"; break ;;
@@ -150,7 +153,7 @@ check)
     say "BOOT2 state $st"
     pid=$(pidof splashhudd || echo none)
     say "BOOT2 daemon $(tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null)"
-    say "BOOT2 unit $(systemctl show -p MainPID --value splashhud.service) $pid"
+    say "BOOT2 unit $(systemctl show -p MainPID --value splashhud.service) $pid kept $(cat /run/splashhud/initramfs-daemon 2>/dev/null || echo none) $(systemctl is-active splashhud-initramfs.service)"
     say "BOOT2 plymouthd $(pidof plymouthd || echo none)"
     say "BOOT2 handover-env $(ls /run/initramfs/splashhud.env 2>/dev/null || echo none)"
     say "BOOT2 initramfs-log $(grep -c . /run/initramfs/splashhud.log 2>/dev/null || echo none)"
