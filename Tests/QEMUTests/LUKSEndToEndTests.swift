@@ -116,6 +116,8 @@ struct LUKSEndToEndTests {
         // The US key positions are refused and the prompt comes back; the tapped passphrase unlocks.
         #expect(boot.has("LUKS rejected 1") && !boot.has("LUKS rejected 2") && !boot.has("LUKS prompt 3"), "\(boot.output)")
         boot.checkUnlocked("splash")
+        // initrd.conf names a profile (luks-tap) the real root's settings do not: the daemon is not
+        // the one the real root would run, so it hands over rather than living on.
         #expect(boot.value("REALROOT handover")?.contains("splashhud-resume.hud") == true, "the splash must still be handed over:\n\(boot.output)")
         // The prompt is on the HUD (not fbcon's text), the first three keys are three bullets, and
         // the screen is what the memory display draws for that prompt, bit for bit.
