@@ -24,7 +24,7 @@
      its EnvironmentFile, ExecStart, ExecStartPost) and asks for a screendump of the HUD, then runs
      splashhud-quit.service's ExecStart and ExecStartPost and asks for a screendump of the console.
      The image is built as on a machine without Plymouth (a test hook takes out what this host's
-     plymouth hook put in); dracut's images hand over instead (their hooks do not keep).
+     plymouth hook put in); dracut's image with systemd hands over instead (its unit's stop).
   4. scripts/qemu/vmtest.py boot --display virtio --initrd ... --drive root.img.
   Prints IMAGE lines (what the initramfs holds) and vmtest's output; exits with vmtest's status.
 
@@ -34,8 +34,8 @@ the staged 90splashhud; prints DRACUT-<variant> lines listing what lsinitrd show
 bin/plymouth: neither image has the plymouth module, so the module links it to the client).
 
 `dracut-boot`: a dracut image without systemd in it (bash base udev-rules rootfs-block
-kernel-modules crypt splashhud; the splash starts in the module's pre-trigger hook and is handed
-over in its pre-pivot hook), with the same probe as a pre-mount hook, booted on the same root as
+kernel-modules crypt splashhud; the splash starts in the module's pre-trigger hook and its
+pre-pivot hook keeps it, as init-bottom does), with the same probe as a pre-mount hook, booted on the same root as
 `boot` encrypted: luks-boot.py's cached LUKS2 image, `rd.luks.uuid=` naming it. The crypt module's
 cryptroot-ask runs `plymouth ask-for-password --command="cryptsetup luksOpen -T1 …"` (our module's
 link to the client; no plymouth module); luks-boot.py's typist, a pre-trigger hook after ours,
