@@ -122,6 +122,18 @@ class WholeBootTests(unittest.TestCase):
         self.assertIn("- plymouth adds 18.20 s to the boot (median against none's)", text)
         self.assertIn("- splashhud's added time is 0.29 of Plymouth's (goal: at most 0.25)", text)
 
+    def test_splashhud_off_splits_the_added_time_and_runs_no_daemon(self):
+        self.assertEqual(wb.CMDLINES["splashhud-off"], wb.CMDLINE + " splashhud.enable=0")
+        self.assertNotIn("splashhud-off", wb.DEFAULT_VARIANTS)
+        self.assertEqual(wb.faults(wb.parse(console(32.0)), "splashhud-off"), [])
+        self.assertEqual(wb.faults(wb.parse(console(36.0, cpu_ms=2000.0)), "splashhud-off"),
+                         ["a daemon ran although the command line said splashhud.enable=0"])
+        results = {"none": [wb.parse(console(t)) for t in (31.0, 31.2, 31.4)],
+                   "splashhud": [wb.parse(console(t, cpu_ms=2000.0)) for t in (36.0, 36.4, 37.0)],
+                   "splashhud-off": [wb.parse(console(t)) for t in (32.0, 32.2, 32.4)]}
+        text = wb.report(results, list(results), types.SimpleNamespace(runs=3))
+        self.assertIn("- of splashhud's 5.20 s, its image and hooks without a daemon (splashhud-off) add 1.00 s and its daemon 4.20 s", text)
+
 
 if __name__ == "__main__":
     unittest.main()

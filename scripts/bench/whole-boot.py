@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """A boot measured whole: the same Debian 12 guest with no splash, with Debian's Plymouth and with SplashHUD.
 
-    sudo nice -n 10 scripts/bench/whole-boot.py [--runs 5] [--variants none,plymouth,splashhud,splashhud-progress]
+    sudo nice -n 10 scripts/bench/whole-boot.py [--runs 5] [--variants none,plymouth,splashhud,splashhud-progress[,splashhud-off]]
         [--out out/whole-boot] [--timeout 600] [--short]
 
 The guest is debian-guest.py's (mmdebstrap's bookworm minbase, systemd, initramfs-tools, Debian's
@@ -15,7 +15,10 @@ guest.sh replaced):
   - splashhud: the README's install blocks, verbatim (scripts/install.sh --initramfs, the profile,
     --replace-plymouth, update-initramfs -u), from the static binaries scripts/test.sh builds;
   - splashhud-progress: the same with --boot-estimate, a progress HUD from the previous boot's
-    duration.
+    duration;
+  - splashhud-off (only when asked for): splashhud's image booted with splashhud.enable=0, so no
+    daemon starts and no display is settled: what the image's size and its hooks cost alone, to
+    split SplashHUD's added time into that and its daemon's.
 Every variant then boots once to warm up (and so that --boot-estimate has a previous boot), and
 the timed boots go round the variants, each from a fresh copy of its warmed image, with the
 kernel's command line `quiet splash`. The fixed point is a unit ordered after
@@ -60,11 +63,14 @@ _spec = importlib.util.spec_from_file_location("debian_guest", os.path.join(QEMU
 debian_guest = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(debian_guest)
 
-VARIANTS = ("none", "plymouth", "splashhud", "splashhud-progress")
+VARIANTS = ("none", "plymouth", "splashhud", "splashhud-progress", "splashhud-off")
+DEFAULT_VARIANTS = VARIANTS[:4]
 # Debian's default Plymouth theme is desktop-base's (plymouthd.defaults: Theme=emerald), drawn
 # with plymouth-label's text.
 PACKAGES = debian_guest.PACKAGES + ["desktop-base", "plymouth-label"]
 CMDLINE = "root=/dev/vda rw quiet splash plymouth.ignore-serial-consoles mitigations=off"
+# The timed boots' command lines, where a variant's is not CMDLINE.
+CMDLINES = {"splashhud-off": CMDLINE + " splashhud.enable=0"}
 
 # The preparation, run once per variant by the image's docs-guest.service (the benchmark's).
 PREPARE = r"""#!/bin/sh
@@ -82,7 +88,7 @@ none)
     update-initramfs -u || finish 1 ;;
 plymouth)
     say "PREP theme $(plymouth-set-default-theme)" ;;
-splashhud|splashhud-progress)
+splashhud|splashhud-progress|splashhud-off)
     cp -a "$disk/tree" /root/splashhud
     for b in "$disk"/blocks/install/*.sh; do
         (cd /root/splashhud && bash -e -o pipefail "$b") || { say "PREP failed $(head -n 1 "$b")"; finish 1; }
@@ -185,11 +191,11 @@ def log(msg):
     print(f"whole-boot: {msg}", file=sys.stderr, flush=True)
 
 
-def vmtest_boot(initrd, drives, out_dir, name, timeout, first_frame):
+def vmtest_boot(initrd, drives, out_dir, name, timeout, first_frame, cmdline=CMDLINE):
     """One boot: its status, its output (stderr with the guest's lines) and the seconds it took."""
     shots = os.path.join(out_dir, "shots")
     argv = [sys.executable, os.path.join(QEMU_DIR, "vmtest.py"), "boot", "--display", "virtio", "--initrd", initrd,
-            "--shots-dir", shots, "--timeout", str(timeout), "--cmdline", CMDLINE, "--verbose"]
+            "--shots-dir", shots, "--timeout", str(timeout), "--cmdline", cmdline, "--verbose"]
     for d in drives:
         argv += ["--drive", d]
     if first_frame:
@@ -218,7 +224,7 @@ def prepare(variant, img, version, out, warm=True):
     debian_guest.run(["debugfs", "-R", f"dump -p /boot/initrd.img-{version} {initrd}", root])
     if not warm:
         return root, initrd
-    status, output, took = vmtest_boot(initrd, [root], work, "warm-up", 900, True)
+    status, output, took = vmtest_boot(initrd, [root], work, "warm-up", 900, True, CMDLINES.get(variant, CMDLINE))
     if status != 0:
         raise SystemExit(f"whole-boot: {variant}'s warm-up boot failed ({status}); see {work}/warm-up.log")
     log(f"{variant}: warmed up in {took:.0f} s")
@@ -302,13 +308,17 @@ EXPECTED["plymouth"] = EXPECTED["none"] + ["first frame", "splash CPU"]
 # As installed, the initramfs's daemon lives on: no splashhud.service, no READY=1 to time.
 EXPECTED["splashhud"] = EXPECTED["plymouth"] + ["handover", "splash run delay"]
 EXPECTED["splashhud-progress"] = EXPECTED["splashhud"]
+EXPECTED["splashhud-off"] = EXPECTED["none"]
 
 
 def faults(fig, variant):
     """What is wrong with one timed boot's figures: those its variant must report and it did not,
     a failed splashhud.service, failed units (empty: nothing)."""
     wrong = [f"no {k!r}" for k in EXPECTED[variant] if k not in fig]
-    if variant.startswith("splashhud") and "handover" in fig and not fig.get("daemon kept"):
+    if variant == "splashhud-off":
+        if "handover" in fig or "splash CPU" in fig:
+            wrong.append("a daemon ran although the command line said splashhud.enable=0")
+    elif variant.startswith("splashhud") and "handover" in fig and not fig.get("daemon kept"):
         wrong.append("the initramfs's daemon was not kept (splashhud-initrd handed over)")
     if fig.get("splashhud failed"):
         wrong.append("splashhud.service failed")
@@ -364,13 +374,18 @@ def report(results, variants, args):
             for v in ("splashhud", "splashhud-progress"):
                 if v in added:
                     lines.append(f"- {v}'s added time is {added[v] / added['plymouth']:.2f} of Plymouth's (goal: at most 0.25)")
+        if "splashhud-off" in added:
+            for v in ("splashhud", "splashhud-progress"):
+                if v in added:
+                    lines.append(f"- of {v}'s {added[v]:.2f} s, its image and hooks without a daemon (splashhud-off) add "
+                                 f"{added['splashhud-off']:.2f} s and its daemon {added[v] - added['splashhud-off']:.2f} s")
     return "\n".join(lines) + "\n"
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--variants", default=",".join(VARIANTS))
+    ap.add_argument("--variants", default=",".join(DEFAULT_VARIANTS))
     ap.add_argument("--out", default=os.path.join(REPO, "out", "whole-boot"))
     ap.add_argument("--timeout", type=float, default=600)
     ap.add_argument("--short", action="store_true", help="scripts/test.sh's form: one timed boot per variant, "
@@ -397,7 +412,8 @@ def main():
             root, initrd = prepared[v]
             disk = os.path.join(out, v, "boot.img")
             subprocess.run(["cp", "--sparse=always", root, disk], check=True)
-            status, output, took = vmtest_boot(initrd, [disk], os.path.join(out, v), f"run-{run + 1}", args.timeout, True)
+            status, output, took = vmtest_boot(initrd, [disk], os.path.join(out, v), f"run-{run + 1}", args.timeout, True,
+                                               CMDLINES.get(v, CMDLINE))
             os.remove(disk)
             fig = parse(output)
             if status != 0 or "point" not in fig:
