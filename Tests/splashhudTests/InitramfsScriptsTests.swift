@@ -101,11 +101,11 @@ struct InitramfsScriptsTests {
         let base = try temporaryDirectory("keeps")
         defer { try? FileManager.default.removeItem(atPath: base) }
         let fm = FileManager.default
-        func root(_ name: String, options: String, plymouth: Bool = false) throws -> String {
+        func root(_ name: String, options: String, plymouth: String? = nil) throws -> String {
             let r = "\(base)/\(name)"
             for (dir, file, mode) in [("usr/bin", "splashhudd", 0o755), ("etc/systemd/system", "splashhud.service", 0o644),
                                       ("etc/udev/rules.d", "90-splashhud.rules", 0o644), ("etc/default", "splashhud", 0o644)]
-                + (plymouth ? [("usr/sbin", "plymouthd", 0o755)] : []) {
+                + (plymouth.map { [($0, "plymouthd", 0o755)] } ?? []) {
                 try fm.createDirectory(atPath: "\(r)/\(dir)", withIntermediateDirectories: true)
                 let text = file == "splashhud" && dir == "etc/default" ? "SPLASHHUD_OPTIONS=\"\(options)\"\n" : "\n"
                 #expect(fm.createFile(atPath: "\(r)/\(dir)/\(file)", contents: Data(text.utf8), attributes: [.posixPermissions: mode]))
@@ -127,7 +127,11 @@ struct InitramfsScriptsTests {
         #expect(try keeps(try root("plain", options: ""), image: ""))
         #expect(try keeps(try root("portable", options: portable), image: portable))
         #expect(try !keeps(try root("turned-off", options: ""), image: "", keep: "no"))
-        #expect(try !keeps(try root("plymouth", options: "", plymouth: true), image: ""), "its plymouthd wants the socket")
+        // Wherever the daemon's --plymouth=auto would find it.
+        for dir in ["usr/sbin", "sbin", "usr/bin"] {
+            #expect(try !keeps(try root("plymouth-\(dir.replacingOccurrences(of: "/", with: "-"))", options: "", plymouth: dir), image: ""),
+                    "its plymouthd in /\(dir) wants the socket")
+        }
         #expect(try !keeps(try root("changed", options: "--boot-estimate"), image: ""), "the image is older than the settings")
         #expect(try !keeps(try root("group", options: "--socket-group video"), image: "--socket-group video"), "an option the daemon did not take")
         #expect(try !keeps(try root("dangling", options: "--max-fps"), image: "--max-fps"))
