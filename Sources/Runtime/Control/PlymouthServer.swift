@@ -277,6 +277,12 @@ public final class PlymouthServer {
             }
             return
         }
+        if unread > 0 {
+            runtime.peerLog.log(.warning, "late key answers", from: c.origin,
+                                "\(c.name): its watched key went behind \(unread) byte(s) of replies it had not read in \(Self.keyAnswerWait / 1_000_000) ms; a client that reads 6 bytes at a time (systemd-fsckd) may miss it")
+        } else {
+            runtime.peerLog.log(.debug, "requests", from: c.origin, "\(c.name): its keystroke watch answered")
+        }
         c.send(raw: PlymouthWire.answer(key))
         send(c)
     }
