@@ -68,7 +68,8 @@ swift test --skip-build --filter QEMUTests
 # (docs/performance.md). Alone on the machine like the QEMU suite's guests: the guests' own
 # timeouts (splashhud.service's 10 s start) are not the benchmark's to stretch. whole-boot.py
 # --short boots the Debian guest with no splash, Plymouth, SplashHUD and its progress HUD, one
-# timed boot each (about 11 minutes of one core, most of it preparing the four images), and
+# timed boot each (16 minutes in a rehearsal, 11 of them preparing the four images, two at a
+# time; one initramfs build each since, about 6 minutes of preparing), and
 # fails when a boot stops reporting a figure its variant must; tcg-footprint.py runs its five C
 # loops once for 2 s (under a minute).
 phase "the whole boot and the translator's footprint, in short"
