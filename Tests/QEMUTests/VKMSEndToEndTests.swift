@@ -371,18 +371,26 @@ struct VKMSEndToEndTests {
                 "spinner steps against vblanks, \(phase.count) pairs: running sum of errors \(drift); intervals \(spinnerSeq.intervals)")
 
         // Capped at 15 a second: k = ceil(60 / 15) = 4 refreshes per frame, by `set max-fps 15`
-        // and by a profile's `[hud] max-fps = 15`. Every frame on screen exactly 4 vblanks after
-        // the one before: a capped frame is rendered ahead and presented just after the vblank before its
+        // and by a profile's `[hud] max-fps = 15`. Every frame on screen on the grid of every 4th
+        // vblank: a capped frame is rendered ahead and presented just after the vblank before its
         // own (FrameScheduler), so neither a late wake-up nor a render longer than a refresh under
-        // emulation makes it a vblank late (before that: runs of 5 and 3, 10.8-13 a second).
+        // emulation makes it a vblank late (before that: runs of 5 and 3, 10.8-13 a second). Only
+        // a stall of the emulated CPU through the whole refresh the commit had can: that flip
+        // lands a vblank late and the next is back on the grid (measured: none in most boots; one
+        // "5, 3" in 75 flips in a CI run on a loaded 2-core host). So at most 1 flip in 25 off the
+        // grid, never two in a row (a pace that slid would stay off), and at most 1 in 25 frames
+        // skipped (the flips span no more vblanks than 4 per flip and 4 %).
         let cappedSeq = try #require(CRCChanges(run.info, prefix: "CAPPED-SEQ"), "no CAPPED-SEQ:\n\(run.output)")
         let profileSeq = try #require(CRCChanges(run.info, prefix: "PROFILE-SEQ"), "no PROFILE-SEQ:\n\(run.output)")
         for (name, phase, seq, c) in [("set max-fps 15", "CAPPED", cappedSeq, capped), ("profile max-fps = 15", "PROFILE", profileSeq, try capture("profile15"))] {
-            // Exactly every 4th, by the kernel's own record of the vblank each flip completed at.
+            // Every 4th, by the kernel's own record of the vblank each flip completed at.
             let record = try Self.record(run, phase)
-            let flipIntervals = record.flipIntervals
-            #expect(flipIntervals.count >= 60 && flipIntervals.allSatisfy { $0 == 4 },
-                    "\(name): \(flipIntervals.filter { $0 != 4 }.count) of \(flipIntervals.count) flips not 4 vblanks after the one before: \(flipIntervals)")
+            let flipIntervals = record.flipIntervals, lags = record.gridLags(every: 4)
+            let late = lags.filter { $0 != 0 }.count
+            let lateInARow = zip(lags, lags.dropFirst()).contains { $0 != 0 && $1 != 0 }
+            let span = (record.flips.last?.vblank ?? 0) - (record.flips.first?.vblank ?? 0)
+            #expect(flipIntervals.count >= 60 && late * 25 <= lags.count && !lateInARow && span * 25 <= Int64(flipIntervals.count) * 4 * 26,
+                    "\(name): \(late) of \(lags.count) flips off the grid of every 4th vblank (lags \(lags)), over \(span) vblanks: \(flipIntervals)")
             // Its pictures are frames the memory display draws too (15 of the 60: every 4th step).
             Self.expectFramesDrawn(name, record, drawn: drawn, mixes: mixes)
             records.append("\(phase.lowercased()) " + record.summary(drawn: drawn))

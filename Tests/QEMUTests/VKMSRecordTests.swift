@@ -17,7 +17,18 @@ struct VKMSRecordTests {
         #expect(r.flips.map(\.vblank) == [100, 104, 108])
         #expect(r.entries.count == 6 && r.entries[2].crc == 0xbb && r.entries[2].added == 1500)
         #expect(r.flipIntervals == [4, 4])
+        #expect(r.gridLags(every: 4) == [0, 0, 0])
         #expect(r.flipRate == 0.25)
+    }
+
+    /// A cap of every 4th vblank: the flip meant for 112 completed at 113 (5, then 3 back on the
+    /// grid), one meant for 124 skipped (8), and nothing earlier than the grid.
+    @Test func lagsBehindTheCapsGrid() throws {
+        let r = try #require(VKMSRecord(["CAPPED-VKMS F:100:0 F:104:1 F:108:2 F:113:3 F:116:4 F:120:5 F:128:6"], prefix: "CAPPED-VKMS"))
+        #expect(r.flipIntervals == [4, 4, 5, 3, 4, 8])
+        #expect(r.gridLags(every: 4) == [0, 0, 0, 1, 0, 0, 0])
+        #expect(VKMSRecord(["P F:7:0"], prefix: "P")!.gridLags(every: 4) == [0])
+        #expect(VKMSRecord(["P E:7:aa:0"], prefix: "P")!.gridLags(every: 4).isEmpty)
     }
 
     @Test func entriesComposedAfterTheirBufferWentBackAreLate() throws {

@@ -82,6 +82,14 @@ struct VKMSRecord {
     /// Vblanks between consecutive flips.
     var flipIntervals: [Int64] { zip(flips.dropFirst(), flips).map { $0.vblank - $1.vblank } }
 
+    /// For each flip, how many vblanks it came after the grid of every `k`th vblank from the
+    /// first flip: 0 on the grid, 1...k-1 for a flip whose commit missed the vblank it was meant
+    /// for (the emulated CPU stalled past the refresh it had to commit in).
+    func gridLags(every k: Int64) -> [Int64] {
+        guard let first = flips.first else { return [] }
+        return flips.map { ($0.vblank - first.vblank) % k }
+    }
+
     /// Whether vkms composed `entry` after the buffer shown at its vblank went back to the program:
     /// after the event of the next flip was delivered.
     func composedLate(_ entry: Entry) -> Bool {
