@@ -29,6 +29,9 @@ def console(point, cpu_ms=None, failed=False, ticks=None, first_frame=12.5, kept
              "+ 1min 2.250s (userspace) = 1min 8.765s",
              "vmtest: guest said: INFO BENCH initrd-freed 3.104512",
              "vmtest: guest said: INFO BENCH root-mounted 5.950000",
+             "vmtest: guest said: INFO BENCH init-started 3.210000",
+             "vmtest: guest said: INFO BENCH drm-initialized 4.125000",
+             "vmtest: guest said: INFO BENCH fbcon-takeover 4.250000",
              "vmtest: guest said: INFO BENCH initrd-size 16384000"]
     if cpu_ms is not None and kept:
         lines += [f"vmtest: guest said: INFO BENCH splashhud-initramfs ended: QUIT (after the fade-out) after 9000.0 ms, {cpu_ms:.1f} ms CPU",
@@ -61,6 +64,9 @@ class WholeBootTests(unittest.TestCase):
         self.assertAlmostEqual(fig["analyze total"], 68.765)
         self.assertAlmostEqual(fig["initrd freed"], 3.104512)
         self.assertAlmostEqual(fig["root mounted"], 5.95)
+        self.assertAlmostEqual(fig["init started"], 3.21)
+        self.assertAlmostEqual(fig["drm initialized"], 4.125)
+        self.assertAlmostEqual(fig["fbcon takeover"], 4.25)
         # systemd's kernel + initrd is when the real root's systemd began
         self.assertAlmostEqual(fig["mounted to switch"], 0.565)
         self.assertAlmostEqual(fig["handover"], 0.39)

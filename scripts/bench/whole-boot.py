@@ -32,8 +32,9 @@ multi-user.target; it reports over vmtest.py's channel:
   - whether the initramfs's daemon was kept (splashhud-initrd's hand-over line) and
     splashhud.service did not fail, and how long the daemon waited for the CPU until the quit
     (its schedstat, read right before splashhud-quit.service ends it);
-  - where the initramfs's time goes: when the kernel had unpacked it and when the real root was
-    mounted (dmesg), and its size;
+  - where the initramfs's time goes: when the kernel had unpacked it, when /init started, when
+    the DRM driver was initialised and the console moved onto its framebuffer, and when the real
+    root was mounted (dmesg), and the image's size;
   - the first splash frame: vmtest.py --first-frame dumps the screen every 100 ms until its centre
     lights up, placed on the kernel's clock by the fixed point's UPTIME line.
 Prints a markdown table per figure (median and range per variant) and the added boot time of each
@@ -156,6 +157,11 @@ say "sched autogroup-enabled $(cat /proc/sys/kernel/sched_autogroup_enabled 2>/d
 # it) and the real root's mount.
 dmesg | grep -m 1 "Freeing initrd memory" | sed 's/^\[ *\([0-9.]*\)\].*/initrd-freed \1/' | while read -r l; do say "$l"; done
 dmesg | grep -m 1 "EXT4-fs (vda): mounted" | sed 's/^\[ *\([0-9.]*\)\].*/root-mounted \1/' | while read -r l; do say "$l"; done
+# ... and the display's driver (in the initramfs with a splash's image, from the real root
+# without): /init's start, the DRM driver's initialisation and fbcon's move onto it.
+dmesg | grep -m 1 "Run /init as init process" | sed 's/^\[ *\([0-9.]*\)\].*/init-started \1/' | while read -r l; do say "$l"; done
+dmesg | grep -m 1 "\[drm\] Initialized" | sed 's/^\[ *\([0-9.]*\)\].*/drm-initialized \1/' | while read -r l; do say "$l"; done
+dmesg | grep -m 1 "Console: switching to colour frame buffer device" | sed 's/^\[ *\([0-9.]*\)\].*/fbcon-takeover \1/' | while read -r l; do say "$l"; done
 say "initrd-size $(stat -c %s /boot/initrd.img-$(uname -r))"
 journalctl -b -o short-monotonic -u splashhud.service --no-pager | grep -E "start-up:|READY|Start|Fail|timed out" | sed 's/^/splashhud-journal /' | while read -r l; do say "$l"; done
 # When the splashes' units and the boot's milestones started (µs of CLOCK_MONOTONIC; 0: never).
@@ -284,7 +290,7 @@ def parse(output):
             if len(t) >= 2:
                 fig["handover"] = t[1] - t[0]
             fig["daemon kept"] = "daemon kept" in rest
-        elif word in ("initrd-freed", "root-mounted"):
+        elif word in ("initrd-freed", "root-mounted", "init-started", "drm-initialized", "fbcon-takeover"):
             fig[word.replace("-", " ")] = float(rest)
         elif word == "initrd-size":
             fig["initrd MB"] = int(rest) / 1e6
@@ -347,6 +353,9 @@ FIGURES = [("point", "time to the fixed point (s, kernel's uptime)"),
            ("analyze userspace", "systemd-analyze: userspace (s)"),
            ("initrd freed", "the initramfs unpacked (s, the kernel frees it)"),
            ("root mounted", "the real root mounted (s)"),
+           ("init started", "the initramfs's /init started (s)"),
+           ("drm initialized", "the DRM driver initialised (s)"),
+           ("fbcon takeover", "the console moved to its framebuffer (s)"),
            ("mounted to switch", "from the real root's mount to its systemd (s)"),
            ("handover", "splashhud-initrd's hand-over, to the daemon kept in the real root (s)"),
            ("initrd MB", "the initramfs's size (MB)"),
