@@ -154,14 +154,19 @@ say "splashhud-result $(systemctl show -P Result splashhud.service)"
 # What ranks the daemon against the rest of the boot: autogroups, and the cgroup CPU controller.
 say "sched autogroup-enabled $(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null) root-controllers $(cat /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null | tr ' ' ,) system-slice-controllers $(cat /sys/fs/cgroup/system.slice/cgroup.subtree_control 2>/dev/null | tr ' ' ,)"
 # Where the initramfs's time goes, on the kernel's clock: its unpacking (done when the kernel frees
-# it) and the real root's mount.
-dmesg | grep -m 1 "Freeing initrd memory" | sed 's/^\[ *\([0-9.]*\)\].*/initrd-freed \1/' | while read -r l; do say "$l"; done
-dmesg | grep -m 1 "EXT4-fs (vda): mounted" | sed 's/^\[ *\([0-9.]*\)\].*/root-mounted \1/' | while read -r l; do say "$l"; done
-# ... and the display's driver (in the initramfs with a splash's image, from the real root
-# without): /init's start, the DRM driver's initialisation and fbcon's move onto it.
-dmesg | grep -m 1 "Run /init as init process" | sed 's/^\[ *\([0-9.]*\)\].*/init-started \1/' | while read -r l; do say "$l"; done
-dmesg | grep -m 1 "\[drm\] Initialized" | sed 's/^\[ *\([0-9.]*\)\].*/drm-initialized \1/' | while read -r l; do say "$l"; done
-dmesg | grep -m 1 "Console: switching to colour frame buffer device" | sed 's/^\[ *\([0-9.]*\)\].*/fbcon-takeover \1/' | while read -r l; do say "$l"; done
+# it), /init's start, the display's driver (in the initramfs with a splash's image, from the real
+# root without) and fbcon's move onto it, and the real root's mount. NAME SECONDS for the first
+# line of the kernel's log matching PATTERN; nothing when none does.
+kernel_log=$(dmesg)
+milestone() {
+    t=$(printf '%s\n' "$kernel_log" | grep -m 1 "$2" | sed 's/^\[ *\([0-9.]*\)\].*/\1/')
+    if [ -n "$t" ]; then say "$1 $t"; fi
+}
+milestone initrd-freed "Freeing initrd memory"
+milestone root-mounted "EXT4-fs (vda): mounted"
+milestone init-started "Run /init as init process"
+milestone drm-initialized "\[drm\] Initialized"
+milestone fbcon-takeover "Console: switching to colour frame buffer device"
 say "initrd-size $(stat -c %s /boot/initrd.img-$(uname -r))"
 journalctl -b -o short-monotonic -u splashhud.service --no-pager | grep -E "start-up:|READY|Start|Fail|timed out" | sed 's/^/splashhud-journal /' | while read -r l; do say "$l"; done
 # When the splashes' units and the boot's milestones started (µs of CLOCK_MONOTONIC; 0: never).
