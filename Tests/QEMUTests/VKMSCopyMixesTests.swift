@@ -67,4 +67,16 @@ struct VKMSCopyMixesTests {
         #expect(drawn.count == 60 && seen.allSatisfy { !drawn.contains($0) })
         #expect(mixes.count < 2_000_000, "\(mixes.count) mixes")
     }
+
+    /// The C floor's pictures a CI run's vkms showed that are none of its 16 frames (2026-12-02,
+    /// the floor at 88 % of vblanks: 1 in its 5 s, 7 away on VT 2) are each a frame copied over
+    /// the one two before it, the frame its buffer held (the floor's two buffers).
+    @Test func theFastFloorsPicturesWereFramesDrawnOverTheOneTwoBefore() {
+        let (w, h) = (VKMSEndToEndTests.W, VKMSEndToEndTests.H)
+        let frames = (0..<16).map { VKMSEndToEndTests.floorFrame($0, width: w, height: h) }
+        let crcs = frames.map { VKMSEndToEndTests.vkmsCRC(xrgb: $0, width: w, height: h) }
+        let seen: [UInt32] = [0x1361_da50, 0x59cc_5377, 0x76fb_58bb, 0xaaea_fdeb, 0xb5b9_ce47, 0xc2f1_9b9f, 0xf31e_5e5c, 0xf42d_0c9e]
+        let two = VKMSCopyMixes.crcs(frames: frames, crcs: crcs, width: w, height: h, apart: 2...2)
+        #expect(seen.filter { !two.contains($0) }.isEmpty)
+    }
 }

@@ -307,13 +307,20 @@ struct VKMSEndToEndTests {
             #expect(c.gaps * 10 <= c.span, "\(c.name): more than 10 % of the vblanks have no CRC: \(c)")
         }
 
-        // Every CRC the floor showed is one of its 16 frames, computed here: the CRC model a check
-        // of the daemon's frames (none torn, none half drawn) builds on holds on this kernel.
+        // Every CRC the floor showed is one of its 16 frames, computed here, or that frame copied
+        // over the one two before it: the CRC model a check of the daemon's frames (none torn,
+        // none half drawn) builds on holds on this kernel. The floor draws frame n into the buffer
+        // frame n-2's flip gave back, and vkms, composing 3-4 refreshes late, can read it half
+        // drawn (VKMSCopyMixes; measured in a CI run with the floor at 88 % of vblanks: 1 such CRC
+        // in 5 s, 7 in the 1.5 s away on VT 2, every one a mix of two frames 2 apart).
         let floorCRCs = try #require(run.info.first { $0.hasPrefix("FLOOR-CRCS ") }, "no floor CRCs:\n\(run.output)")
             .split(separator: " ").dropFirst().compactMap { UInt32($0, radix: 16) }
-        let frames = Set((0..<16).map { Self.vkmsCRC(xrgb: Self.floorFrame($0, width: Self.W, height: Self.H), width: Self.W, height: Self.H) })
-        #expect(!floorCRCs.isEmpty && floorCRCs.allSatisfy(frames.contains),
-                "CRCs the floor never drew: \(floorCRCs.filter { !frames.contains($0) }.map { String($0, radix: 16) })")
+        let floorFrames = (0..<16).map { Self.floorFrame($0, width: Self.W, height: Self.H) }
+        let floorFrameCRCs = floorFrames.map { Self.vkmsCRC(xrgb: $0, width: Self.W, height: Self.H) }
+        let frames = Set(floorFrameCRCs)
+        let floorPictures = frames.union(VKMSCopyMixes.crcs(frames: floorFrames, crcs: floorFrameCRCs, width: Self.W, height: Self.H, apart: 2...2))
+        #expect(floorCRCs.contains(where: frames.contains) && floorCRCs.allSatisfy(floorPictures.contains),
+                "CRCs the floor never drew: \(floorCRCs.filter { !floorPictures.contains($0) }.map { String($0, radix: 16) })")
 
         // The floor flips at every vblank from the previous flip's event; what the emulated CPU
         // leaves of it is the most any program can show here (measured: 43-50 % of vblanks).
@@ -421,8 +428,8 @@ struct VKMSEndToEndTests {
         // again, the very frame it showed before, and nothing else.
         let awayCRCs = try #require(run.info.first { $0.hasPrefix("AWAY-CRCS ") }, "no CRCs away:\n\(run.output)")
             .split(separator: " ").dropFirst().compactMap { UInt32($0, radix: 16) }
-        #expect(!awayCRCs.isEmpty && awayCRCs.allSatisfy(frames.contains),
-                "away on VT 2, CRCs that are not the floor's: \(awayCRCs.filter { !frames.contains($0) }.map { String($0, radix: 16) })")
+        #expect(awayCRCs.contains(where: frames.contains) && awayCRCs.allSatisfy(floorPictures.contains),
+                "away on VT 2, CRCs that are not the floor's: \(awayCRCs.filter { !floorPictures.contains($0) }.map { String($0, radix: 16) })")
         let back = try capture("back")
         #expect(back.entries > 0 && back.changes == 0 && back.first == still.first,
                 "back on VT 1 the screen is not the static HUD it showed before (\(still)): \(back)")
